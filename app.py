@@ -1,0 +1,10 @@
+"""Ranklab: page config and routing only."""
+
+import streamlit as st
+
+st.set_page_config(page_title="Ranklab", page_icon="📦", layout="wide")
+
+pages = {
+    "Learn": [st.Page("pages/playground.py", title="Playground", icon="🎛️", default=True)],
+}
+st.navigation(pages).run()

@@ -1,0 +1,130 @@
+"""Input validation at the public boundary, in one place.
+
+Every public entry point (``score``, ``explain``, ``evaluate``, ``grouped.*``) cleans its
+inputs here; errors are ``TypeError``/``ValueError`` naming the argument and the value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from numbers import Integral, Real
+
+MAX_GRADE = 2**31 - 1  # trec_eval stores grades as C ints
+TIES = ("docid-desc", "docid-asc", "input")
+
+
+def _short(value, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def doc_id(value, where: str) -> str:
+    """A document id: a non-empty string, or an integer (turned into its decimal string)."""
+    if isinstance(value, bool) or not isinstance(value, str | Integral):
+        raise TypeError(f"{where}: document ids must be strings or integers, got {_short(value)} "
+                        f"({type(value).__name__})")
+    text = str(value)
+    if text == "":
+        raise ValueError(f"{where}: empty document id")
+    return text
+
+
+def grade(value, where: str) -> int:
+    """A relevance grade: an integer (an integral float such as 2.0 is accepted)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{where}: grade must be an integer, got {value!r}")
+    if isinstance(value, Integral):
+        g = int(value)
+    elif isinstance(value, Real):
+        f = float(value)
+        if math.isnan(f) or math.isinf(f):
+            raise ValueError(f"{where}: grade must be a finite integer, got {f!r}")
+        if not f.is_integer():
+            raise ValueError(f"{where}: grade must be an integer, got {f!r}")
+        g = int(f)
+    else:
+        raise TypeError(f"{where}: grade must be an integer, got {_short(value)} ({type(value).__name__})")
+    if abs(g) > MAX_GRADE:
+        raise ValueError(f"{where}: grade {g} is out of range (|grade| <= {MAX_GRADE})")
+    return g
+
+
+def score_value(value, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{where}: score must be a number, got {_short(value)} ({type(value).__name__})")
+    f = float(value)
+    if math.isnan(f) or math.isinf(f):
+        raise ValueError(f"{where}: score must be finite, got {f!r}")
+    return f
+
+
+def judgments(value, name: str = "judgments") -> dict[str, int]:
+    """Clean a mapping doc id → integer grade."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a mapping of document id to grade, got {type(value).__name__}")
+    out: dict[str, int] = {}
+    for doc, g in value.items():
+        d = doc_id(doc, f"{name}")
+        if d in out:
+            raise ValueError(f"{name}: document {d!r} appears twice (as {doc!r} and its string form)")
+        out[d] = grade(g, f"{name}[{d!r}]")
+    return out
+
+
+def ranking(value, name: str = "ranking", *, ties: str = "docid-desc") -> list[str]:
+    """Clean a ranking: a sequence of doc ids best first, or a mapping doc id → score.
+
+    A mapping is ordered as trec_eval orders a run: score descending, ties broken by
+    document id descending (``ties='docid-asc'`` or ``'input'`` choose otherwise).
+    Duplicate ids are an error, as in trec_eval.
+    """
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {', '.join(map(repr, TIES))}, got {ties!r}")
+    if isinstance(value, Mapping):
+        items = [(doc_id(d, name), score_value(s, f"{name}[{d!r}]")) for d, s in value.items()]
+        seen: set[str] = set()
+        for d, _ in items:
+            if d in seen:
+                raise ValueError(f"{name}: document {d!r} appears twice")
+            seen.add(d)
+        if ties == "input":
+            order = sorted(range(len(items)), key=lambda i: -items[i][1])
+            return [items[i][0] for i in order]
+        # two stable sorts: by id (desc or asc), then by score descending
+        items.sort(key=lambda t: t[0], reverse=(ties == "docid-desc"))
+        items.sort(key=lambda t: t[1], reverse=True)
+        return [d for d, _ in items]
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a list of document ids, got a single string {_short(value)}")
+    if not isinstance(value, Sequence):
+        try:
+            value = list(value)  # generators, numpy arrays, pandas Series
+        except TypeError:
+            raise TypeError(f"{name} must be a list of document ids or a mapping id → score, "
+                            f"got {type(value).__name__}") from None
+    docs = [doc_id(d, f"{name}[{i}]") for i, d in enumerate(value)]
+    if len(set(docs)) != len(docs):
+        first: dict[str, int] = {}
+        for i, d in enumerate(docs):
+            if d in first:
+                raise ValueError(f"{name}: document {d!r} appears twice (ranks {first[d] + 1} and {i + 1})")
+            first[d] = i
+    return docs
+
+
+def positive_int(value, name: str, *, allow_none: bool = True) -> int | None:
+    """``k``-like arguments: a positive integer, or None (the whole ranking) when allowed."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be a positive integer{' or None' if allow_none else ''}, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value}")
+    return int(value)
+
+
+def choice(value, name: str, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value

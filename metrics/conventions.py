@@ -1,0 +1,85 @@
+"""Named presets: how each tool or source computes the same measure.
+
+Each :class:`Convention` sets measure parameters (and, for seed 000, renames a measure);
+:func:`apply` turns a measure into that convention's version of it. The app's conventions
+explorer evaluates one example under every preset side by side.
+
+>>> str(apply("sklearn", "nDCG@5")), str(apply("sklearn", "AP"))
+("nDCG(ideal='ranking')@5", "AP(denominator='retrieved')")
+>>> str(apply("seed000", "R@5"))  # that source's retriever "recall" is a hit rate
+'Success@5'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .measures import Measure, parse
+
+__all__ = ["Convention", "PRESETS", "apply", "get"]
+
+
+@dataclass(frozen=True)
+class Convention:
+    name: str
+    title: str
+    description: str
+    params: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    renames: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    grouped: bool = False  # seed 001: ground truth as groups of ids, see metrics.grouped
+
+    def apply(self, measure: str | Measure) -> Measure:
+        m = parse(measure)
+        if m.name in self.renames:
+            m = parse(self.renames[m.name] + ("@" + str(m.cutoff) if m.cutoff is not None else ""))
+        return m.with_params(**self.params)
+
+
+def _c(name, title, description, params=None, renames=None, grouped=False):
+    return Convention(name, title, description, MappingProxyType(dict(params or {})),
+                      MappingProxyType(dict(renames or {})), grouped)
+
+
+PRESETS: dict[str, Convention] = {
+    c.name: c
+    for c in [
+        _c("trec_eval", "trec_eval / pytrec_eval",
+           "Linear gain, log2(i+1) discount, ideal from every judged document, AP divided by R."),
+        _c("sklearn", "scikit-learn",
+           "ndcg_score takes the ideal from the supplied list only; average_precision_score divides "
+           "by the relevant documents retrieved.",
+           {"ideal": "ranking", "denominator": "retrieved"}),
+        _c("seed004", "Seed 004 notebook (Pinecone)",
+           "Ideal ordering sorts the retrieved list's labels; AP divided by the number of relevant results.",
+           {"ideal": "ranking"}),
+        _c("exp-gain", "2^rel - 1 gain (ranx ndcg_burges, ir_measures dcg='exp-log2')",
+           "Gain 2^grade - 1 rewards highly relevant documents much more than linear gain.",
+           {"dcg": "exp-log2"}),
+        _c("seed002", "Seed 002 course lab (Järvelin–Kekäläinen)",
+           "DCG = rel_1 + sum over i >= 2 of rel_i / log2(i): ranks 1 and 2 undiscounted.",
+           {"dcg": "jarvelin"}),
+        _c("recommenders", "Spark / recommenders",
+           "AP@k divided by min(k, R): a query with many relevant documents can still reach 1.",
+           {"denominator": "min(k,R)"}),
+        _c("seed001", "Seed 001 RAG notes (grouped ground truth)",
+           "Ground truth is groups of ids; any id satisfies its group (see metrics.grouped).",
+           grouped=True),
+        _c("seed000", "Seed 000 QA notes (Haystack)",
+           "The retriever's 'Recall' is the share of queries with any relevant document retrieved: Success@k.",
+           renames={"R": "Success"}),
+    ]
+}
+
+
+def get(name: str) -> Convention:
+    """The preset called ``name`` (ValueError listing the presets otherwise)."""
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"convention must be one of {', '.join(PRESETS)}, got {name!r}") from None
+
+
+def apply(name: str, measure: str | Measure) -> Measure:
+    """``measure`` as the preset ``name`` computes it."""
+    return get(name).apply(measure)

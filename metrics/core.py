@@ -1,0 +1,208 @@
+"""The public entry points: ``score``, ``explain``, ``evaluate``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from . import _check
+from .explain import Explanation
+from .measures import Measure, parse, parse_many
+from .ranking import KERNELS, Query
+
+__all__ = ["score", "explain", "evaluate", "Evaluation", "prepare"]
+
+MISSING = ("skip", "zero")
+
+
+def prepare(ranking, judgments, *, ties: str = "docid-desc", depth: int | None = None) -> Query:
+    """Validate a ranking and its judgments once, for several measures.
+
+    ``depth`` keeps only the first ``depth`` documents (trec_eval ``-M``).
+    """
+    docs = _check.ranking(ranking, "ranking", ties=ties)
+    depth = _check.positive_int(depth, "depth")
+    if depth is not None:
+        docs = docs[:depth]
+    return Query(docs, _check.judgments(judgments))
+
+
+def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc") -> Explanation:
+    """Compute a measure step by step.
+
+    Parameters
+    ----------
+    measure : str or Measure
+        In ir_measures notation (``"nDCG@3"``, ``"AP(denominator='retrieved')"``) or a
+        trec_eval name (``"ndcg_cut_3"``).
+    ranking : list of doc ids (best first), or mapping doc id -> score
+        A mapping is ordered as trec_eval orders a run: score descending, ties by doc id
+        descending (``ties='docid-asc'`` or ``'input'`` to choose otherwise).
+    judgments : mapping doc id -> int grade
+        Documents absent from it are unjudged (not relevant); judged documents absent
+        from the ranking still count toward R and the ideal ordering. Grade -1 means
+        pooled but never judged: not relevant, and not judged for Bpref.
+
+    Returns
+    -------
+    Explanation
+        ``.value`` (equal to :func:`score`), ``.steps``/``.columns`` (one row per rank up
+        to the cutoff), ``.formula`` (LaTeX with the numbers in it) and ``.to_frame()``.
+
+    An empty ranking scores 0 on every measure (NumRel still counts R); empty judgments
+    make R = 0, and every measure that divides by R or by the ideal DCG is then 0.
+
+    Examples
+    --------
+    The cat-in-the-box ranking of seed 004: eight results, relevant at ranks 2, 4, 5 and 7.
+
+    >>> ranking = ["1", "2", "3", "4", "5", "6", "7", "8"]
+    >>> cats = {"2": 1, "4": 1, "5": 1, "7": 1}
+    >>> e = explain("AP", ranking, cats)
+    >>> [round(p, 4) for p, hit in zip(e.columns["precision"], e.columns["relevant"]) if hit]
+    [0.5, 0.5, 0.6, 0.5714]
+    >>> round(e.value, 4)  # (1/2 + 2/4 + 3/5 + 4/7) / 4 = 2.1714 / 4
+    0.5429
+    >>> print(explain("P@2", ranking, cats).formula)
+    \\mathrm{P}@2 = \\frac{\\text{relevant in top 2}}{2} = \\frac{1}{2} = 0.5
+    """
+    m = parse(measure)
+    q = prepare(ranking, judgments, ties=ties)
+    return KERNELS[m.name].trace(m, q)
+
+
+def score(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc") -> float:
+    """The value of one measure on one ranking (see :func:`explain` for the arguments).
+
+    Examples
+    --------
+    Grades 3, 2, 3, 0, 1, 2 retrieved; two more documents graded 3 and 2 judged but not
+    retrieved. DCG@6 = 3 + 2/log2(3) + 3/2 + 0 + 1/log2(6) + 2/log2(7) = 6.861:
+
+    >>> judged = {"d1": 3, "d2": 2, "d3": 3, "d4": 0, "d5": 1, "d6": 2, "x": 3, "y": 2}
+    >>> run = ["d1", "d2", "d3", "d4", "d5", "d6"]
+    >>> round(score("DCG@6", run, judged), 3), round(score("nDCG@6", run, judged), 3)
+    (6.861, 0.785)
+    >>> round(score("nDCG(ideal='ranking')@6", run, judged), 3)  # ideal from the list only
+    0.961
+
+    A mapping of scores is ordered as trec_eval orders it; ties go to the larger doc id:
+
+    >>> score("RR", {"a": 1.0, "b": 1.0}, {"a": 1})  # b ranks first, a second
+    0.5
+    """
+    return explain(measure, ranking, judgments, ties=ties).value
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Per-query and aggregate values of several measures.
+
+    ``aggregate[m]`` is the mean over the evaluated queries (the sum for the counts
+    NumRet, NumRel, NumRelRet and NumQ, as trec_eval's ``all`` line); ``per_query[qid][m]``
+    the value for one query. Keys are canonical measure strings.
+    """
+
+    measures: list[str]
+    aggregate: dict[str, float]
+    per_query: dict[str, dict[str, float]]
+    missing_from_run: list[str] = field(default_factory=list)
+    missing_from_qrels: list[str] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Human-readable notes about queries that did not match between qrels and run."""
+        out = []
+        for ids, what in ((self.missing_from_run, "judged but absent from the run"),
+                          (self.missing_from_qrels, "in the run but not judged (ignored)")):
+            if ids:
+                shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+                out.append(f"{len(ids)} quer{'y' if len(ids) == 1 else 'ies'} {what}: {shown}")
+        return out
+
+
+def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
+    """Mean (or, for counts, sum) over queries, in query order, as trec_eval accumulates."""
+    out = {}
+    n = len(per_query)
+    for m in measures:
+        key = str(m)
+        total = 0.0
+        for values in per_query.values():
+            total += values[key]
+        out[key] = total if m.family.aggregate == "sum" else (total / n if n else 0.0)
+    return out
+
+
+def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None = None,
+             ties: str = "docid-desc") -> Evaluation:
+    """Evaluate a run against qrels, per query and on average.
+
+    Parameters
+    ----------
+    qrels : mapping qid -> mapping doc id -> int grade
+    run : mapping qid -> (mapping doc id -> score, or list of doc ids best first)
+    measures : str or list
+        ``"P@5 nDCG@10"`` or ``["P@5", "nDCG@10"]``.
+    missing : {"skip", "zero"}
+        What to do with a query judged in ``qrels`` but absent from ``run``: ``"skip"`` it
+        (trec_eval 9.0.8, the default) or score it as an empty ranking, 0 (trec_eval ``-c``).
+        Queries in the run but not in the qrels are always ignored.
+    depth : int, optional
+        Keep only the first ``depth`` documents of each ranking (trec_eval ``-M``).
+
+    Examples
+    --------
+    The three queries of seed 004 (relevant ranks 2, 4, 5, 7 / 1, 4, 5, 7 / 5, 8):
+
+    >>> run = {q: [str(i) for i in range(1, 9)] for q in ("q1", "q2", "q3")}
+    >>> qrels = {"q1": dict.fromkeys(["2", "4", "5", "7"], 1),
+    ...          "q2": dict.fromkeys(["1", "4", "5", "7"], 1),
+    ...          "q3": dict.fromkeys(["5", "8"], 1)}
+    >>> e = evaluate(qrels, run, "RR AP")
+    >>> round(e.aggregate["RR"], 4)  # (1/2 + 1/1 + 1/5) / 3
+    0.5667
+    >>> round(e.aggregate["AP"], 4)  # (0.5429 + 0.6679 + 0.225) / 3
+    0.4786
+    """
+    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
+    _check.choice(missing, "missing", MISSING)
+    depth = _check.positive_int(depth, "depth")
+    if not isinstance(qrels, Mapping):
+        raise TypeError(f"qrels must be a mapping qid -> {{doc: grade}}, got {type(qrels).__name__}")
+    if not isinstance(run, Mapping):
+        raise TypeError(f"run must be a mapping qid -> ranking, got {type(run).__name__}")
+    run_ids = {_check.doc_id(q, "run query id"): q for q in run}
+    per_query: dict[str, dict[str, float]] = {}
+    missing_from_run = []
+    for raw_qid, judged in qrels.items():
+        qid = _check.doc_id(raw_qid, "qrels query id")
+        if qid in run_ids:
+            ranking = run[run_ids[qid]]
+        elif missing == "zero":
+            ranking = []
+        else:
+            missing_from_run.append(qid)
+            continue
+        try:
+            q = prepare(ranking, judged, ties=ties, depth=depth)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"query {qid}: {err}") from None
+        per_query[qid] = {str(m): KERNELS[m.name].trace(m, q).value for m in ms}
+    qrels_ids = {str(q) for q in qrels}
+    missing_from_qrels = [q for q in run_ids if q not in qrels_ids]
+    return Evaluation([str(m) for m in ms], aggregate(ms, per_query), per_query,
+                      missing_from_run, missing_from_qrels)
+
+
+def scores_over_k(measure: str | Measure, ranking, judgments, ks: Iterable[int] | None = None,
+                  *, ties: str = "docid-desc") -> list[float]:
+    """The measure's value at each cutoff k (1..len(ranking) by default), for curves.
+
+    >>> scores_over_k("P", list("abcd"), {"b": 1, "d": 1})
+    [0.0, 0.5, 0.3333333333333333, 0.5]
+    """
+    m = parse(measure)
+    q = prepare(ranking, judgments, ties=ties)
+    ks = range(1, len(q.docs) + 1) if ks is None else ks
+    return [KERNELS[m.name].trace(m.with_cutoff(k), q).value for k in ks]

@@ -1,0 +1,16 @@
+"""Kernels, one module per family; each exposes ``trace(measure, query) -> Explanation``."""
+
+from . import average_precision, dcg, interpolation, precision_recall, reciprocal_rank, rprec_bpref
+from ._query import Query
+
+KERNELS = {
+    "P": precision_recall, "R": precision_recall, "F1": precision_recall, "Success": precision_recall,
+    "NumRet": precision_recall, "NumRel": precision_recall, "NumRelRet": precision_recall,
+    "NumQ": precision_recall,
+    "RR": reciprocal_rank, "AP": average_precision,
+    "CG": dcg, "DCG": dcg, "IDCG": dcg, "nDCG": dcg,
+    "Rprec": rprec_bpref, "Bpref": rprec_bpref,
+    "IPrec": interpolation, "11pt": interpolation,
+}
+
+__all__ = ["KERNELS", "Query"]

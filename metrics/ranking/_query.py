@@ -1,0 +1,63 @@
+"""The prepared form of one query that every kernel reads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..explain import Explanation, frac, join_terms, num, value_text
+
+__all__ = ["Query", "Explanation", "frac", "join_terms", "num", "value_text", "base_columns", "label"]
+
+
+class Query:
+    """One ranking (already ordered and validated) with its judgments.
+
+    ``grades[i]`` is the grade of the document at rank i + 1 (0 when unjudged) and
+    ``judged[i]`` whether it appears in the judgments at all. A document is relevant for
+    a binary measure when it is judged and its grade is at least ``rel``, so a grade of
+    -1 (pooled but never judged) is never relevant.
+    """
+
+    __slots__ = ("docs", "judgments", "grades", "judged", "all_grades")
+
+    def __init__(self, docs: list[str], judgments: dict[str, int]):
+        self.docs = docs
+        self.judgments = judgments
+        n = len(docs)
+        looked = [judgments.get(d) for d in docs]
+        self.judged = np.fromiter((g is not None for g in looked), dtype=bool, count=n)
+        self.grades = np.fromiter((0 if g is None else g for g in looked), dtype=np.int64, count=n)
+        self.all_grades = np.fromiter(judgments.values(), dtype=np.int64, count=len(judgments))
+
+    def depth(self, cutoff) -> int:
+        """How many ranks a measure with this cutoff looks at."""
+        return len(self.docs) if cutoff is None else min(int(cutoff), len(self.docs))
+
+    def relevant(self, rel: int) -> np.ndarray:
+        return self.judged & (self.grades >= rel)
+
+    def num_rel(self, rel: int) -> int:
+        return int(np.count_nonzero(self.all_grades >= rel))
+
+    def grade_column(self, n: int) -> list:
+        """Grades of the top n as Python values, None for unjudged documents."""
+        return [self.judgments.get(d) for d in self.docs[:n]]
+
+
+def base_columns(q: Query, n: int, rel: int | None = None) -> dict:
+    """rank, doc, grade (and relevant, hits when ``rel`` is given) for the top n."""
+    cols = {"rank": list(range(1, n + 1)), "doc": q.docs[:n], "grade": q.grade_column(n)}
+    if rel is not None:
+        relevant = q.relevant(rel)[:n]
+        cols["relevant"] = relevant.tolist()
+        cols["hits"] = np.cumsum(relevant).tolist()
+    return cols
+
+
+def label(measure) -> str:
+    """The measure as a LaTeX left-hand side: ``nDCG(dcg='exp-log2')@3`` → ``\\mathrm{nDCG}@3``."""
+    head = r"\mathrm{" + measure.name + "}"
+    if measure.cutoff is None:
+        return head
+    cutoff = measure.cutoff
+    return head + "@" + (f"{cutoff:g}" if isinstance(cutoff, float) else str(cutoff))

@@ -1,0 +1,136 @@
+"""Cumulative gain, DCG, ideal DCG and nDCG, with every convention named.
+
+``dcg='log2'`` (default, trec_eval): gain = grade, discount log2(i + 1).
+``dcg='exp-log2'`` (Burges et al. 2005; ranx ``ndcg_burges``): gain 2^grade - 1, discount log2(i + 1).
+``dcg='jarvelin'`` (Järvelin & Kekäläinen 2002, b = 2, as in seed 002): gain = grade, rank 1
+undiscounted, rank i >= 2 divided by log2(i) — i.e. discount max(1, log2 i).
+
+``ideal='qrels'`` (default, trec_eval): the ideal ordering sorts every judged document;
+``ideal='ranking'`` (sklearn ``ndcg_score``, the seed 004 notebook): it sorts only the
+retrieved list, so relevant documents that were never retrieved do not count.
+
+``rel=None`` (default, trec_eval ignores ``-l`` for nDCG): every positive grade is a gain;
+``rel=N`` (ranx's ``-lN``) gives grades below N a gain of 0. Negative grades and unjudged
+documents always have gain 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._query import Explanation, Query, base_columns, join_terms, label, num, value_text
+
+MAX_EXP_GRADE = 1023  # 2^1024 overflows a double
+
+DEFINITIONS = {
+    "CG": r"CG@k = \sum_{i=1}^{k} g_i",
+    "DCG": r"DCG@k = \sum_{i=1}^{k} \frac{g_i}{d_i}",
+    "IDCG": r"IDCG@k = \sum_{i=1}^{k} \frac{g^*_i}{d_i}",
+    "nDCG": r"nDCG@k = \frac{DCG@k}{IDCG@k}",
+}
+GAIN_TEXT = {"log2": "g_i = grade_i", "exp-log2": "g_i = 2^{grade_i} - 1", "jarvelin": "g_i = grade_i"}
+DISCOUNT_TEXT = {"log2": r"d_i = \log_2(i + 1)", "exp-log2": r"d_i = \log_2(i + 1)",
+                 "jarvelin": r"d_i = \max(1, \log_2 i)"}
+
+
+def gains(grades: np.ndarray, mask: np.ndarray | None, dcg: str, rel: int | None) -> np.ndarray:
+    """Gain of each grade under a convention (0 where ``mask`` is False)."""
+    g = grades.astype(np.float64)
+    keep = g > 0
+    if rel is not None:
+        keep &= g >= rel
+    if mask is not None:
+        keep &= mask
+    if dcg == "exp-log2":
+        if keep.any() and g[keep].max() > MAX_EXP_GRADE:
+            raise ValueError(f"judgments: grade {int(g[keep].max())} is too large for the 2^grade - 1 gain "
+                             f"(at most {MAX_EXP_GRADE})")
+        g = np.exp2(np.where(keep, g, 0.0)) - 1.0
+    return np.where(keep, g, 0.0)
+
+
+def discounts(n: int, dcg: str) -> np.ndarray:
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    if dcg == "jarvelin":
+        return np.maximum(1.0, np.log2(ranks))
+    return np.log2(ranks + 1.0)
+
+
+def ideal_order(m, q: Query) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Documents, grades and gains of the ideal ordering (positive gains only, best first)."""
+    dcg, rel = m["dcg"], m["rel"]
+    if m["ideal"] == "qrels":
+        docs = list(q.judgments)
+        grades = q.all_grades
+    else:
+        docs = list(q.docs)
+        grades = np.where(q.judged, q.grades, 0)
+    g = gains(grades, None, dcg, rel)
+    order = np.lexsort((np.arange(len(docs)), -g))  # by gain descending, stable
+    order = order[g[order] > 0]
+    return [docs[i] for i in order], grades[order], g[order]
+
+
+def trace(m, q: Query) -> Explanation:
+    dcg, rel = m["dcg"], m["rel"]
+    n = q.depth(m.cutoff)
+    cols = base_columns(q, n)
+    gain = gains(q.grades[:n], q.judged[:n], dcg, rel)
+    disc = discounts(n, dcg)
+    contrib = gain / disc
+    running = np.cumsum(contrib)
+    cols["gain"] = gain.tolist()
+    cols["discount"] = disc.tolist()
+    cols["contribution"] = contrib.tolist()
+    cols["cg"] = np.cumsum(gain).tolist()
+    cols["dcg"] = running.tolist()
+    summary: dict = {"CG": float(gain.sum()), "DCG": float(running[-1]) if n else 0.0}
+    lhs = label(m)
+    dcg_terms = [rf"\frac{{{num(a)}}}{{{num(b)}}}" for a, b in zip(gain, disc, strict=True)]
+    if m.name == "CG":
+        value = summary["CG"]
+        formula = rf"{lhs} = {join_terms([num(x) for x in gain])} = {value_text(value)}"
+        return Explanation(str(m), value, cols, formula, DEFINITIONS["CG"], summary)
+    if m.name == "DCG":
+        value = summary["DCG"]
+        formula = rf"{lhs} = {join_terms(dcg_terms)} = {value_text(value)}"
+        return Explanation(str(m), value, cols, formula, _definition("DCG", dcg), summary)
+
+    ideal_docs, ideal_grades, ideal_gains = ideal_order(m, q)
+    depth = len(ideal_gains) if m.cutoff is None else min(m.cutoff, len(ideal_gains))
+    ideal_gains, ideal_grades, ideal_docs = ideal_gains[:depth], ideal_grades[:depth], ideal_docs[:depth]
+    ideal_disc = discounts(depth, dcg)
+    ideal_contrib = ideal_gains / ideal_disc
+    ideal_running = np.cumsum(ideal_contrib)
+    idcg = float(ideal_running[-1]) if depth else 0.0
+    ideal = {"rank": list(range(1, depth + 1)), "doc": ideal_docs, "grade": ideal_grades.tolist(),
+             "gain": ideal_gains.tolist(), "discount": ideal_disc.tolist(),
+             "contribution": ideal_contrib.tolist(), "idcg": ideal_running.tolist()}
+    # the ideal beside the actual, rank by rank (0 past the end of the ideal list)
+    pad = max(0, n - depth)
+    cols["ideal_grade"] = (ideal_grades[:n].tolist() + [None] * pad)
+    cols["ideal_gain"] = np.concatenate([ideal_gains[:n], np.zeros(pad)]).tolist()
+    idcg_i = np.concatenate([ideal_running[:n], np.full(pad, idcg)]) if n else np.zeros(0)
+    cols["idcg"] = idcg_i.tolist()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cols["ndcg"] = np.where(idcg_i > 0, running / np.where(idcg_i > 0, idcg_i, 1), 0.0).tolist()
+    summary["IDCG"] = idcg
+    ideal_terms = [rf"\frac{{{num(a)}}}{{{num(b)}}}" for a, b in zip(ideal_gains, ideal_disc, strict=True)]
+    k = "" if m.cutoff is None else f"@{m.cutoff}"
+    if m.name == "IDCG":
+        value = idcg
+        formula = rf"{lhs} = {join_terms(ideal_terms)} = {value_text(value)}"
+        return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg), summary, ideal)
+    value = summary["DCG"] / idcg if idcg > 0 else 0.0
+    ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {value_text(value)}"
+                 if idcg > 0 else rf"\mathrm{{nDCG}}{k} &= 0 \quad (\text{{IDCG}} = 0\text{{: nothing relevant}})")
+    formula = (r"\begin{aligned}"
+               rf"\mathrm{{DCG}}{k} &= {join_terms(dcg_terms)} = {num(summary['DCG'])} \\ "
+               rf"\mathrm{{IDCG}}{k} &= {join_terms(ideal_terms)} = {num(idcg)} \\ "
+               rf"{ndcg_line}"
+               r"\end{aligned}")
+    return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg), summary, ideal)
+
+
+def _definition(name: str, dcg: str) -> str:
+    return rf"{DEFINITIONS[name]}, \quad {GAIN_TEXT[dcg]}, \quad {DISCOUNT_TEXT[dcg]}"

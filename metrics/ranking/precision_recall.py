@@ -1,0 +1,77 @@
+"""Precision, recall, F1, success and the counts (NumRet, NumRel, NumRelRet, NumQ) at k.
+
+P@k divides by k even when fewer than k documents were retrieved, as trec_eval does
+(2 retrieved, both relevant: P@5 = 2/5). Without a cutoff, P is trec_eval's ``set_P``:
+relevant retrieved divided by the number retrieved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._query import Explanation, Query, base_columns, frac, label, num, value_text
+
+DEFINITIONS = {
+    "P": r"P@k = \frac{|\text{relevant} \cap \text{top } k|}{k}",
+    "R": r"R@k = \frac{|\text{relevant} \cap \text{top } k|}{R}",
+    "F1": r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}",
+    "Success": r"Success@k = [\,|\text{relevant} \cap \text{top } k| > 0\,]",
+    "NumRet": r"NumRet = |\text{top } k|",
+    "NumRel": r"NumRel = R = |\{d : grade(d) \geq rel\}|",
+    "NumRelRet": r"NumRelRet = |\text{relevant} \cap \text{top } k|",
+    "NumQ": r"NumQ = 1 \text{ per query}",
+}
+
+
+def trace(m, q: Query) -> Explanation:
+    rel = m["rel"] if "rel" in m.family.params else 1
+    n = q.depth(m.cutoff)
+    cols = base_columns(q, n, rel)
+    hits = cols["hits"][-1] if n else 0
+    R = q.num_rel(rel)
+    ranks = np.arange(1, n + 1)
+    cum = np.asarray(cols["hits"], dtype=float)
+    precision_i = cum / ranks if n else cum
+    recall_i = cum / R if R else np.zeros(n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1_i = np.where(precision_i + recall_i > 0, 2 * precision_i * recall_i / (precision_i + recall_i), 0.0)
+    cols["precision"] = precision_i.tolist()
+    cols["recall"] = recall_i.tolist()
+    cols["f1"] = f1_i.tolist()
+    k = m.cutoff if m.cutoff is not None else n  # P@k divides by k; set_P by the number retrieved
+    p = hits / k if k else 0.0
+    r = hits / R if R else 0.0
+    lhs = label(m)
+    kk = num(k)
+    summary = {"hits": hits, "R": R, "k": k, "retrieved": n, "P": p, "R_value": r}
+    name = m.name
+    top = r"\text{relevant in top " + kk + "}"
+    if name == "P":
+        value = p
+        formula = rf"{lhs} = {frac(top, kk)} = {frac(hits, k)} = {value_text(value)}"
+    elif name == "R":
+        value = r
+        formula = rf"{lhs} = {frac(top, 'R')} = {frac(hits, R)} = {value_text(value)}"
+    elif name == "F1":
+        value = 2 * p * r / (p + r) if p + r > 0 else 0.0
+        formula = (rf"{lhs} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
+                   rf"\frac{{2 \cdot {num(p)} \cdot {num(r)}}}{{{num(p)} + {num(r)}}} = {value_text(value)}")
+        summary["P"], summary["R_value"] = p, r
+    elif name == "Success":
+        value = 1.0 if hits > 0 else 0.0
+        first = cols["relevant"].index(True) + 1 if hits else None
+        why = rf"\text{{first relevant at rank {first}}}" if first else rf"\text{{no relevant document in the top {kk}}}"
+        formula = rf"{lhs} = {value_text(value)} \quad ({why})"
+    elif name == "NumRet":
+        value = float(n)
+        formula = rf"{lhs} = {n}"
+    elif name == "NumRel":
+        value = float(R)
+        formula = rf"\mathrm{{NumRel}} = R = {R}"
+    elif name == "NumRelRet":
+        value = float(hits)
+        formula = rf"{lhs} = {hits}"
+    else:  # NumQ
+        value = 1.0
+        formula = r"\mathrm{NumQ} = 1"
+    return Explanation(str(m), float(value), cols, formula, DEFINITIONS[name], summary)

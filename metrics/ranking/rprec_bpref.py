@@ -1,0 +1,59 @@
+"""R-precision and bpref.
+
+R-precision: precision at rank R (R = number of relevant documents); 0 when R = 0.
+
+Bpref (Buckley & Voorhees 2004, as trec_eval computes it): for each relevant retrieved
+document r, 1 - min(n_r, R) / min(R, N), where n_r counts the judged non-relevant documents
+ranked above r and N is the number of judged non-relevant documents; summed, divided by R.
+Unjudged documents, and documents graded -1 (pooled, never judged), are skipped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._query import Explanation, Query, base_columns, frac, join_terms, label, num, value_text
+
+DEFINITIONS = {
+    "Rprec": r"Rprec = P@R = \frac{|\text{relevant} \cap \text{top } R|}{R}",
+    "Bpref": r"bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(R, N)}\right)",
+}
+
+
+def trace(m, q: Query) -> Explanation:
+    rel = m["rel"]
+    R = q.num_rel(rel)
+    if m.name == "Rprec":
+        n = min(R, len(q.docs))
+        cols = base_columns(q, n, rel)
+        hits = cols["hits"][-1] if n else 0
+        cols["precision"] = [h / (i + 1) for i, h in enumerate(cols["hits"])]
+        value = hits / R if R else 0.0
+        formula = (rf"\mathrm{{Rprec}} = P@{R} = {frac(hits, R)} = {value_text(value)}" if R
+                   else r"\mathrm{Rprec} = 0 \quad (R = 0)")
+        return Explanation(str(m), value, cols, formula, DEFINITIONS["Rprec"], {"R": R, "hits": hits})
+
+    n = len(q.docs)
+    cols = base_columns(q, n, rel)
+    judged = q.judged & (q.grades >= 0)
+    nonrel = judged & (q.grades < rel)
+    relevant = np.asarray(cols["relevant"], dtype=bool)
+    N = int(np.count_nonzero((q.all_grades >= 0) & (q.all_grades < rel)))
+    above = np.cumsum(nonrel) - nonrel  # judged non-relevant strictly above each rank
+    denom = min(R, N)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        penalty = np.where(above > 0, np.minimum(above, R) / (denom if denom else 1), 0.0)
+    contrib = np.where(relevant, 1.0 - penalty, 0.0)
+    cols["judged"] = judged.tolist()
+    cols["nonrel_above"] = above.tolist()
+    cols["contribution"] = contrib.tolist()
+    cols["running_sum"] = np.cumsum(contrib).tolist()
+    total = float(contrib.sum())
+    value = total / R if R else 0.0
+    terms = [rf"\left(1 - {frac(int(min(a, R)), denom)}\right)" if a else "1"
+             for a in above[relevant]]
+    lhs = label(m)
+    formula = (rf"{lhs} = \frac{{1}}{{{R}}}\left({join_terms(terms)}\right) = {frac(total, R)} = {value_text(value)}"
+               if R else rf"{lhs} = 0 \quad (R = 0)")
+    summary = {"R": R, "N": N, "sum": total}
+    return Explanation(str(m), value, cols, formula, DEFINITIONS["Bpref"] + rf", \quad N = {num(N)}", summary)
