@@ -1,15 +1,63 @@
-"""The ``ranklab`` command line (minimal until the CLI issue lands)."""
+"""The ``ranklab`` command line.
+
+Each subcommand lives in its own module exposing ``register(subparsers)``, which adds its
+parser and sets ``func`` (a callable taking the parsed arguments and returning an exit
+code). ``main`` turns every expected error into a one-line message and an exit code,
+never a traceback.
+
+Exit codes: 0 success; 1 bad input data (malformed file, duplicate documents ...);
+2 bad usage (unknown measure, bad option); 3 a file that cannot be read (missing,
+unreadable); 130 interrupted.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
-from . import __doc__ as _doc
+# modules that provide subcommands, in the order `ranklab --help` lists them
+SUBCOMMANDS: tuple[str, ...] = ()
+
+EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+class UsageError(ValueError):
+    """A bad option or measure name: exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ranklab",
+        description="Ranklab: ranking metrics, checked against trec_eval and explained.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("Exit codes:", 1)[1].join(["Exit codes:", ""]) if __doc__ else None,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        importlib.import_module(name).register(sub)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ranklab", description=(_doc or "").splitlines()[0])
-    parser.parse_args(argv)
-    parser.print_help(sys.stdout)
-    return 0
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stdout)
+        return EXIT_OK
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("ranklab: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except UsageError as err:
+        print(f"ranklab: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as err:
+        print(f"ranklab: error: cannot read {err.filename}: {err.strerror}", file=sys.stderr)
+        return EXIT_FILE
+    except (ValueError, TypeError, UnicodeDecodeError) as err:
+        print(f"ranklab: error: {err}", file=sys.stderr)
+        return EXIT_DATA
+    except BrokenPipeError:
+        return EXIT_OK
