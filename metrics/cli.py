@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ranklab",
         description="Ranklab: ranking metrics, checked against trec_eval and explained.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("Exit codes:", 1)[1].join(["Exit codes:", ""]) if __doc__ else None,
+        epilog="Exit codes:" + __doc__.split("Exit codes:", 1)[1],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
