@@ -575,20 +575,34 @@ def next_id(query: Query) -> str:
     return f"d{n}"
 
 
-def items_from_rows(rows: Iterable[Mapping], query: Query) -> tuple[Item, ...]:
-    """Items from edited table rows (dicts with label, grade, maybe id); new rows get ids.
+def items_from_rows(rows: Iterable[Mapping], reserved: Iterable[str] = (), prefix: str = "n") -> tuple[Item, ...]:
+    """Items from edited table rows (dicts with label, grade and maybe id).
 
-    Missing grades are errors (raised by :func:`validate` later as :class:`ExampleError`).
+    A row without an id (a row just added in an editor) gets ``<prefix><n>``, the first n
+    not in ``reserved`` nor used by another row, so the same edits always give the same ids.
+    Labels and grades are not checked here: :func:`set_example` validates them.
+
+    >>> rows = [{"id": "d1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}]
+    >>> [i.id for i in items_from_rows(rows, reserved={"n1"})]
+    ['d1', 'n2']
     """
-    out: list[Item] = []
-    used = {i.id for i in (*query.ranking, *query.tray)}
-    fresh = 1
+    rows = list(rows)
+    used = set(reserved)
+    missing = []
     for row in rows:
         doc = row.get("id")
         if doc is None or (isinstance(doc, float) and math.isnan(doc)) or str(doc).strip() == "":
-            while f"d{fresh}" in used:
+            missing.append(row)
+        else:
+            used.add(str(doc))
+    out: list[Item] = []
+    fresh = 1
+    for row in rows:
+        doc = row.get("id")
+        if any(row is m for m in missing):
+            while f"{prefix}{fresh}" in used:
                 fresh += 1
-            doc = f"d{fresh}"
+            doc = f"{prefix}{fresh}"
             used.add(doc)
         out.append(Item(str(doc), row.get("label"), row.get("grade")))
     return tuple(out)
