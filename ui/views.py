@@ -5,7 +5,7 @@ Nothing here computes a metric; it re-arranges what :mod:`metrics` returned.
 >>> import metrics
 >>> e = metrics.explain("P@2", ["1", "2", "3"], {"2": 1})
 >>> list(step_frame(e.columns, labels={"1": "🐱", "2": "🐱📦"}, k=2).columns)[:4]
-['rank', 'doc', 'label', 'grade']
+['rank', 'at k', 'doc', 'label']
 """
 
 from __future__ import annotations
