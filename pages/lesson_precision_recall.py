@@ -29,16 +29,19 @@ def main() -> None:
 
     explained = {name: metrics.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}
     cols = st.columns(3)
-    for col, (name, e) in zip(cols, explained.items(), strict=True):
+    for col, e in zip(cols, explained.values(), strict=True):
         with col:
             st.metric(e.measure, f"{e.value:.4f}")
-            st.caption("In general")
             render.formula(e, substituted=False)
-            st.caption("With the numbers")
-            render.formula(e)
+    st.caption("With the numbers")
+    for e in explained.values():
+        render.formula(e)
+    row = st.container(horizontal=True)
+    with row:
+        for name, e in explained.items():
             render.download_solution(e, k=k, labels=labels, key=f"{PAGE}.{name}", title=name)
 
-    left, right = st.columns([2, 3], gap="large")
+    left, right = st.columns([1, 1], gap="large")
     with left:
         population = len(set(ranking) | set(judgments))
         counts = views.confusion_counts(explained["P"].summary, population)

@@ -24,14 +24,13 @@ GROUPED = [("precision", "P"), ("recall", "R"), ("f1", "F1"), ("mrr", "MRR"), ("
 
 
 def summary(ranking, judgments, k: int) -> None:
-    st.subheader(f"Every metric at k = {k}")
-    cols = st.columns(5)
+    """Every measure at k, each a link to the lesson that explains it."""
+    st.markdown(f"**Every metric at k = {k}** (click one for its lesson)")
+    cols = st.columns(2)
     for n, (measure, title, lesson) in enumerate(SUMMARY):
         e = metrics.explain(measure.format(k=k), ranking, judgments)
-        with cols[n % 5]:
-            st.metric(title, f"{e.value:.4f}".rstrip("0").rstrip(".") if e.value else "0",
-                      help=f"{e.measure} — click the link for the lesson")
-            st.page_link(lesson, label="lesson →")
+        cols[n % 2].page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{e.value:.4g}**",
+                              help=f"{e.measure}: open the lesson", width="stretch")
 
 
 def grouped_summary(q, k: int) -> None:
@@ -47,11 +46,8 @@ def grouped_summary(q, k: int) -> None:
 
 
 def main() -> None:
-    ex = state.get_example()
     st.title("Playground")
     render.messages()
-    st.markdown("Edit the ranked list: change a **label** or a **grade** (0 = not relevant), add rows at the "
-                "bottom, move items with the buttons. Every number below follows the edit.")
     top = st.columns([3, 2, 2])
     with top[0]:
         widgets.preset_picker(PAGE)
@@ -61,40 +57,49 @@ def main() -> None:
         widgets.mode_switch(PAGE)
     ex = state.get_example()
     q = ex.query
-    n = len(q.ranking)
-    k = widgets.k_slider(PAGE, n)
+    widgets.k_slider(PAGE, len(q.ranking))
+    if q.ranking:
+        st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), state.effective_k(ex)),
+                        width="stretch", key=f"{PAGE}.strip")
 
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.markdown(f"**Ranked results** for *{widgets.query_title(q)}*")
-        widgets.ranking_editor(PAGE, height=min(38 + 35 * max(n + 1, 3), 420))
+        st.markdown(f"**Ranked results** for *{widgets.query_title(q)}* — edit a grade (0 = not relevant) "
+                    "or a label; add rows at the bottom")
+        widgets.ranking_editor(PAGE, height=min(38 + 35 * max(len(q.ranking) + 1, 3), 390))
+    ex = state.get_example()
+    q = ex.query
+    k = state.effective_k(ex)
+    ranking, judgments = q.inputs(ex.mode)
     with right:
-        st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
-        widgets.tray_editor(PAGE)
+        if q.ranking:
+            summary(ranking, judgments, k)
+        else:
+            render.empty_notice()
+
+    lower = st.columns([3, 2], gap="large")
+    with lower[0]:
         st.markdown("**Move an item**")
         widgets.item_actions(PAGE)
+    with lower[1]:
+        st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
+        widgets.tray_editor(PAGE)
 
     ex = state.get_example()
     q = ex.query
-    n = len(q.ranking)
-    if n == 0:
-        render.empty_notice()
+    if not q.ranking:
         return
     k = state.effective_k(ex)
     ranking, judgments = q.inputs(ex.mode)
-    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch",
-                    key=f"{PAGE}.strip")
-    summary(ranking, judgments, k)
     if q.groups:
         grouped_summary(q, k)
-
     series = {name: metrics.scores_over_k(name, ranking, judgments) for name in ("P", "R", "nDCG")}
     render.chart(charts.metric_over_k(series, k, title="Precision, recall and nDCG at every k (click a point)"),
                  key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
-    with st.expander("Permalink"):
+    with st.expander("Permalink: share this exact example"):
         params = state.permalink_params(ex)
         if params:
-            st.caption("The address in your browser restores this exact example; copy it from here:")
+            st.caption("The address in your browser already restores this example; here it is to copy:")
             base = st.context.url or ""
             st.code(f"{base}?{state.PARAM}={params[state.PARAM]}", language=None, wrap_lines=True)
         else:

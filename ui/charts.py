@@ -50,7 +50,9 @@ def grade_text_color(grade: int) -> str:
     return "#111111" if grade <= 2 else "#ffffff"
 
 
-def _base(chart, height: int = 260):
+def _base(chart, height: int = 300):
+    """Common size and fonts. Streamlit fits the whole chart (title and axes included) in
+    ``height`` pixels, so heights here are totals."""
     return chart.properties(height=height, width="container").configure_axis(
         labelFontSize=FONT - 1, titleFontSize=FONT, grid=True, gridOpacity=0.4,
     ).configure_legend(labelFontSize=FONT - 1, titleFontSize=FONT).configure_title(
@@ -65,7 +67,7 @@ def _k_axis(n: int, title: str = "k (cutoff)") -> alt.Axis:
 
 
 def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> alt.Chart:
-    """The ranked list as tiles coloured by grade; ranks beyond k are faded.
+    """The ranked list as tiles coloured by grade (the top k bright, the rest faded).
 
     ``items``: dicts with ``rank``, ``label``, ``grade`` (best first). Only the first
     :data:`MAX_STRIP` ranks are drawn.
@@ -80,20 +82,24 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> alt.C
              "in_top_k": int(i["rank"]) <= k, "ink": grade_text_color(int(i["grade"]))}
             for i in shown]
     base = alt.Chart(alt.Data(values=data)).encode(
-        x=alt.X("rank:O", title="rank", axis=alt.Axis(labelAngle=0, orient="top")),
+        x=alt.X("rank:O", title=None, axis=alt.Axis(labelAngle=0, orient="top", ticks=False, domain=False,
+                                                   labelExpr="'#' + datum.label")),
     )
     tiles = base.mark_rect(cornerRadius=6, stroke="#ffffff", strokeWidth=3).encode(
-        color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right")),
+        color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right",
+                                                                                 direction="horizontal" if top > 2 else "vertical",
+                                                                                 columns=6)),
         opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
-    text = base.mark_text(fontSize=FONT + 3, limit=110, baseline="middle").encode(
+    text = base.mark_text(fontSize=FONT, limit=105, baseline="middle").encode(
         text="label:N", color=alt.Color("ink:N", scale=None),
         opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.45)),
     )
-    chart = alt.layer(tiles, text).properties(height=70, width="container",
-                                              title=title or f"top {k} in colour, the rest faded")
-    return _base(chart, height=70)
+    chart = alt.layer(tiles, text)
+    if title:
+        chart = chart.properties(title=title)
+    return _base(chart, height=130 if title else 100)
 
 
 def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str = "",
@@ -126,7 +132,7 @@ def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str =
         align="left", dx=6, dy=-6, fontSize=FONT, fontWeight="bold", baseline="top",
     ).encode(x="k:Q", y=alt.value(0), text="text:N")
     chart = alt.layer(line, points, rule, label).properties(title=title or "over k")
-    return _base(chart)
+    return _base(chart, height=330)
 
 
 def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> alt.Chart:
@@ -137,25 +143,25 @@ def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> alt.Chart:
     [('TP', 1), ('FP', 1), ('FN', 3), ('TN', 3)]
     """
     cells = [
-        {"actual": "relevant (p)", "predicted": f"in top {k} (p̂)", "cell": "TP", "count": tp, "good": True},
-        {"actual": "not relevant (n)", "predicted": f"in top {k} (p̂)", "cell": "FP", "count": fp, "good": False},
-        {"actual": "relevant (p)", "predicted": f"below {k} (n̂)", "cell": "FN", "count": fn, "good": False},
-        {"actual": "not relevant (n)", "predicted": f"below {k} (n̂)", "cell": "TN", "count": tn, "good": True},
+        {"actual": "relevant", "predicted": f"in top {k}", "cell": "TP", "count": tp, "good": True},
+        {"actual": "not relevant", "predicted": f"in top {k}", "cell": "FP", "count": fp, "good": False},
+        {"actual": "relevant", "predicted": f"not in top {k}", "cell": "FN", "count": fn, "good": False},
+        {"actual": "not relevant", "predicted": f"not in top {k}", "cell": "TN", "count": tn, "good": True},
     ]
     for c in cells:
         c["text"] = f"{c['cell']} = {c['count']}"
-    order_x = ["relevant (p)", "not relevant (n)"]
-    order_y = [f"in top {k} (p̂)", f"below {k} (n̂)"]
+    order_x = ["relevant", "not relevant"]
+    order_y = [f"in top {k}", f"not in top {k}"]
     base = alt.Chart(alt.Data(values=cells)).encode(
         x=alt.X("actual:N", sort=order_x, title="actual condition", axis=alt.Axis(labelAngle=0, orient="top")),
-        y=alt.Y("predicted:N", sort=order_y, title="predicted by the cutoff"),
+        y=alt.Y("predicted:N", sort=order_y, title="predicted (the cutoff)"),
     )
     rect = base.mark_rect(stroke="#ffffff", strokeWidth=4).encode(
-        color=alt.Color("good:N", scale=alt.Scale(domain=[True, False], range=["#4dd8ec", "#f1c0b8"]),
+        color=alt.Color("good:N", scale=alt.Scale(domain=[True, False], range=["#c3f0ca", "#ffd6d6"]),
                         legend=None),
     )
     text = base.mark_text(fontSize=FONT + 7, fontWeight="bold").encode(text="text:N")
-    return _base(alt.layer(rect, text).properties(title=f"confusion matrix at k = {k}"), height=200)
+    return _base(alt.layer(rect, text).properties(title=f"confusion matrix at k = {k}"), height=280)
 
 
 def pr_curve(recall: Sequence[float], precision: Sequence[float], interpolated: Sequence[float],
@@ -189,7 +195,7 @@ def pr_curve(recall: Sequence[float], precision: Sequence[float], interpolated: 
         tooltip=[alt.Tooltip("recall:Q", title="recall level"), alt.Tooltip("precision:Q", format=".4f")],
     )
     title = "precision–recall curve" + (f" (ranks 1..{k})" if k else "")
-    return _base(alt.layer(raw_line, interp_line, dots).properties(title=title), height=300)
+    return _base(alt.layer(raw_line, interp_line, dots).properties(title=title), height=380)
 
 
 def per_query_bars(rows: Sequence[Mapping], means: Mapping[str, float]) -> alt.Chart:
@@ -216,7 +222,7 @@ def per_query_bars(rows: Sequence[Mapping], means: Mapping[str, float]) -> alt.C
         y="value:Q", color=color,
         tooltip=[alt.Tooltip("measure:N", title="mean of"), alt.Tooltip("value:Q", format=".4f")],
     )
-    return _base(alt.layer(bars, rules).properties(title="per query (bars) and the mean (dashed)"), height=300)
+    return _base(alt.layer(bars, rules).properties(title="per query (bars) and the mean (dashed)"), height=340)
 
 
 def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k: int,
@@ -242,7 +248,7 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("grade:O"), alt.Tooltip("gain:Q", format=".3f"),
                  alt.Tooltip("added:Q", format=".3f", title="gain ÷ discount")],
     )
-    return _base(alt.layer(gain, added).properties(title=title), height=240)
+    return _base(alt.layer(gain, added).properties(title=title), height=320)
 
 
 def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: int = 1) -> alt.Chart:
@@ -268,4 +274,4 @@ def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: in
     text = base.transform_filter("datum.relevant").mark_text(dy=-10, fontSize=FONT - 1).encode(
         y="precision:Q", text=alt.Text("precision:Q", format=".2f"))
     return _base(alt.layer(bars, text).properties(title="precision at each rank (AP uses the coloured ones)"),
-                 height=240)
+                 height=320)

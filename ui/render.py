@@ -88,10 +88,10 @@ def chart(chart: alt.TopLevelMixin, *, key: str, name: str, pick_k: bool = False
     st.altair_chart(chart, key=key, width="stretch",
                     on_select=_pick_k(key) if pick_k else "ignore",
                     selection_mode=PICK if pick_k else None)
-    left, right, _ = st.columns([1, 1, 6])
-    left.download_button("PNG", _png(chart), file_name=f"{name}.png", mime="image/png",
+    row = st.container(horizontal=True)
+    row.download_button("chart as PNG", _png(chart), file_name=f"{name}.png", mime="image/png",
                          key=f"{key}.png", on_click="ignore", icon=":material/download:")
-    right.download_button("SVG", _svg(chart), file_name=f"{name}.svg", mime="image/svg+xml",
+    row.download_button("SVG", _svg(chart), file_name=f"{name}.svg", mime="image/svg+xml",
                           key=f"{key}.svg", on_click="ignore", icon=":material/download:")
 
 
@@ -120,7 +120,7 @@ def formula(explanation, *, substituted: bool = True) -> None:
 
 def download_solution(explanation, *, k: int, labels: Mapping[str, str], key: str, title: str) -> None:
     """The worked solution of one measure as a Markdown file."""
-    st.download_button("Worked solution (Markdown)",
+    st.download_button(f"Worked solution of {explanation.measure} (.md)",
                        lambda: worked_solution(explanation, labels=labels, k=k, title=title),
                        file_name=f"{key.replace('.', '_')}.md", mime="text/markdown",
                        key=f"{key}.md", on_click="ignore", icon=":material/download:")

@@ -96,12 +96,14 @@ def query_picker(page: str) -> int:
 
 def example_bar(page: str, n: int) -> int:
     """The controls every lesson shows at the top: query, k, mode. Returns the effective k."""
-    left, mid, right = st.columns([2, 5, 2])
-    with left:
-        query_picker(page)
-    with right:
+    several = len(state.get_example().queries) > 1
+    cols = st.columns([2, 5, 3] if several else [6, 3], gap="medium")
+    if several:
+        with cols[0]:
+            query_picker(page)
+    with cols[-1]:
         mode_switch(page)
-    with mid:
+    with cols[-2]:
         return k_slider(page, n)
 
 
@@ -120,7 +122,7 @@ def _columns(ranked: bool) -> dict:
     cfg = {
         "id": st.column_config.TextColumn("id", disabled=True, width="small",
                                           help="the document id the metrics see (new rows get one)"),
-        "label": st.column_config.TextColumn("label", max_chars=state.LIMITS.label_chars, width="large",
+        "label": st.column_config.TextColumn("label", max_chars=state.LIMITS.label_chars, width="medium",
                                              help="what the result is (shown as plain text)"),
         "grade": st.column_config.NumberColumn("grade", min_value=0, max_value=state.LIMITS.grade_max,
                                                step=1, format="%d", help=GRADE_HELP, width="small"),
@@ -158,7 +160,7 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     base = _frame(base_items, ranked=ranked)
     edited = st.data_editor(
         base, key=key, num_rows="dynamic", hide_index=True, width="stretch", height=height or "auto",
-        column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["label", "grade", "id"],
+        column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["grade", "label", "id"],
     )
     reserved = {i.id for i in base_items}
     rows = _records(edited)
@@ -246,17 +248,17 @@ def item_actions(page: str, index: int | None = None) -> None:
 
     st.selectbox("item", everything, key=key, format_func=describe)
     where = st.session_state[key][0]
-    cols = st.columns(5)
+    cols = st.columns(5, gap="small")
     if where == "r":
         cols[0].button("↑ up", key=f"{key}.up", on_click=act, args=("up",), width="stretch")
         cols[1].button("↓ down", key=f"{key}.down", on_click=act, args=("down",), width="stretch")
-        cols[2].button("⤒ to top", key=f"{key}.top", on_click=act, args=("top",), width="stretch")
+        cols[2].button("⤒ top", key=f"{key}.top", on_click=act, args=("top",), width="stretch")
         cols[3].button("→ tray", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
                        help="relevant but not retrieved: it leaves the ranking and still counts in R")
     else:
         cols[0].button("← retrieve", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
                        help="append it to the bottom of the ranking")
-    cols[4].button("✕ remove", key=f"{key}.remove", on_click=act, args=("remove",), width="stretch")
+    cols[4].button("remove", key=f"{key}.remove", on_click=act, args=("remove",), width="stretch")
 
 
 def query_title(q) -> str:
