@@ -56,7 +56,7 @@ def main() -> None:
                            disabled=len(ex.queries) < 2, width="stretch")
             left, right = st.columns([3, 2])
             with left:
-                widgets.ranking_editor(PAGE, i, height=min(38 + 35 * max(len(q.ranking) + 1, 3), 320))
+                widgets.ranking_editor(PAGE, i, height=320)
             with right:
                 st.caption("relevant but not retrieved")
                 widgets.tray_editor(PAGE, i)

@@ -29,7 +29,7 @@ def summary(ranking, judgments, k: int) -> None:
     cols = st.columns(2)
     for n, (measure, title, lesson) in enumerate(SUMMARY):
         e = metrics.explain(measure.format(k=k), ranking, judgments)
-        cols[n % 2].page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{e.value:.4g}**",
+        cols[n % 2].page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{views.number(e.value)}**",
                               help=f"{e.measure}: open the lesson", width="stretch")
 
 
@@ -42,7 +42,7 @@ def grouped_summary(q, k: int) -> None:
     cols = st.columns(len(GROUPED))
     for col, (fn, title) in zip(cols, GROUPED, strict=True):
         value = getattr(metrics.grouped, fn)(ids, groups, k=k)
-        col.metric(f"{title}@{k} (groups)", f"{value:.4f}".rstrip("0").rstrip(".") if value else "0")
+        col.metric(f"{title}@{k} (groups)", views.number(value))
 
 
 def main() -> None:
@@ -66,7 +66,7 @@ def main() -> None:
     with left:
         st.markdown(f"**Ranked results** for *{widgets.query_title(q)}* — edit a grade (0 = not relevant) "
                     "or a label; add rows at the bottom")
-        widgets.ranking_editor(PAGE, height=min(38 + 35 * max(len(q.ranking) + 1, 3), 390))
+        widgets.ranking_editor(PAGE, height=390)
     ex = state.get_example()
     q = ex.query
     k = state.effective_k(ex)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
-           "item_rows", "falls"]
+           "item_rows", "falls", "number"]
 
 # friendly headers for the explanation columns
 HEADERS = {
@@ -111,6 +111,16 @@ def mean_latex(name: str, values: Sequence[float], mean: float) -> str:
 def item_rows(items) -> list[dict]:
     """Rows (rank, label, grade) of a query's ranked items for :func:`ui.charts.ranking_strip`."""
     return [{"rank": i, "label": it.label, "grade": it.grade} for i, it in enumerate(items, start=1)]
+
+
+def number(x: float) -> str:
+    """A value as shown in summaries: up to 4 decimals, no trailing zeros.
+
+    >>> number(0.5), number(0.78539), number(1.0), number(0.0)
+    ('0.5', '0.7854', '1', '0')
+    """
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
 
 
 def falls(values: Sequence[float]) -> list[int]:

@@ -153,13 +153,18 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     slot = f"{page}.{name}.{index}.base"
     items = tuple(items)
     stored = st.session_state.get(slot)
-    if stored is not None and stored[0] == key and stored[2] == items:
-        base_items = stored[1]
+    delta = st.session_state.get(key)
+    pending = isinstance(delta, dict) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+    if pending and stored is not None and stored[0] == key and stored[2] == items:
+        base_items = stored[1]  # the editor still holds its edits on top of this base
     else:
         base_items = items
     base = _frame(base_items, ranked=ranked)
+    # the height depends on the base only: a changing height would make a new widget and drop the edits
+    rows_height = 38 + 35 * (len(base_items) + 1)
     edited = st.data_editor(
-        base, key=key, num_rows="dynamic", hide_index=True, width="stretch", height=height or "auto",
+        base, key=key, num_rows="dynamic", hide_index=True, width="stretch",
+        height=min(rows_height, height) if height else "auto",
         column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["grade", "label", "id"],
     )
     reserved = {i.id for i in base_items}
@@ -172,9 +177,9 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     return new_items, slot, key, base_items
 
 
-def ranking_editor(page: str, index: int | None = None, *, height: int | None = None) -> None:
+def ranking_editor(page: str, index: int | None = None, *, height: int | None = 390) -> None:
     """Edit the ranked list of a query (the current one by default): labels and grades;
-    add rows at the bottom, delete rows by selecting them."""
+    add rows at the bottom, delete rows by selecting them. ``height`` is the most pixels it takes."""
     ex = state.get_example()
     i = ex.current if index is None else index
     q = ex.queries[i]
