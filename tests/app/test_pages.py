@@ -114,7 +114,7 @@ def test_a_permalink_restores_the_example():
     from math import log2
 
     dcg = 3 + 2 / log2(3) + 3 / 2 + 0 + 1 / log2(6) + 2 / log2(7)            # 6.861
-    idcg = 3 + 3 / log2(3) + 2 / 2 + 2 / log2(5) + 2 / log2(6) + 1 / log2(7)  # 8.740 (3, 3, 2, 2, 2, 1)
+    idcg = 3 + 3 / log2(3) + 3 / 2 + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)  # 8.740 (3, 3, 3, 2, 2, 2)
     assert float(links_shown(at)["nDCG@6"]) == pytest.approx(dcg / idcg, abs=5e-5)  # REFERENCE.md: 0.785
 
 
