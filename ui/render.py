@@ -39,6 +39,7 @@ def plain(text: str, limit: int = 80) -> str:
 
 def messages() -> None:
     """Show the messages queued by :mod:`ui.state` (bad edits, damaged permalinks)."""
+    state.get_example()  # reads the URL first, so a damaged permalink is reported on this run
     for level, text in state.take_messages():
         (st.error if level == "error" else st.warning)(text, icon="⚠️")
 

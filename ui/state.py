@@ -38,7 +38,7 @@ __all__ = [
     "Item", "Query", "Example", "ExampleError", "PRESETS", "Preset", "MODES", "LIMITS",
     "build_preset", "validate", "encode", "decode", "permalink_params",
     "get_example", "set_example", "load_preset", "current_query", "set_current_query",
-    "effective_k", "take_messages", "editor_key", "KEYS", "PARAM",
+    "effective_k", "take_messages", "editor_key", "reset_editors", "KEYS", "PARAM",
 ]
 
 MODES = ("binary", "graded")
@@ -538,6 +538,14 @@ def set_current_query(query: Query, *, from_editor: bool = False, index: int | N
     return set_example(replace(ex, queries=tuple(queries)), from_editor=from_editor)
 
 
+def reset_editors(message: str | None = None) -> None:
+    """Start every data editor afresh from the example (their pending edits are dropped)."""
+    st = _st()
+    st.session_state[KEYS["version"]] = st.session_state.get(KEYS["version"], 0) + 1
+    if message:
+        _messages(st).append(("error", message))
+
+
 def take_messages() -> list[tuple[str, str]]:
     """Pending ``(level, text)`` messages for the user; they are removed once taken."""
     st = _st()
@@ -588,18 +596,18 @@ def items_from_rows(rows: Iterable[Mapping], reserved: Iterable[str] = (), prefi
     """
     rows = list(rows)
     used = set(reserved)
-    missing = []
-    for row in rows:
+    missing = set()
+    for n, row in enumerate(rows):
         doc = row.get("id")
         if doc is None or (isinstance(doc, float) and math.isnan(doc)) or str(doc).strip() == "":
-            missing.append(row)
+            missing.add(n)
         else:
             used.add(str(doc))
     out: list[Item] = []
     fresh = 1
-    for row in rows:
+    for n, row in enumerate(rows):
         doc = row.get("id")
-        if any(row is m for m in missing):
+        if n in missing:
             while f"{prefix}{fresh}" in used:
                 fresh += 1
             doc = f"{prefix}{fresh}"

@@ -112,7 +112,8 @@ def example_bar(page: str, n: int) -> int:
 def _frame(items, *, ranked: bool) -> pd.DataFrame:
     rows = state.item_rows(items)
     frame = pd.DataFrame(rows, columns=["id", "label", "grade"])
-    frame["grade"] = frame["grade"].astype("Int64")
+    # float, not int: a fractional or infinite grade reaches the validator instead of being rounded
+    frame["grade"] = frame["grade"].astype("float64")
     if ranked:
         frame.insert(0, "rank", pd.array(range(1, len(rows) + 1), dtype="Int64"))
     return frame
@@ -154,6 +155,13 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     items = tuple(items)
     stored = st.session_state.get(slot)
     delta = st.session_state.get(key)
+    added = len(delta.get("added_rows") or ()) if isinstance(delta, dict) else 0
+    if added + len(items) > state.LIMITS.items:
+        # refuse before Streamlit applies the rows (it adds them one by one, which takes minutes)
+        state.reset_editors(f"{added:,} rows added: a list holds at most {state.LIMITS.items:,} items. "
+                            "The previous example is kept.")
+        key, delta = state.editor_key(page, name, index), None
+        messages()
     pending = isinstance(delta, dict) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
     if pending and stored is not None and stored[0] == key and stored[2] == items:
         base_items = stored[1]  # the editor still holds its edits on top of this base
