@@ -1,0 +1,95 @@
+"""The app in headless Chromium: charts render, a grade edited in the grid updates the
+metrics, the state survives a page switch, and a permalink restores the example."""
+
+import re
+
+import pytest
+
+from .conftest import shot
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 30_000
+
+
+def wait_ready(page) -> None:
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
+    # the app is idle when the status widget stops showing "running"
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
+
+
+def summary_link(page, name: str):
+    return page.locator("[data-testid='stPageLink']", has_text=f"{name} = ").first
+
+
+def edit_first_grade(page, value: str) -> None:
+    """The ranking grid is a canvas: click the rank cell of row 1, move right to grade, type."""
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.scroll_into_view_if_needed()
+    page.wait_for_timeout(1500)  # let the grid finish its first layout
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)  # header 35 px, then row 1
+    page.wait_for_timeout(500)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)
+    page.keyboard.type(value)  # typing on a selected cell opens its editor
+    page.wait_for_timeout(500)
+    page.keyboard.press("Enter")
+
+
+def test_default_page_renders_its_charts(server, page):
+    page.goto(server)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg",
+                           timeout=TIMEOUT)
+    assert page.locator("[data-testid='stVegaLiteChart']").count() >= 2
+    assert page.locator("[data-testid='stException']").count() == 0
+    shot(page, "playground")
+    assert "0.5" in summary_link(page, "Precision@2").inner_text()
+
+
+def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server, page, browser):
+    page.goto(server)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
+    assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
+    edit_first_grade(page, "1")
+    # rank 1 becomes relevant: P@2 = 2/2 = 1
+    try:
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+            ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
+    finally:
+        shot(page, "after_edit")
+
+    # switch pages: the lesson sees the same example
+    page.get_by_role("link", name="Precision, recall, F1").first.click()
+    page.wait_for_selector("text=Precision, recall and F1 at k", timeout=TIMEOUT)
+    wait_ready(page)
+    metric = page.locator("[data-testid='stMetric']", has_text="P@2").first
+    assert "1.0000" in metric.inner_text()
+    shot(page, "lesson_after_edit")
+
+    # the address is a permalink: a new browser context (no session) gets the same example
+    page.get_by_role("link", name="Playground").first.click()
+    wait_ready(page)
+    page.wait_for_function("() => location.search.includes('ex=')", timeout=TIMEOUT)
+    link = page.url
+    other = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        fresh = other.new_page()
+        fresh.goto(link)
+        wait_ready(fresh)
+        fresh.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+            ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
+        shot(fresh, "permalink")
+    finally:
+        other.close()
+
+
+def test_a_damaged_permalink_shows_a_message(server, page):
+    page.goto(f"{server}/?ex=1.damaged")
+    wait_ready(page)
+    page.wait_for_selector("text=this link is damaged", timeout=TIMEOUT)
+    assert "0.5" in summary_link(page, "Precision@2").inner_text()
