@@ -54,7 +54,7 @@ def main() -> None:
         render.chart(charts.precision_at_ranks(full.columns, k=k, max_grade=max(judgments.values(), default=1)),
                      key=f"{PAGE}.precisions", name="precision_at_each_rank")
     with charts_row[1]:
-        series = {f"÷ {p}": metrics.scores_over_k(f"AP(denominator='{p}')", ranking, judgments)
+        series = {f"÷ {p}": views.curve(metrics.explain(f"AP(denominator='{p}')@{n}", ranking, judgments), "ap_at_i")
                   for p, _ in DENOMINATORS}
         render.chart(charts.metric_over_k(series, k, title="AP@k for each denominator (click a point)"),
                      key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)

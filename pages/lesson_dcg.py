@@ -72,7 +72,7 @@ def main() -> None:
         else:
             st.info("No relevant document is judged, so there is no ideal ordering (nDCG is 0).")
 
-    series = {"nDCG@k": metrics.scores_over_k(f"nDCG{spelled}", ranking, judgments)}
+    series = {"nDCG@k": views.curve(full, "ndcg")}
     render.chart(charts.metric_over_k(series, k, title="nDCG at every k (click a point)"),
                  key=f"{PAGE}.over_k", name="ndcg_over_k", pick_k=True)
     falls = views.falls(series["nDCG@k"])
@@ -82,7 +82,7 @@ def main() -> None:
         "DCG — unless the actual ranking places a good document there. "
         + (f"Here nDCG falls at k = {', '.join(map(str, falls))}." if falls else
            "Here it does not fall: try moving a grade-0 item up on the Playground."))
-    dcg_series = {name: metrics.scores_over_k(f"{name}{spelled}", ranking, judgments) for name in ("DCG", "IDCG")}
+    dcg_series = {"DCG": views.curve(full, "dcg"), "IDCG": views.curve(full, "idcg")}
     render.chart(charts.metric_over_k(dcg_series, k, title="DCG and IDCG at every k", y_title="gain",
                                       domain_one=False),
                  key=f"{PAGE}.dcg_over_k", name="dcg_idcg_over_k", pick_k=True)

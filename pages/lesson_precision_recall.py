@@ -53,13 +53,14 @@ def main() -> None:
             f"below the cut (or never retrieved) and **TN = {counts['TN']}** non-relevant ones are rightly "
             f"left out. Precision = TP / (TP + FP) = TP / k; recall = TP / (TP + FN) = TP / R.")
     with right:
-        series = {name: metrics.scores_over_k(name, ranking, judgments) for name in ("P", "R", "F1")}
+        full = metrics.explain(f"P@{n}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
+        series = {"P": views.curve(full, "precision"), "R": views.curve(full, "recall"),
+                  "F1": views.curve(full, "f1")}
         render.chart(charts.metric_over_k(series, k, title="P, R and F1 at every k (click a point to set k)"),
                      key=f"{PAGE}.over_k", name="precision_recall_over_k", pick_k=True)
         st.caption("Recall never goes down as k grows; precision can go either way.")
 
     st.subheader("Step by step")
-    full = metrics.explain(f"P@{n}", ranking, judgments)
     render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="precision_recall_steps",
                       caption=f"Row k = {k} is highlighted: its P@i, R@i and F1@i are the values above.")
 

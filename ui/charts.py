@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import altair as alt
+import pandas as pd
 
 __all__ = [
     "GRADE_COLORS", "SERIES_COLORS", "grade_scale", "grade_text_color", "ranking_strip",
@@ -81,7 +82,7 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> alt.C
     data = [{"rank": int(i["rank"]), "label": str(i["label"]), "grade": int(i["grade"]),
              "in_top_k": int(i["rank"]) <= k, "ink": grade_text_color(int(i["grade"]))}
             for i in shown]
-    base = alt.Chart(alt.Data(values=data)).encode(
+    base = alt.Chart(pd.DataFrame(data)).encode(
         x=alt.X("rank:O", title=None, axis=alt.Axis(labelAngle=0, orient="top", ticks=False, domain=False,
                                                    labelExpr="'#' + datum.label")),
     )
@@ -118,7 +119,7 @@ def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str =
                       legend=alt.Legend(title=None, orient="top") if len(names) > 1 else None)
     y = alt.Y("value:Q", title=y_title, scale=alt.Scale(domain=[0, 1]) if domain_one else alt.Scale(zero=True))
     x = alt.X("k:Q", axis=_k_axis(n), scale=alt.Scale(domain=[1, max(n, 2)], nice=False))
-    base = alt.Chart(alt.Data(values=data)).encode(x=x, y=y, color=color)
+    base = alt.Chart(pd.DataFrame(data)).encode(x=x, y=y, color=color)
     line = base.mark_line(strokeWidth=3, interpolate="linear")
     points = base.mark_point(filled=True, size=90 if n <= 50 else 20).encode(
         tooltip=[alt.Tooltip("measure:N"), alt.Tooltip("k:Q"), alt.Tooltip("value:Q", format=".4f")],
@@ -138,7 +139,8 @@ def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str =
 def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> alt.Chart:
     """The 2×2 table at k as seed 004 draws it: actual condition across, prediction down.
 
-    >>> cells = confusion_matrix(1, 1, 3, 3, 2).to_dict()["data"]["values"]
+    >>> spec = confusion_matrix(1, 1, 3, 3, 2).to_dict()
+    >>> cells = spec["datasets"][spec["data"]["name"]]
     >>> [(c["cell"], c["count"]) for c in cells]
     [('TP', 1), ('FP', 1), ('FN', 3), ('TN', 3)]
     """
@@ -152,7 +154,7 @@ def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> alt.Chart:
         c["text"] = f"{c['cell']} = {c['count']}"
     order_x = ["relevant", "not relevant"]
     order_y = [f"in top {k}", f"not in top {k}"]
-    base = alt.Chart(alt.Data(values=cells)).encode(
+    base = alt.Chart(pd.DataFrame(cells)).encode(
         x=alt.X("actual:N", sort=order_x, title="actual condition", axis=alt.Axis(labelAngle=0, orient="top")),
         y=alt.Y("predicted:N", sort=order_y, title="predicted (the cutoff)"),
     )
@@ -183,14 +185,14 @@ def pr_curve(recall: Sequence[float], precision: Sequence[float], interpolated: 
                       legend=alt.Legend(title=None, orient="top"))
     x = alt.X("recall:Q", scale=alt.Scale(domain=[0, 1]), title="recall")
     y = alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title="precision")
-    raw_line = alt.Chart(alt.Data(values=raw)).mark_line(point=alt.OverlayMarkDef(size=80), strokeDash=[4, 3]).encode(
+    raw_line = alt.Chart(pd.DataFrame(raw)).mark_line(point=alt.OverlayMarkDef(size=80), strokeDash=[4, 3]).encode(
         x=x, y=y, color=color, order="rank:Q",
         tooltip=[alt.Tooltip("rank:Q"), alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("precision:Q", format=".3f")],
     )
-    interp_line = alt.Chart(alt.Data(values=interp)).mark_line(strokeWidth=3, interpolate="step-before").encode(
+    interp_line = alt.Chart(pd.DataFrame(interp)).mark_line(strokeWidth=3, interpolate="step-before").encode(
         x=x, y=y, color=color, order="rank:Q",
     )
-    dots = alt.Chart(alt.Data(values=eleven)).mark_point(shape="diamond", size=140, filled=True).encode(
+    dots = alt.Chart(pd.DataFrame(eleven)).mark_point(shape="diamond", size=140, filled=True).encode(
         x=x, y=y, color=color,
         tooltip=[alt.Tooltip("recall:Q", title="recall level"), alt.Tooltip("precision:Q", format=".4f")],
     )
@@ -210,7 +212,7 @@ def per_query_bars(rows: Sequence[Mapping], means: Mapping[str, float]) -> alt.C
                       legend=alt.Legend(title=None, orient="top"))
     data = [{"query": str(r["query"]), "measure": str(r["measure"]), "value": float(r["value"])} for r in rows]
     order = list(dict.fromkeys(d["query"] for d in data))
-    bars = alt.Chart(alt.Data(values=data)).mark_bar().encode(
+    bars = alt.Chart(pd.DataFrame(data)).mark_bar().encode(
         x=alt.X("query:N", sort=order, title=None, axis=alt.Axis(labelAngle=0, labelLimit=160)),
         xOffset=alt.XOffset("measure:N", sort=names),
         y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="value"),
@@ -218,7 +220,7 @@ def per_query_bars(rows: Sequence[Mapping], means: Mapping[str, float]) -> alt.C
         tooltip=[alt.Tooltip("query:N"), alt.Tooltip("measure:N"), alt.Tooltip("value:Q", format=".4f")],
     )
     mean_rows = [{"measure": m, "value": float(v)} for m, v in means.items()]
-    rules = alt.Chart(alt.Data(values=mean_rows)).mark_rule(strokeDash=[8, 4], strokeWidth=2).encode(
+    rules = alt.Chart(pd.DataFrame(mean_rows)).mark_rule(strokeDash=[8, 4], strokeWidth=2).encode(
         y="value:Q", color=color,
         tooltip=[alt.Tooltip("measure:N", title="mean of"), alt.Tooltip("value:Q", format=".4f")],
     )
@@ -238,7 +240,7 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
     data = [{"rank": int(r), "grade": int(g or 0), "gain": float(ga), "added": float(c), "in_top_k": int(r) <= k}
             for r, g, ga, c in zip(columns["rank"], columns["grade"], columns["gain"], columns[value], strict=True)]
     x = alt.X("rank:O", title="rank", axis=alt.Axis(labelAngle=0))
-    base = alt.Chart(alt.Data(values=data)).encode(x=x)
+    base = alt.Chart(pd.DataFrame(data)).encode(x=x)
     gain = base.mark_bar(opacity=0.3, color="#9ca3af").encode(
         y=alt.Y("gain:Q", title="gain (pale) and gain ÷ discount (solid)"))
     added = base.mark_bar(width={"band": 0.55}).encode(
@@ -264,7 +266,7 @@ def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: in
              "grade": int(g or 0) if rel else 0, "in_top_k": int(r) <= k}
             for r, p, rel, g in zip(columns["rank"], columns["precision"], columns["relevant"],
                                     columns["grade"], strict=True)]
-    base = alt.Chart(alt.Data(values=data)).encode(x=alt.X("rank:O", title="rank i", axis=alt.Axis(labelAngle=0)))
+    base = alt.Chart(pd.DataFrame(data)).encode(x=alt.X("rank:O", title="rank i", axis=alt.Axis(labelAngle=0)))
     bars = base.mark_bar().encode(
         y=alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title="P@i"),
         color=alt.Color("grade:O", scale=grade_scale(max_grade), legend=alt.Legend(title="grade", orient="right")),

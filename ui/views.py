@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
-           "item_rows", "falls", "number"]
+           "item_rows", "falls", "number", "curve"]
 
 # friendly headers for the explanation columns
 HEADERS = {
@@ -121,6 +121,21 @@ def number(x: float) -> str:
     """
     text = f"{x:.4f}".rstrip("0").rstrip(".")
     return "0" if text in ("", "-0") else text
+
+
+def curve(explanation, column: str) -> list[float]:
+    """A running column of a full-depth explanation as a curve over k = 1..n.
+
+    ``explain("P@n").columns["precision"]`` holds P@i for every rank i, so one trace gives
+    the whole curve (the same numbers as ``metrics.scores_over_k``, without n traces).
+    Columns that hold running values: precision, recall, f1 (P family), ap_at_i (AP),
+    cg, dcg, idcg, ndcg (DCG family).
+
+    >>> import metrics
+    >>> curve(metrics.explain("R@4", ["a", "b", "c", "d"], {"b": 1, "d": 1}), "recall")
+    [0.0, 0.5, 0.5, 1.0]
+    """
+    return [0.0 if v is None else float(v) for v in explanation.columns[column]]
 
 
 def falls(values: Sequence[float]) -> list[int]:

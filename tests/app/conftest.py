@@ -67,6 +67,11 @@ def charts(at: AppTest) -> list[tuple[dict, object]]:
 
     out = []
     for el in at.get("vega_lite_chart"):
-        data = convert_arrow_bytes_to_pandas_df(el.proto.data.data) if el.proto.data.data else None
+        if el.proto.data.data:
+            data = convert_arrow_bytes_to_pandas_df(el.proto.data.data)
+        elif el.proto.datasets:  # layers with their own data: the first dataset
+            data = convert_arrow_bytes_to_pandas_df(el.proto.datasets[0].data.data)
+        else:
+            data = None
         out.append((json.loads(el.proto.spec), data))
     return out

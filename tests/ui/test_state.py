@@ -99,3 +99,21 @@ def test_new_rows_get_fresh_ids():
     rows = [{"id": "n1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}, {"id": None}]
     items = state.items_from_rows(rows, reserved={"n2"}, prefix="n")
     assert [i.id for i in items] == ["n1", "n3", "n4"]
+
+
+@pytest.mark.parametrize("name", list(state.PRESETS))
+@pytest.mark.parametrize("measure, column", [
+    ("P", "precision"), ("R", "recall"), ("F1", "f1"), ("AP", "ap_at_i"),
+    ("AP(denominator='retrieved')", "ap_at_i"), ("AP(denominator='min(k,R)')", "ap_at_i"),
+    ("nDCG", "ndcg"), ("nDCG(dcg='exp-log2')", "ndcg"), ("nDCG(ideal='ranking')", "ndcg"),
+    ("nDCG(dcg='jarvelin')", "ndcg"), ("DCG", "dcg"), ("IDCG", "idcg"),
+])
+def test_curves_from_one_trace_equal_scores_over_k(name, measure, column):
+    from ui import views
+
+    ex = state.build_preset(name)
+    for mode in state.MODES:
+        for q in ex.queries:
+            ranking, judgments = q.inputs(mode)
+            full = metrics.explain(f"{measure}@{len(ranking)}", ranking, judgments)
+            assert views.curve(full, column) == pytest.approx(metrics.scores_over_k(measure, ranking, judgments))
