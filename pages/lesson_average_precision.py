@@ -31,7 +31,7 @@ def main() -> None:
         return
     ranking, judgments = q.inputs(ex.mode)
     labels = q.labels()
-    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
 
     ap = metrics.explain(f"AP@{k}", ranking, judgments)
     st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", f"{ap.value:.4f}")
@@ -51,12 +51,12 @@ def main() -> None:
     full = metrics.explain(f"AP@{n}", ranking, judgments)
     charts_row = st.columns(2, gap="large")
     with charts_row[0]:
-        render.chart(charts.precision_at_ranks(full.columns, k=k, max_grade=max(judgments.values(), default=1)),
+        render.chart(charts.precision_at_ranks, full.columns, k=k, max_grade=max(judgments.values(), default=1),
                      key=f"{PAGE}.precisions", name="precision_at_each_rank")
     with charts_row[1]:
         series = {f"÷ {p}": views.curve(metrics.explain(f"AP(denominator='{p}')@{n}", ranking, judgments), "ap_at_i")
                   for p, _ in DENOMINATORS}
-        render.chart(charts.metric_over_k(series, k, title="AP@k for each denominator (click a point)"),
+        render.chart(charts.metric_over_k, series, k, title="AP@k for each denominator (click a point)",
                      key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)
 
     st.subheader("Step by step")
@@ -76,7 +76,7 @@ def main() -> None:
     names = {f"q{i + 1}": query.name for i, query in enumerate(ex.queries)}
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": key, "value": ev.per_query[qid][key]}
             for qid in ev.per_query]
-    render.chart(charts.per_query_bars(rows, ev.aggregate), key=f"{PAGE}.bars", name="average_precision_per_query")
+    render.chart(charts.per_query_bars, rows, ev.aggregate, key=f"{PAGE}.bars", name="average_precision_per_query")
     st.caption("Seed 004 rounds the third query's AP (0.225) to 0.22 in its prose and to 0.23 in its code; "
                "the exact value is 0.225.")
 

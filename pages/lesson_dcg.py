@@ -62,18 +62,18 @@ def main() -> None:
     full = metrics.explain(f"nDCG{spelled}@{n}", ranking, judgments)
     sides = st.columns(2, gap="large")
     with sides[0]:
-        render.chart(charts.gain_bars(full.columns, title="actual ordering", max_grade=top_grade, k=k),
+        render.chart(charts.gain_bars, full.columns, title="actual ordering", max_grade=top_grade, k=k,
                      key=f"{PAGE}.actual", name="dcg_actual")
     with sides[1]:
         ideal_cols = full.ideal or {}
         if ideal_cols.get("rank"):
-            render.chart(charts.gain_bars(ideal_cols, title="ideal ordering (grades sorted)", max_grade=top_grade,
-                                          k=k), key=f"{PAGE}.ideal_chart", name="dcg_ideal")
+            render.chart(charts.gain_bars, ideal_cols, title="ideal ordering (grades sorted)", max_grade=top_grade,
+                                          k=k, key=f"{PAGE}.ideal_chart", name="dcg_ideal")
         else:
             st.info("No relevant document is judged, so there is no ideal ordering (nDCG is 0).")
 
     series = {"nDCG@k": views.curve(full, "ndcg")}
-    render.chart(charts.metric_over_k(series, k, title="nDCG at every k (click a point)"),
+    render.chart(charts.metric_over_k, series, k, title="nDCG at every k (click a point)",
                  key=f"{PAGE}.over_k", name="ndcg_over_k", pick_k=True)
     falls = views.falls(series["nDCG@k"])
     st.markdown(
@@ -83,8 +83,8 @@ def main() -> None:
         + (f"Here nDCG falls at k = {', '.join(map(str, falls))}." if falls else
            "Here it does not fall: try moving a grade-0 item up on the Playground."))
     dcg_series = {"DCG": views.curve(full, "dcg"), "IDCG": views.curve(full, "idcg")}
-    render.chart(charts.metric_over_k(dcg_series, k, title="DCG and IDCG at every k", y_title="gain",
-                                      domain_one=False),
+    render.chart(charts.metric_over_k, dcg_series, k, title="DCG and IDCG at every k", y_title="gain",
+                                      domain_one=False,
                  key=f"{PAGE}.dcg_over_k", name="dcg_idcg_over_k", pick_k=True)
 
     st.subheader("Step by step")

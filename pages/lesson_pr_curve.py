@@ -26,7 +26,7 @@ def main() -> None:
         return
     ranking, judgments = q.inputs(ex.mode)
     labels = q.labels()
-    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
 
     eleven = metrics.explain("11pt", ranking, judgments)
     rprec = metrics.explain("Rprec", ranking, judgments)
@@ -44,8 +44,8 @@ def main() -> None:
 
     columns = eleven.columns
     if eleven.summary.get("R"):
-        render.chart(charts.pr_curve(columns["recall"], columns["precision"], columns["interpolated"],
-                                     eleven.summary["levels"], eleven.summary["iprec"]),
+        render.chart(charts.pr_curve, columns["recall"], columns["precision"], columns["interpolated"],
+                                     eleven.summary["levels"], eleven.summary["iprec"],
                      key=f"{PAGE}.curve", name="precision_recall_curve")
     else:
         st.info("No relevant document is judged: recall is undefined and the curve is empty.")

@@ -25,7 +25,7 @@ def main() -> None:
         return
     ranking, judgments = q.inputs(ex.mode)
     labels = q.labels()
-    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
 
     explained = {name: metrics.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}
     cols = st.columns(3)
@@ -45,7 +45,7 @@ def main() -> None:
     with left:
         population = len(set(ranking) | set(judgments))
         counts = views.confusion_counts(explained["P"].summary, population)
-        render.chart(charts.confusion_matrix(counts["TP"], counts["FP"], counts["FN"], counts["TN"], k),
+        render.chart(charts.confusion_matrix, counts["TP"], counts["FP"], counts["FN"], counts["TN"], k,
                      key=f"{PAGE}.confusion", name="confusion_matrix")
         st.markdown(
             f"Of the **{population}** documents we know, the top {k} holds **TP = {counts['TP']}** relevant "
@@ -56,7 +56,7 @@ def main() -> None:
         full = metrics.explain(f"P@{n}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
         series = {"P": views.curve(full, "precision"), "R": views.curve(full, "recall"),
                   "F1": views.curve(full, "f1")}
-        render.chart(charts.metric_over_k(series, k, title="P, R and F1 at every k (click a point to set k)"),
+        render.chart(charts.metric_over_k, series, k, title="P, R and F1 at every k (click a point to set k)",
                      key=f"{PAGE}.over_k", name="precision_recall_over_k", pick_k=True)
         st.caption("Recall never goes down as k grows; precision can go either way.")
 

@@ -24,7 +24,7 @@ def main() -> None:
         return
     ranking, judgments = q.inputs(ex.mode)
     labels = q.labels()
-    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
 
     rr = metrics.explain("RR", ranking, judgments)
     rr_k = metrics.explain(f"RR@{k}", ranking, judgments)
@@ -54,11 +54,11 @@ def main() -> None:
     st.latex(views.mean_latex("MRR", values, ev.aggregate["RR"]))
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": m, "value": ev.per_query[qid][m]}
             for qid in ev.per_query for m in ev.measures]
-    render.chart(charts.per_query_bars(rows, ev.aggregate), key=f"{PAGE}.bars", name="reciprocal_rank_per_query")
+    render.chart(charts.per_query_bars, rows, ev.aggregate, key=f"{PAGE}.bars", name="reciprocal_rank_per_query")
     if len(ex.queries) == 1:
         st.caption("Load the *Three queries* preset (Playground) or add queries on *Many queries* to average more.")
     series = {"RR@k": metrics.scores_over_k("RR", ranking, judgments)}
-    render.chart(charts.metric_over_k(series, k, title="RR@k at every k: a single step at the first hit"),
+    render.chart(charts.metric_over_k, series, k, title="RR@k at every k: a single step at the first hit",
                  key=f"{PAGE}.over_k", name="reciprocal_rank_over_k", pick_k=True)
 
 

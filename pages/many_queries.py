@@ -75,7 +75,7 @@ def main() -> None:
     st.subheader(f"Per query, and the mean (k = {k})")
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": m, "value": ev.per_query[qid][m]}
             for qid in ev.per_query for m in ev.measures]
-    render.chart(charts.per_query_bars(rows, ev.aggregate), key=f"{PAGE}.bars", name="per_query")
+    render.chart(charts.per_query_bars, rows, ev.aggregate, key=f"{PAGE}.bars", name="per_query")
     for title, measure in (("MRR", "RR"), ("MAP", "AP"), (f"mean nDCG@{k}", f"nDCG@{k}")):
         values = [ev.per_query[qid][measure] for qid in ev.per_query]
         st.latex(views.mean_latex(title.replace(" ", r"\ "), values, ev.aggregate[measure]))

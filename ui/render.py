@@ -15,11 +15,11 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from . import state
+from . import charts, state
 from .charts import PICK
 from .views import step_frame, worked_solution
 
-__all__ = ["plain", "messages", "chart", "step_table", "formula", "lesson_header", "empty_notice",
+__all__ = ["plain", "messages", "chart", "strip", "chart_spec", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
@@ -59,41 +59,66 @@ def _pick_k(key: str) -> Callable[[], None]:
     return callback
 
 
-def _export_spec(chart: alt.TopLevelMixin) -> dict:
-    spec = chart.to_dict()
+def _export_spec(spec: dict) -> dict:
+    spec = dict(spec)
     if spec.get("width") == "container":
         spec["width"] = 900
     return spec
 
 
-def _png(chart) -> Callable[[], bytes]:
+def _png(spec: dict) -> Callable[[], bytes]:
     def make() -> bytes:
         import vl_convert
 
-        return vl_convert.vegalite_to_png(_export_spec(chart), scale=2)
+        return vl_convert.vegalite_to_png(_export_spec(spec), scale=2)
 
     return make
 
 
-def _svg(chart) -> Callable[[], str]:
+def _svg(spec: dict) -> Callable[[], str]:
     def make() -> str:
         import vl_convert
 
-        return vl_convert.vegalite_to_svg(_export_spec(chart))
+        return vl_convert.vegalite_to_svg(_export_spec(spec))
 
     return make
 
 
-def chart(chart: alt.TopLevelMixin, *, key: str, name: str, pick_k: bool = False) -> None:
-    """Show an Altair chart (clicking a point sets k when ``pick_k``) with PNG/SVG downloads."""
-    st.altair_chart(chart, key=key, width="stretch",
-                    on_select=_pick_k(key) if pick_k else "ignore",
-                    selection_mode=PICK if pick_k else None)
-    row = st.container(horizontal=True)
-    row.download_button("chart as PNG", _png(chart), file_name=f"{name}.png", mime="image/png",
-                         key=f"{key}.png", on_click="ignore", icon=":material/download:")
-    row.download_button("SVG", _svg(chart), file_name=f"{name}.svg", mime="image/svg+xml",
-                          key=f"{key}.svg", on_click="ignore", icon=":material/download:")
+@st.cache_data(max_entries=512, show_spinner=False)
+def chart_spec(builder: str, args: tuple, kwargs: dict) -> dict:
+    """The Vega-Lite spec of ``ui.charts.<builder>(*args, **kwargs)``, cached.
+
+    Building an Altair chart and validating it costs tens of milliseconds, most of a
+    rerun; the spec only changes when its inputs do. The builders' output is validated
+    against the Vega-Lite schema in the tests (``chart.to_dict()``), so it is not
+    validated again here.
+    """
+    chart = getattr(charts, builder)(*args, **kwargs)
+    with alt.data_transformers.enable("default", max_rows=None):
+        return chart.to_dict(validate=False)
+
+
+def chart(builder: Callable, *args, key: str, name: str, pick_k: bool = False, export: bool = True,
+          **kwargs) -> None:
+    """Show ``builder(*args, **kwargs)`` (a :mod:`ui.charts` function) with PNG/SVG downloads.
+
+    When ``pick_k``, clicking a point sets k for every page.
+    """
+    spec = chart_spec(builder.__name__, args, kwargs)
+    st.vega_lite_chart(spec, key=key, width="stretch",
+                       on_select=_pick_k(key) if pick_k else "ignore",
+                       selection_mode=PICK if pick_k else None)
+    if export:
+        row = st.container(horizontal=True)
+        row.download_button("chart as PNG", _png(spec), file_name=f"{name}.png", mime="image/png",
+                            key=f"{key}.png", on_click="ignore", icon=":material/download:")
+        row.download_button("SVG", _svg(spec), file_name=f"{name}.svg", mime="image/svg+xml",
+                            key=f"{key}.svg", on_click="ignore", icon=":material/download:")
+
+
+def strip(items: Sequence[Mapping], k: int, *, key: str) -> None:
+    """The ranked list as coloured tiles (:func:`ui.charts.ranking_strip`), no downloads."""
+    chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k, key=key, name="ranking", export=False)
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,

@@ -1,0 +1,48 @@
+"""ui.charts: every builder produces a spec that validates against the Vega-Lite schema
+(the app skips validation at run time), uses the one grade colour scale, and integer k axes."""
+
+import metrics
+from ui import charts, state, views
+
+
+def _inputs(name="white-cat"):
+    ex = state.build_preset(name)
+    q = ex.query
+    return q, *q.inputs("graded")
+
+
+def test_every_builder_validates_on_a_real_example():
+    q, ranking, judgments = _inputs()
+    n = len(ranking)
+    p = metrics.explain(f"P@{n}", ranking, judgments)
+    nd = metrics.explain(f"nDCG@{n}", ranking, judgments)
+    ap = metrics.explain(f"AP@{n}", ranking, judgments)
+    eleven = metrics.explain("11pt", ranking, judgments)
+    built = [
+        charts.ranking_strip(views.item_rows(q.ranking), 3),
+        charts.metric_over_k({"P": views.curve(p, "precision")}, 3),
+        charts.confusion_matrix(1, 2, 3, 4, 3),
+        charts.pr_curve(eleven.columns["recall"], eleven.columns["precision"], eleven.columns["interpolated"],
+                        eleven.summary["levels"], eleven.summary["iprec"]),
+        charts.per_query_bars([{"query": "q1", "measure": "AP", "value": ap.value}], {"AP": ap.value}),
+        charts.gain_bars(nd.columns, title="actual", max_grade=4, k=3),
+        charts.gain_bars(nd.ideal, title="ideal", max_grade=4, k=3),
+        charts.precision_at_ranks(ap.columns, k=3, max_grade=4),
+    ]
+    for chart in built:
+        assert chart.to_dict()  # validates against the schema
+
+
+def test_grades_have_one_colour_everywhere():
+    q, ranking, judgments = _inputs()
+    nd = metrics.explain(f"nDCG@{len(ranking)}", ranking, judgments)
+    for chart in (charts.ranking_strip(views.item_rows(q.ranking), 3),
+                  charts.gain_bars(nd.columns, title="t", max_grade=4, k=3)):
+        text = str(chart.to_dict())
+        assert str(charts.GRADE_COLORS[:5]) in text
+
+
+def test_k_axis_is_an_integer_axis():
+    spec = charts.metric_over_k({"R": [0.0, 0.5, 1.0]}, 2).to_dict()
+    axis = spec["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["format"] == "d" and axis["tickMinStep"] == 1 and axis["values"] == [1, 2, 3]
