@@ -51,6 +51,7 @@ def main() -> None:
     full = metrics.explain(f"AP@{n}", ranking, judgments)
     charts_row = st.columns(2, gap="large")
     with charts_row[0]:
+        st.caption("AP adds the bright bars (relevant ranks up to k) and divides by the denominator.")
         render.chart(charts.precision_at_ranks, full.columns, k=k, max_grade=max(judgments.values(), default=1),
                      key=f"{PAGE}.precisions", name="precision_at_each_rank")
     with charts_row[1]:

@@ -62,12 +62,14 @@ def main() -> None:
     full = metrics.explain(f"nDCG{spelled}@{n}", ranking, judgments)
     sides = st.columns(2, gap="large")
     with sides[0]:
-        render.chart(charts.gain_bars, full.columns, title="actual ordering", max_grade=top_grade, k=k,
+        st.markdown("**Actual ordering**")
+        render.chart(charts.gain_bars, full.columns, title="", max_grade=top_grade, k=k,
                      key=f"{PAGE}.actual", name="dcg_actual")
     with sides[1]:
         ideal_cols = full.ideal or {}
+        st.markdown("**Ideal ordering** (the grades sorted, best first)")
         if ideal_cols.get("rank"):
-            render.chart(charts.gain_bars, ideal_cols, title="ideal ordering (grades sorted)", max_grade=top_grade,
+            render.chart(charts.gain_bars, ideal_cols, title="", max_grade=top_grade,
                                           k=k, key=f"{PAGE}.ideal_chart", name="dcg_ideal")
         else:
             st.info("No relevant document is judged, so there is no ideal ordering (nDCG is 0).")

@@ -34,12 +34,14 @@ def main() -> None:
     with cols[0]:
         st.metric("11-point average", f"{eleven.value:.4f}")
         render.formula(eleven, substituted=False)
-        render.formula(eleven)
-        render.download_solution(eleven, k=k, labels=labels, key=f"{PAGE}.11pt", title="11-point average")
     with cols[1]:
         st.metric(f"R-precision (R = {rprec.summary['R']})", f"{rprec.value:.4f}")
         render.formula(rprec, substituted=False)
-        render.formula(rprec)
+    st.caption("With the numbers")
+    render.formula(eleven)
+    render.formula(rprec)
+    with st.container(horizontal=True):
+        render.download_solution(eleven, k=k, labels=labels, key=f"{PAGE}.11pt", title="11-point average")
         render.download_solution(rprec, k=k, labels=labels, key=f"{PAGE}.rprec", title="R-precision")
 
     columns = eleven.columns

@@ -34,7 +34,7 @@ def main() -> None:
                 "queries of RR and AP: every query counts the same, however many relevant documents it has.")
     render.messages()
     ex = state.get_example()
-    top = st.columns([3, 5, 2])
+    top = st.columns([3, 4, 3])
     with top[0]:
         widgets.preset_picker(PAGE)
     with top[2]:

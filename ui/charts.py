@@ -242,7 +242,7 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
     x = alt.X("rank:O", title="rank", axis=alt.Axis(labelAngle=0))
     base = alt.Chart(pd.DataFrame(data)).encode(x=x)
     gain = base.mark_bar(opacity=0.3, color="#9ca3af").encode(
-        y=alt.Y("gain:Q", title="gain (pale) and gain ÷ discount (solid)"))
+        y=alt.Y("gain:Q", title="gain ÷ discount (pale: gain)"))
     added = base.mark_bar(width={"band": 0.55}).encode(
         y="added:Q",
         color=alt.Color("grade:O", scale=grade_scale(max_grade), legend=alt.Legend(title="grade", orient="right")),
@@ -250,7 +250,8 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("grade:O"), alt.Tooltip("gain:Q", format=".3f"),
                  alt.Tooltip("added:Q", format=".3f", title="gain ÷ discount")],
     )
-    return _base(alt.layer(gain, added).properties(title=title), height=320)
+    chart = alt.layer(gain, added)
+    return _base(chart.properties(title=title) if title else chart, height=300)
 
 
 def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: int = 1) -> alt.Chart:
@@ -275,5 +276,5 @@ def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: in
     )
     text = base.transform_filter("datum.relevant").mark_text(dy=-10, fontSize=FONT - 1).encode(
         y="precision:Q", text=alt.Text("precision:Q", format=".2f"))
-    return _base(alt.layer(bars, text).properties(title="precision at each rank (AP uses the coloured ones)"),
+    return _base(alt.layer(bars, text).properties(title="P@i at each rank i"),
                  height=320)
