@@ -57,6 +57,6 @@ def trace(m, q: Query) -> Explanation:
         return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})
     points = [at(level) for level in LEVELS]
     value = sum(points) / 11
-    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms([num(p) for p in points], limit=11)}\right) = {value_text(value)}"
+    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms(points, num, limit=11)}\right) = {value_text(value)}"
     summary = {"R": R, "levels": list(LEVELS), "iprec": points}
     return Explanation(str(m), value, cols, formula, DEFINITIONS["11pt"], summary)
