@@ -19,6 +19,10 @@ def prepare(ranking, judgments, *, ties: str = "docid-desc", depth: int | None =
     """Validate a ranking and its judgments once, for several measures.
 
     ``depth`` keeps only the first ``depth`` documents (trec_eval ``-M``).
+
+    >>> q = prepare({"a": 0.5, "b": 0.9, "c": 0.5}, {"a": 2}, depth=2)
+    >>> q.docs  # b (0.9) first, then the tie a/c broken by doc id descending: c
+    ['b', 'c']
     """
     docs = _check.ranking(ranking, "ranking", ties=ties)
     depth = _check.positive_int(depth, "depth")

@@ -93,7 +93,14 @@ class Explanation:
         return tuple(Step(self.columns, i) for i in range(len(self.columns.get("rank", ()))))
 
     def to_frame(self, which: str = "steps"):
-        """The step table (or ``which="ideal"``: the ideal ordering) as a pandas DataFrame."""
+        """The step table (or ``which="ideal"``: the ideal ordering) as a pandas DataFrame.
+
+        >>> import metrics
+        >>> metrics.explain("P@2", ["a", "b"], {"b": 1}).to_frame()[["rank", "doc", "hits", "precision"]]
+           rank doc  hits  precision
+        0     1   a     0        0.0
+        1     2   b     1        0.5
+        """
         import pandas as pd  # lazy: metrics must import without pandas
 
         data = self.columns if which == "steps" else (self.ideal or {})
@@ -124,7 +131,11 @@ def num(x, digits: int = 4) -> str:
 
 
 def frac(a, b) -> str:
-    """``\\frac{a}{b}`` with both numbers formatted by :func:`num`."""
+    """``\\frac{a}{b}`` with both numbers formatted by :func:`num`.
+
+    >>> print(frac(2, 4), frac("R", 0.5))
+    \\frac{2}{4} \\frac{R}{0.5}
+    """
     return rf"\frac{{{a if isinstance(a, str) else num(a)}}}{{{b if isinstance(b, str) else num(b)}}}"
 
 
