@@ -133,3 +133,12 @@ def test_hostile_doc_ids_make_valid_code():
         compile(s.code, "<snippet>", "exec")  # a valid program, ids as literals
         if s.library in ("pytrec_eval", "ranklab"):
             assert run_snippet(s.code) == pytest.approx(explore("nDCG", run, qrels).rows[0].cells["trec_eval"].value)
+
+
+def test_explicit_groups_for_seed001():
+    # seed 001: groups [[test-1, test-2], [test-3]]; retrieved test-1, Prod-1, test-2, Prod-2: recall 1/2
+    run = ["test-1", "Prod-1", "test-2", "Prod-2"]
+    judged = {"test-1": 1, "test-2": 1, "test-3": 1}
+    c = explore("R", run, judged, groups=[["test-1", "test-2"], ["test-3"]]).rows[0].cells
+    assert c["seed001"].value == 0.5
+    assert c["trec_eval"].value == pytest.approx(2 / 3)  # two of the three relevant ids

@@ -34,7 +34,8 @@ from .. import core
 from ..measures import parse_many
 
 __all__ = ["betainc", "student_t_cdf", "TTest", "Randomization", "paired_t_test", "randomization_test",
-           "MeasureComparison", "Comparison", "compare", "Disagreement", "disagreeing_rankings"]
+           "MeasureComparison", "Comparison", "compare", "Disagreement", "disagreeing_rankings",
+           "VARIANTS", "variant_run"]
 
 
 # --------------------------------------------------------------------------- Student t
@@ -262,6 +263,40 @@ def compare(qrels, run_a, run_b, measures, *, rounds: int = 10_000, seed: int = 
         if e.missing_from_qrels:
             warnings.append(f"run {name}: {len(e.missing_from_qrels)} queries not in the qrels (ignored)")
     return Comparison(tuple(ms), queries, per_query, results, tuple(warnings))
+
+
+VARIANTS = ("reverse", "shuffle", "swap top two", "move first relevant down")
+
+
+def variant_run(run, judgments_by_query, how: str, *, seed: int = 0) -> dict:
+    """A second system made from ``run`` (qid -> list of doc ids), for trying the tests.
+
+    ``"reverse"`` reverses each ranking, ``"shuffle"`` shuffles it (seeded), ``"swap top two"``
+    exchanges ranks 1 and 2, ``"move first relevant down"`` moves each query's first relevant
+    document (grade > 0) one rank down.
+
+    >>> variant_run({"q": ["a", "b", "c"]}, {"q": {"a": 1}}, "move first relevant down")
+    {'q': ['b', 'a', 'c']}
+    """
+    if how not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {how!r}")
+    rng = np.random.default_rng(seed)
+    out = {}
+    for qid, docs in run.items():
+        docs = list(docs)
+        if how == "reverse":
+            docs.reverse()
+        elif how == "shuffle":
+            docs = [docs[i] for i in rng.permutation(len(docs))]
+        elif how == "swap top two" and len(docs) >= 2:
+            docs[0], docs[1] = docs[1], docs[0]
+        elif how == "move first relevant down":
+            judged = judgments_by_query.get(qid, {})
+            first = next((i for i, d in enumerate(docs) if judged.get(d, 0) > 0), None)
+            if first is not None and first + 1 < len(docs):
+                docs[first], docs[first + 1] = docs[first + 1], docs[first]
+        out[qid] = docs
+    return out
 
 
 # --------------------------------------------------------------------------- nDCG vs AP

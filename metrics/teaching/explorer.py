@@ -87,7 +87,7 @@ def _moved_by(base: Measure, applied: Measure, base_value: float, docs, judgment
     return tuple(out)
 
 
-def explore(measures, ranking, judgments) -> Exploration:
+def explore(measures, ranking, judgments, *, groups=None) -> Exploration:
     """Every measure under every preset.
 
     Parameters
@@ -96,11 +96,15 @@ def explore(measures, ranking, judgments) -> Exploration:
         ``"P@5 AP nDCG@5"`` or a list; each as trec_eval computes it by default.
     ranking, judgments
         As for :func:`metrics.explain`.
+    groups : list of lists of ids, optional
+        Seed 001's grouped ground truth for its preset; by default every relevant
+        document is its own group.
     """
     ms = parse_many(measures)
     q = core.prepare(ranking, judgments)
     docs, judged = q.docs, q.judgments
-    groups = [[d] for d, g in judged.items() if g >= 1]
+    if not groups:
+        groups = [[d] for d, g in judged.items() if g >= 1]
     rows = []
     for m in ms:
         base_value = core.score(m, docs, judged)
@@ -124,7 +128,7 @@ def _grouped_cell(name, m: Measure, docs, groups, base_value) -> Cell:
     value = getattr(grouped, fn)(docs, groups, k=m.cutoff)
     label = f"grouped.{fn}(k={m.cutoff})"
     differs = abs(value - base_value) > 1e-12
-    note = "each relevant document is its own group"
+    note = "grouped ground truth: any id of a group satisfies it"
     if m.name == "P" and m.cutoff is not None and len(docs) < m.cutoff:
         note += "; divides by the documents retrieved, not by k"
     return Cell(name, label, value, ("grouped ground truth",) if differs else (), differs, note)

@@ -7,7 +7,7 @@ kernels, or the error they raise) next to the right value computed by :mod:`metr
 
 >>> p = p_at_k_short()
 >>> [(o.label, o.value) for o in p.outcomes]
-[('P@5, trec_eval: divide by k = 5', 0.4), ('divided by the 2 documents retrieved', 1.0)]
+[('P@5, trec_eval: divide by k = 5', 0.4), ('divided by the 2 documents retrieved in the top 5', 1.0)]
 """
 
 from __future__ import annotations
@@ -160,19 +160,26 @@ def nothing_relevant() -> Pitfall:
 
 # --------------------------------------------------------------------------- P@k, fewer than k
 
-def p_at_k_short() -> Pitfall:
-    """Two documents retrieved, both relevant: P@5 = 2/5 (trec_eval), not 2/2."""
+def p_at_k_short(k: int = 5) -> Pitfall:
+    """Two documents retrieved, both relevant: P@5 = 2/5 (trec_eval), not 2/2.
+
+    >>> [o.value for o in p_at_k_short(4).outcomes]
+    [0.5, 1.0]
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
+        raise ValueError(f"k must be an integer from 1 to 1000, got {k!r}")
     ranking, judged = ["a", "b"], {"a": 1, "b": 1}
-    right = core.score("P@5", ranking, judged)
-    hits = core.explain("P@5", ranking, judged).summary["hits"]
+    right = core.score(f"P@{k}", ranking, judged)
+    hits = core.explain(f"P@{k}", ranking, judged).summary["hits"]
     return Pitfall(
         "p_at_k_short", "P@k with fewer than k results",
         "A system that returns only 2 documents, both relevant: is P@5 0.4 or 1?",
         "trec_eval divides by k: the 3 empty slots count as misses, so returning less is not "
         "rewarded. Some libraries divide by the number retrieved (torchmetrics adaptive_k, Evidently).",
         {"ranking": ranking, "judgments": judged},
-        (Outcome("P@5, trec_eval: divide by k = 5", right, True),
-         Outcome(f"divided by the {len(ranking)} documents retrieved", hits / len(ranking), None)),
+        (Outcome(f"P@{k}, trec_eval: divide by k = {k}", right, True),
+         Outcome(f"divided by the {min(k, len(ranking))} documents retrieved in the top {k}",
+                 hits / min(k, len(ranking)), None)),
     )
 
 
@@ -375,7 +382,7 @@ def seed002_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
 
 # --------------------------------------------------------------------------- nDCG@k falling
 
-def ndcg_falling() -> Pitfall:
+def ndcg_falling(ranking=None, judgments=None) -> Pitfall:
     """nDCG@k is not monotone in k: the ideal grows faster than the DCG.
 
     Judgments a = b = c = 3; ranking a, x, y, z. nDCG@1 = 1, nDCG@2 = 3 / (3 + 3/log2 3) = 0.6131,
@@ -384,7 +391,8 @@ def ndcg_falling() -> Pitfall:
     >>> [round(o.value, 4) for o in ndcg_falling().outcomes]
     [1.0, 0.6131, 0.4693, 0.4693]
     """
-    ranking, judged = ["a", "x", "y", "z"], {"a": 3, "b": 3, "c": 3}
+    ranking = ["a", "x", "y", "z"] if ranking is None else ranking
+    judged = {"a": 3, "b": 3, "c": 3} if judgments is None else judgments
     values = core.scores_over_k("nDCG", ranking, judged)
     return Pitfall(
         "ndcg_falling", "nDCG@k falling as k grows",
