@@ -1,0 +1,89 @@
+"""Small rendering helpers shared by the Teach pages (tables, messages, plain text)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ui import state
+
+__all__ = ["CurrentQuery", "current", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
+
+
+@dataclass(frozen=True)
+class CurrentQuery:
+    """What a single-query page needs from the shared example."""
+
+    name: str
+    ranking: list
+    judgments: dict
+    labels: dict
+    k: int
+    mode: str
+    groups: list
+
+
+def current() -> CurrentQuery:
+    """The current query of the shared example, ready for :mod:`metrics`."""
+    ex = state.get_example()
+    q = ex.query
+    ranking, judgments = q.inputs(ex.mode)
+    return CurrentQuery(q.name, ranking, judgments, q.labels(), state.effective_k(ex), ex.mode, q.group_lists())
+
+
+def show_messages() -> None:
+    """Show (once) the messages the shared state queued, e.g. a damaged permalink."""
+    import streamlit as st
+
+    for level, text in state.take_messages():
+        (st.error if level == "error" else st.info)(text)
+
+
+_MD = re.compile(r"([\\`*_{}\[\]#|<>~$:])")
+
+
+def plain(text) -> str:
+    """Escape Markdown (and KaTeX dollars) so text prints literally in ``st.markdown``.
+
+    >>> print(plain("2^grade - 1 *bold* $x$ [link](u)"))
+    2^grade - 1 \\*bold\\* \\$x\\$ \\[link\\](u)
+    """
+    text = _MD.sub(r"\\\1", str(text))
+    return re.sub(r"^(\s*)([-+]|\d+\.)", r"\1\\\2", text)  # no list at the start
+
+
+def fmt(x, digits: int = 4) -> str:
+    """A value for a table: integers as integers, others with ``digits`` decimals, None as —.
+
+    >>> fmt(0.5), fmt(2.0), fmt(None), fmt(1 / 3)
+    ('0.5', '2', '—', '0.3333')
+    """
+    if x is None:
+        return "—"
+    x = float(x)
+    if x != x:
+        return "not a number"
+    if x.is_integer():
+        return str(int(x))
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def ranking_frame(ranking, judgments, labels: dict | None = None) -> pd.DataFrame:
+    """The ranking as a table (rank, document, label, grade), then the judged documents not
+    retrieved (rank shown as "not retrieved")."""
+    labels = labels or {}
+    rows = [{"rank": str(i), "document": d, "label": labels.get(d, ""),
+             "grade": "unjudged" if d not in judgments else str(judgments[d])}
+            for i, d in enumerate(ranking, 1)]
+    seen = set(ranking)
+    rows += [{"rank": "not retrieved", "document": d, "label": labels.get(d, ""), "grade": str(g)}
+             for d, g in judgments.items() if d not in seen and g > 0]
+    return pd.DataFrame(rows, columns=["rank", "document", "label", "grade"])
+
+
+def signature(*parts) -> str:
+    """A short stable hash of the inputs, for widget keys that must reset when they change."""
+    return hashlib.sha1(repr(parts).encode()).hexdigest()[:10]
