@@ -51,12 +51,12 @@ def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
             cols[0].markdown(f"**rank {rank}**")
             for col, b in zip(cols[1:], group, strict=True):
                 typed[b.key] = col.text_input(b.label, key=f"{PAGE}.answer.{sig}.{b.key}", max_chars=40,
-                                              placeholder="e.g. 0.5 or 1/2")
+                                              placeholder="a whole number" if b.integer else "e.g. 0.5 or 1/2")
         cols = st.columns(max(1, len(rest)))
         for col, b in zip(cols, rest, strict=True):
             label = f"{measure} (your final answer)" if b.key == "value" else b.label
             typed[b.key] = col.text_input(label, key=f"{PAGE}.answer.{sig}.{b.key}", max_chars=40,
-                                          placeholder="e.g. 0.54")
+                                          placeholder="a whole number" if b.integer else "e.g. 0.54 or 2/3")
         st.form_submit_button("Check my numbers", type="primary")
     return typed
 

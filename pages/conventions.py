@@ -11,6 +11,9 @@ from metrics.teaching import explorer
 from ui import teach_view, teaching_charts
 
 PAGE = "conventions"
+SHORT = {"trec_eval": "trec_eval", "sklearn": "sklearn", "seed004": "seed 004", "exp-gain": "2^rel − 1 gain",
+         "seed002": "seed 002 (J&K)", "recommenders": "÷ min(k,R)", "seed001": "seed 001 groups",
+         "seed000": "seed 000 hit rate"}
 LIBRARY_TITLES = {"pytrec_eval": "pytrec_eval", "sklearn": "scikit-learn", "ranx": "ranx",
                   "ir_measures": "ir_measures", "ranklab": "Ranklab"}
 
@@ -40,7 +43,7 @@ def _table(x) -> pd.DataFrame:
             text = teach_view.fmt(c.value)
             if c.differs:
                 text += " ◆"
-            row[PRESETS[p].title] = text
+            row[SHORT.get(p, p)] = text
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -80,9 +83,10 @@ def main() -> None:
     else:
         st.info("On this example every convention agrees with trec_eval. Try a ranking that misses a "
                 "relevant document, or graded judgments, to see them part.")
-    with st.expander("What each convention does"):
-        for p in PRESETS.values():
-            st.markdown(f"**{teach_view.plain(p.title)}** — {teach_view.plain(p.description)}")
+    with st.expander("What each column means"):
+        for key, p in PRESETS.items():
+            st.markdown(f"**{teach_view.plain(SHORT.get(key, key))}** — {teach_view.plain(p.title)}: "
+                        f"{teach_view.plain(p.description)}")
 
     st.subheader("Reproduce a number in code")
     c1, c2 = st.columns(2)
@@ -90,8 +94,7 @@ def main() -> None:
     presets = [p for p in x.presets if not PRESETS[p].grouped]
     preset = c2.selectbox("Convention", presets, format_func=lambda p: PRESETS[p].title, key=f"{PAGE}.code_preset")
     cell = next(r for r in x.rows if r.measure == measure).cells[preset]
-    st.altair_chart(teaching_charts.conventions_bars(x, measure, {p: PRESETS[p].title for p in PRESETS}),
-                    width="stretch")
+    st.altair_chart(teaching_charts.conventions_bars(x, measure, SHORT), width="stretch")
     st.markdown(f"{teach_view.plain(PRESETS[preset].title)} computes **{teach_view.plain(measure)}** as "
                 f"`{cell.measure}` = **{teach_view.fmt(cell.value)}**.")
     snippets = explorer.snippets(cell.measure, cq.ranking, cq.judgments)

@@ -149,7 +149,8 @@ def _table(m: Measure, q) -> dict[str, tuple[str, float, bool]]:
     cols, out = e.columns, {}
     name = m.name
     if name in ("P", "R", "F1", "Success"):
-        out["hits"] = ("relevant documents in the top k", float(e.summary["hits"]), True)
+        top = "retrieved" if m.cutoff is None else f"in the top {m.cutoff}"
+        out["hits"] = (f"relevant documents {top}", float(e.summary["hits"]), True)
         if name in ("R", "F1"):
             out["R"] = ("R, the relevant documents in the judgments", float(e.summary["R"]), True)
         if name == "F1":
@@ -439,7 +440,8 @@ class CheckResult:
         if self.diagnosis:
             text += f" Likely mistake: {self.diagnosis.mistake.title}."
         else:
-            text += " None of the usual mistakes gives your number; compare your working with the table."
+            text += (" None of the usual mistakes gives your number: type every step to find where it goes "
+                     "wrong, or open the worked solution.")
         return text
 
 

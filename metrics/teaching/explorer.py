@@ -103,7 +103,8 @@ def explore(measures, ranking, judgments, *, groups=None) -> Exploration:
     ms = parse_many(measures)
     q = core.prepare(ranking, judgments)
     docs, judged = q.docs, q.judgments
-    if not groups:
+    own_groups = not groups
+    if own_groups:
         groups = [[d] for d, g in judged.items() if g >= 1]
     rows = []
     for m in ms:
@@ -111,7 +112,7 @@ def explore(measures, ranking, judgments, *, groups=None) -> Exploration:
         cells = {}
         for name, preset in PRESETS.items():
             if preset.grouped:
-                cells[name] = _grouped_cell(name, m, docs, groups, base_value)
+                cells[name] = _grouped_cell(name, m, docs, groups, base_value, own_groups)
                 continue
             applied = preset.apply(m)
             value = core.score(applied, docs, judged)
@@ -121,14 +122,15 @@ def explore(measures, ranking, judgments, *, groups=None) -> Exploration:
     return Exploration(tuple(PRESETS), tuple(rows))
 
 
-def _grouped_cell(name, m: Measure, docs, groups, base_value) -> Cell:
+def _grouped_cell(name, m: Measure, docs, groups, base_value, own_groups: bool) -> Cell:
     fn = GROUPED.get(m.name)
-    if fn is None or any(k != "rel" for k, _ in m.params) or m["rel"] != 1:
-        return Cell(name, "—", None, (), False, f"{m.name} is not defined for grouped ground truth")
+    if fn is None or any(k != "rel" for k, _ in m.params):
+        return Cell(name, "—", None, (), False, f"{m} is not defined for grouped ground truth")
     value = getattr(grouped, fn)(docs, groups, k=m.cutoff)
-    label = f"grouped.{fn}(k={m.cutoff})"
+    label = f"grouped.{fn}" + ("" if m.cutoff is None else f"(k={m.cutoff})")
     differs = abs(value - base_value) > 1e-12
-    note = "grouped ground truth: any id of a group satisfies it"
+    note = ("each relevant document is its own group" if own_groups
+            else "grouped ground truth: any id of a group satisfies it")
     if m.name == "P" and m.cutoff is not None and len(docs) < m.cutoff:
         note += "; divides by the documents retrieved, not by k"
     return Cell(name, label, value, ("grouped ground truth",) if differs else (), differs, note)
@@ -160,7 +162,8 @@ def _pytrec_eval(m: Measure, docs, judged) -> str | None:
     return (
         "import pytrec_eval\n\n"
         f"qrels = {{'q1': {_literal(judged)}}}\n"
-        f"run = {{'q1': {_literal(_run_scores(docs))}}}  # decreasing scores keep the ranking's order\n"
+        "# decreasing scores keep the ranking's order\n"
+        f"run = {{'q1': {_literal(_run_scores(docs))}}}\n"
         f"evaluator = pytrec_eval.RelevanceEvaluator(qrels, {{{name!r}}}{level})\n"
         f"print(evaluator.evaluate(run)['q1'][{name!r}])\n"
     )
@@ -228,7 +231,8 @@ def _ranx(m: Measure, docs, judged) -> str | None:
     return (
         "from ranx import Qrels, Run, evaluate\n\n"
         f"qrels = Qrels({{'q1': {_literal(judged)}}})\n"
-        f"run = Run({{'q1': {_literal(_run_scores(docs))}}})  # decreasing scores keep the order\n"
+        "# decreasing scores keep the ranking's order\n"
+        f"run = Run({{'q1': {_literal(_run_scores(docs))}}})\n"
         f"print(evaluate(qrels, run, {text!r}))\n"
     )
 
@@ -252,7 +256,8 @@ def _ir_measures(m: Measure, docs, judged) -> str | None:
             return (
                 "import ir_measures\n\n"
                 f"qrels = {{'q1': {_literal(judged)}}}\n"
-                f"run = {{'q1': {_literal(_run_scores(docs))}}}  # decreasing scores keep the order\n"
+                "# decreasing scores keep the ranking's order\n"
+                f"run = {{'q1': {_literal(_run_scores(docs))}}}\n"
                 f"measure = ir_measures.nDCG(gains={_literal(gains)}){cut}  # gain 2^grade - 1\n"
                 "print(ir_measures.calc_aggregate([measure], qrels, run)[measure])\n"
             )
@@ -260,7 +265,8 @@ def _ir_measures(m: Measure, docs, judged) -> str | None:
     return (
         "import ir_measures\n\n"
         f"qrels = {{'q1': {_literal(judged)}}}\n"
-        f"run = {{'q1': {_literal(_run_scores(docs))}}}  # decreasing scores keep the order\n"
+        "# decreasing scores keep the ranking's order\n"
+        f"run = {{'q1': {_literal(_run_scores(docs))}}}\n"
         f"measure = ir_measures.parse_measure({text!r})\n"
         "print(ir_measures.calc_aggregate([measure], qrels, run)[measure])\n"
     )
@@ -288,7 +294,8 @@ def snippets(measure, ranking, judgments) -> list[Snippet]:
     import pytrec_eval
     <BLANKLINE>
     qrels = {'q1': {'a': 1}}
-    run = {'q1': {'b': 2.0, 'a': 1.0}}  # decreasing scores keep the ranking's order
+    # decreasing scores keep the ranking's order
+    run = {'q1': {'b': 2.0, 'a': 1.0}}
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {'P_2'})
     print(evaluator.evaluate(run)['q1']['P_2'])
     <BLANKLINE>
