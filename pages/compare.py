@@ -30,6 +30,11 @@ def _systems():
     source = st.radio("Systems", SOURCES, key=f"{PAGE}.source")
     if source == SOURCES[0]:
         qrels, run_a, k = _example_runs()
+        if len(qrels) == 1:
+            st.info("The current example has one query, so there is nothing to test across queries.")
+            if st.button("Use seed 004's three queries", key=f"{PAGE}.load_three"):
+                state.load_preset("three-queries")
+                st.rerun()
         c1, c2 = st.columns(2)
         how = c1.selectbox("System B is system A with…", compare.VARIANTS, index=3, key=f"{PAGE}.variant")
         seed = int(c2.number_input("Shuffle seed", 0, 2**31 - 1, 0, key=f"{PAGE}.shuffle_seed",

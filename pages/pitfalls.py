@@ -12,17 +12,19 @@ from metrics.teaching import pitfalls
 from ui import teach_view, teaching_charts
 
 PAGE = "pitfalls"
-VERDICT = {True: "✓ right (trec_eval)", False: "✗ wrong", None: "another convention"}
+VERDICT = {True: "✓ right", False: "✗ wrong", None: "another convention"}
 
 
 def _outcomes(p) -> pd.DataFrame:
-    rows = [{"computation": o.label, "value": o.error if o.error else teach_view.fmt(o.value),
-             "verdict": VERDICT[o.right], "note": o.note} for o in p.outcomes]
+    rows = [{"computation": o.label, "value": "error" if o.error else teach_view.fmt(o.value),
+             "verdict": VERDICT[o.right], "note": " — ".join(t for t in (o.error, o.note) if t)}
+            for o in p.outcomes]
     return pd.DataFrame(rows, columns=["computation", "value", "verdict", "note"])
 
 
-def _example(example: dict) -> pd.DataFrame:
-    return pd.DataFrame([{"input": k, "value": str(v)} for k, v in example.items()])
+def _example(example: dict) -> str:
+    return "  \n".join(f"**{teach_view.plain(k)}**: {teach_view.plain(teach_view.describe(v))}"
+                       for k, v in example.items())
 
 
 def _try_it(key: str) -> None:
@@ -59,13 +61,13 @@ def main() -> None:
     p = gallery[key]
     st.header(p.title)
     st.markdown(f"**What goes wrong.** {teach_view.plain(p.what)}")
-    c1, c2 = st.columns([1, 2])
-    with c1:
-        st.markdown("**The example**")
-        st.dataframe(_example(p.example), hide_index=True, width="stretch")
-    with c2:
-        st.markdown("**Wrong and right, side by side**")
-        st.dataframe(_outcomes(p), hide_index=True, width="stretch")
+    st.markdown("**The example**  \n" + _example(p.example))
+    st.markdown("**Wrong and right, side by side**")
+    st.dataframe(_outcomes(p), hide_index=True, width="stretch",
+                 column_config={"computation": st.column_config.TextColumn(width="large"),
+                                "value": st.column_config.TextColumn(width="small"),
+                                "verdict": st.column_config.TextColumn(width="small"),
+                                "note": st.column_config.TextColumn(width="large")})
     st.markdown(f"**Why.** {teach_view.plain(p.why)}")
     if key == "seed002_ndcg":
         with st.expander("Seed 002's NDCG function, reproduced line for line"):

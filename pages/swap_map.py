@@ -31,17 +31,21 @@ def main() -> None:
     top = min(len(cq.ranking), swap.MAX_POSITIONS)
     depth = st.slider("Ranks shown", 2, top, min(top, 10), key=f"{PAGE}.depth") if top > 2 else 2
     maps = swap.swap_matrices(chosen, cq.ranking, cq.judgments, depth=depth)
+    extent = max((float(abs(m.delta).max()) for m in maps.values() if m.delta.size), default=0.0)
     cols = st.columns(len(maps))
     for col, (m, smap) in zip(cols, maps.items(), strict=True):
         with col:
-            st.altair_chart(teaching_charts.swap_heatmap(smap, labels=cq.labels), width="content")
+            st.altair_chart(teaching_charts.swap_heatmap(smap, labels=cq.labels, extent=extent), width="content")
             i, j, d = smap.largest()
             st.markdown(f"**{teach_view.plain(m)}** = {teach_view.fmt(smap.base)} now.")
             if d == 0:
                 st.caption("No swap among these ranks changes it.")
             else:
-                st.caption(f"Biggest change: swapping ranks {i} and {j} ({teach_view.plain(smap.docs[i - 1])} ↔ "
-                           f"{teach_view.plain(smap.docs[j - 1])}) moves it by {d:+.4f}.")
+                a, b = (cq.labels.get(d_, "") or d_ for d_ in (smap.docs[i - 1], smap.docs[j - 1]))
+                st.caption(f"Biggest change: swapping ranks {i} and {j} ({teach_view.plain(a)} ↔ "
+                           f"{teach_view.plain(b)}) moves it by {d:+.4f}.")
+    st.caption("All maps share one colour scale, so the same blue means the same gain on each. A map is "
+               "symmetric: swapping i and j is the same as swapping j and i. Hover a cell for the documents.")
     if len(cq.ranking) > depth:
         st.caption(f"Only the top {depth} of {len(cq.ranking)} ranks are mapped.")
 

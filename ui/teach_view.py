@@ -10,7 +10,7 @@ import pandas as pd
 
 from ui import state
 
-__all__ = ["CurrentQuery", "current", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
+__all__ = ["CurrentQuery", "current", "describe", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,21 @@ def fmt(x, digits: int = 4) -> str:
     if x.is_integer():
         return str(int(x))
     return f"{x:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def describe(value, depth: int = 0) -> str:
+    """A small input (list, dict, nested dict) as short plain text for people.
+
+    >>> describe(["a", "b"]), describe({"a": 2, "b": 1}), describe({"q1": ["a", "b"]})
+    ('a, b', 'a = 2, b = 1', 'q1: a, b')
+    """
+    if isinstance(value, dict):
+        if value and all(isinstance(v, dict | list | tuple) for v in value.values()) and depth == 0:
+            return "; ".join(f"{k}: {describe(v, depth + 1)}" for k, v in value.items())
+        return ", ".join(f"{k} = {describe(v, depth + 1)}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list | tuple):
+        return ", ".join(describe(v, depth + 1) for v in value) or "(empty)"
+    return str(value)
 
 
 def ranking_frame(ranking, judgments, labels: dict | None = None) -> pd.DataFrame:

@@ -14,11 +14,12 @@ __all__ = ["swap_heatmap", "delta_bars", "conventions_bars", "values_over_k"]
 DIVERGING = "redblue"
 
 
-def swap_heatmap(swap_map, *, labels: dict | None = None) -> alt.Chart:
+def swap_heatmap(swap_map, *, labels: dict | None = None, extent: float | None = None) -> alt.Chart:
     """Heatmap of ``swap_map.delta``: rank i on y, rank j on x, colour = change of the measure.
 
     Blue cells improve the measure, red cells hurt it, white cells leave it unchanged; the
-    colour scale is symmetric around 0 so both directions read the same.
+    colour scale is symmetric around 0 so both directions read the same. Pass the same
+    ``extent`` to several maps so that one colour means one amount on all of them.
     """
     labels = labels or {}
     rows = swap_map.cells()
@@ -27,8 +28,9 @@ def swap_heatmap(swap_map, *, labels: dict | None = None) -> alt.Chart:
         r["label_j"] = labels.get(r["doc_j"], r["doc_j"])
         r["change"] = f"{r['delta']:+.4f}"
     df = pd.DataFrame(rows, columns=["i", "j", "doc_i", "doc_j", "delta", "label_i", "label_j", "change"])
-    biggest = float(df["delta"].abs().max()) if len(df) else 0.0
-    extent = biggest if biggest > 0 else 1.0
+    if extent is None or extent <= 0:
+        biggest = float(df["delta"].abs().max()) if len(df) else 0.0
+        extent = biggest if biggest > 0 else 1.0
     n = len(swap_map.docs)
     side = max(160, min(520, 36 * n))
     return (
@@ -62,7 +64,7 @@ def delta_bars(comparison, measure: str) -> alt.Chart:
                             scale=alt.Scale(domain=["A", "B", "tie"], range=["#d95f02", "#1b9e77", "#999999"])),
             tooltip=["query:N", alt.Tooltip("delta:Q", format="+.4f"), "better:N"],
         )
-        .properties(height=max(80, 24 * len(df)))
+        .properties(height=max(140, 34 * len(df)))
     )
 
 
