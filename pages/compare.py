@@ -122,7 +122,9 @@ def main() -> None:
                "there are at most 13 queries, else 10,000 seeded draws. Cohen's d = mean difference / its "
                "standard deviation across queries.")
     measure = st.selectbox("Per-query differences for", ms, key=f"{PAGE}.chart_measure")
-    st.altair_chart(teaching_charts.delta_bars(c, measure), width="stretch")
+    st.markdown(f"**{teach_view.plain(measure)}: B − A for each query** (left of 0: A is better; right: B)")
+    chart = teaching_charts.delta_bars(c, measure)
+    st.altair_chart(chart, width="stretch", height=int(chart.height))
 
 
 main()

@@ -94,7 +94,9 @@ def main() -> None:
     presets = [p for p in x.presets if not PRESETS[p].grouped]
     preset = c2.selectbox("Convention", presets, format_func=lambda p: PRESETS[p].title, key=f"{PAGE}.code_preset")
     cell = next(r for r in x.rows if r.measure == measure).cells[preset]
-    st.altair_chart(teaching_charts.conventions_bars(x, measure, SHORT), width="stretch")
+    st.markdown(f"**{teach_view.plain(measure)} under each convention** (orange: differs from trec_eval)")
+    chart = teaching_charts.conventions_bars(x, measure, SHORT)
+    st.altair_chart(chart, width="stretch", height=int(chart.height))
     st.markdown(f"{teach_view.plain(PRESETS[preset].title)} computes **{teach_view.plain(measure)}** as "
                 f"`{cell.measure}` = **{teach_view.fmt(cell.value)}**.")
     snippets = explorer.snippets(cell.measure, cq.ranking, cq.judgments)

@@ -31,7 +31,7 @@ def _try_it(key: str) -> None:
     """The interactive part of some pitfalls: the same effect on the current example."""
     cq = teach_view.current()
     if key == "ndcg_falling":
-        st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”):")
+        st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”): nDCG at each cutoff k")
         p = pitfalls.ndcg_falling(cq.ranking, cq.judgments)
         st.altair_chart(teaching_charts.values_over_k([o.value for o in p.outcomes], "nDCG"), width="stretch")
     elif key == "p_at_k_short":

@@ -54,11 +54,14 @@ def delta_bars(comparison, measure: str) -> alt.Chart:
     result = comparison.results[measure]
     df = pd.DataFrame([{"query": q, "delta": d, "better": "B" if d > 1e-12 else "A" if d < -1e-12 else "tie"}
                        for q, d in result.deltas.items()], columns=["query", "delta", "better"])
+    biggest = float(df["delta"].abs().max()) if len(df) else 0.0
+    extent = biggest if biggest > 0 else 1.0
     return (
-        alt.Chart(df, title=f"{measure}: B − A per query")
+        alt.Chart(df)  # no chart title: Streamlit squeezes titled charts; the page labels it
         .mark_bar()
         .encode(
-            x=alt.X("delta:Q", title=f"{measure} of B minus {measure} of A"),
+            x=alt.X("delta:Q", title=f"{measure} of B minus {measure} of A",
+                    scale=alt.Scale(domain=[-extent, extent])),
             y=alt.Y("query:N", sort=None, title="query"),
             color=alt.Color("better:N", title="better system",
                             scale=alt.Scale(domain=["A", "B", "tie"], range=["#d95f02", "#1b9e77", "#999999"])),
@@ -77,7 +80,7 @@ def conventions_bars(exploration, measure: str, titles: dict | None = None) -> a
                        for p, c in row.cells.items() if c.value is not None],
                       columns=["preset", "value", "moves"])
     return (
-        alt.Chart(df, title=f"{measure} under each convention")
+        alt.Chart(df)  # titled by the page
         .mark_bar()
         .encode(
             x=alt.X("value:Q", title=measure),
@@ -95,7 +98,7 @@ def values_over_k(values, measure: str) -> alt.Chart:
     """A measure's value at k = 1..n (points joined by a line)."""
     df = pd.DataFrame({"k": list(range(1, len(values) + 1)), "value": [float(v) for v in values]})
     return (
-        alt.Chart(df, title=f"{measure} at each cutoff k")
+        alt.Chart(df)  # titled by the page
         .mark_line(point=True)
         .encode(x=alt.X("k:O", title="k", axis=alt.Axis(labelAngle=0)),
                 y=alt.Y("value:Q", title=measure, scale=alt.Scale(domain=[0, max(1.0, df["value"].max() if len(df) else 1.0)])),
