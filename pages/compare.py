@@ -71,8 +71,8 @@ def _systems():
                                "system A": [f"{x} (grade {d.judgments[x]})" for x in d.ranking_a],
                                "system B": [f"{x} (grade {d.judgments[x]})" for x in d.ranking_b]}),
                  hide_index=True, width="content")
-    n = len(d.ranking_a)
-    return {"q": d.judgments}, {"q": d.ranking_a}, {"q": d.ranking_b}, n, "generated pair"
+    q = "generated query"
+    return {q: d.judgments}, {q: d.ranking_a}, {q: d.ranking_b}, None, "generated pair"
 
 
 def _summary(c) -> pd.DataFrame:
@@ -97,8 +97,9 @@ def main() -> None:
     if got is None:
         return
     qrels, run_a, run_b, k, what = got
-    default = f"P@{k} RR AP nDCG@{k}" if k else "RR AP nDCG"
-    text = st.text_input("Measures", default, max_chars=300, key=f"{PAGE}.measures")
+    default = f"P@{k} RR AP nDCG@{k}" if k else "nDCG AP P@3 RR"
+    source = SOURCES.index(st.session_state.get(f"{PAGE}.source", SOURCES[0]))
+    text = st.text_input("Measures", default, max_chars=300, key=f"{PAGE}.measures.{source}")
     try:
         ms = [str(m) for m in metrics.parse_many(text)][:10]
     except ValueError as err:
@@ -115,7 +116,7 @@ def main() -> None:
     if c.disagree:
         st.warning("The measures disagree: some prefer A, others B. Which one is right depends on what your "
                    "users need — graded relevance near the top (nDCG) or every relevant document found (AP).")
-    if len(c.queries) < 2:
+    if len(c.queries) < 2 and source != 2:
         st.info("With one query there is no test: the t-test needs at least two queries, and the "
                 "randomization p-value of a single difference is 1.")
     st.caption("p-values are two-sided. Randomization: every sign pattern of the per-query differences when "
