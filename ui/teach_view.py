@@ -87,16 +87,23 @@ def describe(value, depth: int = 0) -> str:
 
 
 def ranking_frame(ranking, judgments, labels: dict | None = None) -> pd.DataFrame:
-    """The ranking as a table (rank, document, label, grade), then the judged documents not
-    retrieved (rank shown as "not retrieved")."""
+    """The ranking as a table (rank, document, label, grade), then the judged relevant documents
+    not retrieved (rank "—"); the label column is left out when no document has a label.
+
+    >>> ranking_frame(["a", "b"], {"a": 1, "c": 2}).to_dict("list")
+    {'rank': ['1', '2', '—'], 'document': ['a', 'b', 'c (not retrieved)'], 'grade': ['1', 'unjudged', '2']}
+    """
     labels = labels or {}
     rows = [{"rank": str(i), "document": d, "label": labels.get(d, ""),
              "grade": "unjudged" if d not in judgments else str(judgments[d])}
             for i, d in enumerate(ranking, 1)]
     seen = set(ranking)
-    rows += [{"rank": "not retrieved", "document": d, "label": labels.get(d, ""), "grade": str(g)}
+    rows += [{"rank": "—", "document": f"{d} (not retrieved)", "label": labels.get(d, ""), "grade": str(g)}
              for d, g in judgments.items() if d not in seen and g > 0]
-    return pd.DataFrame(rows, columns=["rank", "document", "label", "grade"])
+    frame = pd.DataFrame(rows, columns=["rank", "document", "label", "grade"])
+    if not any(r["label"] for r in rows):
+        frame = frame.drop(columns="label")
+    return frame
 
 
 def signature(*parts) -> str:

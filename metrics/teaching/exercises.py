@@ -254,6 +254,8 @@ def grade_answer(question: Question, text) -> Grade:
             return Grade(False, f"Choose one of: {', '.join(question.choices)}.")
         ok = choice == question.answer
         return Grade(ok, ("Right: " if ok else f"Not quite — it goes {question.answer}: ") + question.reveal)
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return Grade(False, "Type an answer first.")
     try:
         given, tol, _ = parse_answer(text)
     except ValueError as err:
