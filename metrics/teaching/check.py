@@ -439,6 +439,8 @@ class CheckResult:
         text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {_fmt(s.expected)}."
         if self.diagnosis:
             text += f" Likely mistake: {self.diagnosis.mistake.title}."
+        elif sum(1 for t in self.steps if t.status != "blank") > 1:
+            text += " None of the usual mistakes gives your number: compare this step with the worked solution."
         else:
             text += (" None of the usual mistakes gives your number: type every step to find where it goes "
                      "wrong, or open the worked solution.")
