@@ -470,6 +470,9 @@ class ReaderEvaluation:
     metrics : dict of str to float or None
         The twelve :data:`READER_METRICS`; a ``_has_answer`` metric is None when no
         correctly retrieved question is answerable.
+    totals : dict of str to float
+        The numerator of each metric (the sum of the per-question scores); the denominator
+        is ``counts["correct_retrievals"]``, or ``counts["has_answer"]`` for ``_has_answer``.
     per_question : dict of str to dict
         For every question: ``answerable``, ``retrieved``, ``n_predictions`` (after the
         cut at k) and the six scores ``top1_accuracy``, ``topk_accuracy``, ``top1_em``,
@@ -487,6 +490,17 @@ class ReaderEvaluation:
     counts: dict
     k: int | None
     unit: str
+    totals: dict = field(default_factory=dict)
+
+    def denominator(self, name: str) -> int:
+        """How many questions the metric ``name`` averages over.
+
+        >>> ev = evaluate_reader({"q1": ["Paris"], "q2": []}, {"q1": "Paris", "q2": ""})
+        >>> ev.denominator("reader_top1_em"), ev.denominator("reader_top1_em_has_answer")
+        (2, 1)
+        """
+        _check.choice(name, "name", READER_METRICS)
+        return self.counts["has_answer" if name.endswith("_has_answer") else "correct_retrievals"]
 
     @property
     def warnings(self) -> list[str]:
@@ -642,4 +656,4 @@ def evaluate_reader(gold, predictions, *, k: int | None = None, unit: str = "tok
         result[name] = sums[name] / denominator if denominator else None
     counts = {"questions": len(golds), "correct_retrievals": n_ok, "has_answer": n_has,
               "no_answer": n_ok - n_has}
-    return ReaderEvaluation(result, per_question, counts, k, unit)
+    return ReaderEvaluation(result, per_question, counts, k, unit, totals=sums)
