@@ -29,7 +29,7 @@ def _load_preset() -> None:
 def _sample_rows():
     gold = read_squad(ASSETS / "dev.json")
     preds = read_predictions(ASSETS / "predictions_topk.jsonl")
-    return [(q, f" {view.SEPARATOR} ".join(g), f" {view.SEPARATOR} ".join(a or "" for a in preds.answers[q]),
+    return [(q, f" {view.SEPARATOR} ".join(g), f" {view.SEPARATOR} ".join(a if a and a.strip() else "no answer" for a in preds.answers[q]),
              preds.retrieved.get(q, True)) for q, g in gold.answers.items()]
 
 

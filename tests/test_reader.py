@@ -340,3 +340,15 @@ def test_module_exports():
     for name in reader.__all__:
         assert hasattr(reader, name)
     assert len(READER_METRICS) == 12 and len(set(READER_METRICS)) == 12
+
+
+def test_totals_and_denominators():
+    ev = evaluate_reader(GOLD, PREDS, retrieved={"q1", "q2", "q3", "q5"})
+    # top-1 F1 sum: q1 2/3 + q5 1; answerable only: q1 2/3
+    assert ev.totals["reader_top1_f1"] == pytest.approx(5 / 3)
+    assert ev.totals["reader_top1_f1_has_answer"] == pytest.approx(2 / 3)
+    assert ev.denominator("reader_top1_f1") == 4 and ev.denominator("reader_top1_f1_has_answer") == 2
+    for name in READER_METRICS:
+        assert ev.metrics[name] == pytest.approx(ev.totals[name] / ev.denominator(name))
+    with pytest.raises(ValueError, match="name"):
+        ev.denominator("reader_top1_fk")
