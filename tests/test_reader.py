@@ -352,3 +352,16 @@ def test_totals_and_denominators():
         assert ev.metrics[name] == pytest.approx(ev.totals[name] / ev.denominator(name))
     with pytest.raises(ValueError, match="name"):
         ev.denominator("reader_top1_fk")
+
+
+def test_readme_reader_section_runs_and_its_comments_hold():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = text.split("## Reader (QA) metrics", 1)[1]
+    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    ev = namespace["ev"]
+    assert (ev.metrics["reader_top1_em"], ev.metrics["reader_topk_em"]) == (0.5, 1.0)
+    assert round(f1_score("Broncos", ["Denver Broncos"]), 4) == 0.6667
