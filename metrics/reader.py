@@ -324,9 +324,10 @@ class AnswerExplanation:
     answerable, abstains : bool
         Whether the question has a gold answer; whether the prediction says "no answer".
     columns : dict of str to list
-        One row per gold answer: ``gold``, ``normalized``, ``common``, ``n_common``,
-        ``n_prediction``, ``n_gold``, ``precision``, ``recall``, ``f1``, ``em``. Empty for an
-        unanswerable question.
+        One row per gold answer whose normalised form is not empty: ``gold_index`` (its
+        position in ``gold``), ``gold``, ``normalized``, ``common``, ``n_common``,
+        ``n_prediction``, ``n_gold``, ``precision``, ``recall``, ``f1``, ``em``. Empty for
+        an unanswerable question.
     best : int or None
         Index of the gold answer with the highest F1 (the first on ties).
     prediction_units, gold_units, common : tuple of str
@@ -419,7 +420,7 @@ def explain_answer(prediction: str | None, gold, *, unit: str = "token") -> Answ
                                  formula=rf"\text{{unanswerable}}:\ EM = F_1 = {num(f1)}",
                                  reason=reason)
     pred_norm = pred_steps[-1][1] if pred_steps else ""
-    cols: dict[str, list] = {c: [] for c in ("gold", "normalized", "common", "n_common",
+    cols: dict[str, list] = {c: [] for c in ("gold_index", "gold", "normalized", "common", "n_common",
                                              "n_prediction", "n_gold", "precision", "recall",
                                              "f1", "em")}
     best, best_f1, best_match, best_common = None, -1.0, None, []
@@ -431,7 +432,7 @@ def explain_answer(prediction: str | None, gold, *, unit: str = "token") -> Answ
         if abstains:
             match = _Match(0, match.n_prediction, match.n_gold, 0.0)
             common = []
-        for c, v in (("gold", g), ("normalized", g_norm), ("common", tuple(common)),
+        for c, v in (("gold_index", i), ("gold", g), ("normalized", g_norm), ("common", tuple(common)),
                      ("n_common", match.common), ("n_prediction", match.n_prediction),
                      ("n_gold", match.n_gold), ("precision", match.precision),
                      ("recall", match.recall), ("f1", match.f1), ("em", match.em)):

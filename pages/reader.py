@@ -128,7 +128,7 @@ def many_questions() -> None:
                "relevant passage: the question is then left out, as in Haystack.")
     edited = st.data_editor(
         st.session_state[K["table_data"]], key=K["table"], num_rows="dynamic", hide_index=True,
-        width="stretch",
+        width="stretch", height=view.table_height(len(st.session_state[K["table_data"]]), extra=1),
         column_config={
             "question": st.column_config.TextColumn("question", help="an id, e.g. q1"),
             "gold answers": st.column_config.TextColumn("gold answers", width="medium"),
@@ -165,6 +165,7 @@ def many_questions() -> None:
     st.caption("The metrics above are the averages of these columns over the retrieved "
                "questions (all of them, or the answerable ones only).")
     st.dataframe(view.per_question_frame(ev), hide_index=True, width="stretch",
+                 height=view.table_height(len(ev.per_question)),
                  column_config=SCORE_COLUMNS)
 
 

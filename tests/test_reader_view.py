@@ -39,6 +39,7 @@ def test_frames():
     assert list(steps.columns) == ["stage", "prediction", "gold 1", "gold 2"]
     assert steps["gold 2"].iloc[-1] == "broncos"
     g = view.gold_frame(e)
+    assert g["best"].tolist() == ["", "✓"]
     assert g["F1"].round(4).tolist() == [0.6667, 1.0] and g["common"].tolist() == ["broncos"] * 2
     none = view.steps_frame(explain_answer(None, []))
     assert none["prediction"][0] == "(no answer)" and len(none) == 5

@@ -17,7 +17,7 @@ from metrics.reader import PER_QUESTION, AnswerExplanation, ReaderEvaluation
 
 __all__ = ["count", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
            "overlap_markdown", "steps_frame", "gold_frame", "metrics_frame",
-           "per_question_frame", "single_question_frame", "table_to_questions", "questions_frame", "shorten"]
+           "per_question_frame", "single_question_frame", "table_to_questions", "questions_frame", "shorten", "table_height"]
 
 # every session key the page uses ("reader.<name>")
 KEYS = {
@@ -155,6 +155,7 @@ def gold_frame(e: AnswerExplanation) -> pd.DataFrame:
         return pd.DataFrame()
     sep = " " if e.unit == "token" else ""
     return pd.DataFrame({
+        "best": ["✓" if i == e.best else "" for i in c["gold_index"]],
         "gold answer": c["gold"], "normalised": c["normalized"],
         "common": [sep.join(_unit_label(u, e.unit) for u in x) for x in c["common"]],
         "common count": c["n_common"], "prediction count": c["n_prediction"],
@@ -211,6 +212,15 @@ def questions_frame(rows) -> pd.DataFrame:
     return pd.DataFrame([{"question": q, "gold answers": g, "predictions": p, "retrieved": r}
                          for q, g, p, r in rows],
                         columns=["question", "gold answers", "predictions", "retrieved"])
+
+
+def table_height(n_rows: int, *, extra: int = 0, limit: int = 700) -> int:
+    """Pixels for a dataframe showing ``n_rows`` rows (+ ``extra`` empty ones) without scrolling.
+
+    >>> table_height(5), table_height(100)
+    (213, 700)
+    """
+    return min(35 * (n_rows + extra + 1) + 3, limit)
 
 
 def _cell(value) -> str:
