@@ -603,7 +603,11 @@ def evaluate_reader(gold, predictions, *, k: int | None = None, unit: str = "tok
     k = _check.positive_int(k, "k")
     unit = _check.choice(unit, "unit", UNITS)
     missing = _check.choice(missing, "missing", MISSING)
-    golds = {str(q): _answers(a, f"gold[{q!r}]") for q, a in gold.items()}
+    golds: dict[str, list[str]] = {}
+    for q, a in gold.items():
+        if str(q) in golds:
+            raise ValueError(f"gold: question {q!r} appears twice (as {q!r} and {str(q)!r})")
+        golds[str(q)] = _answers(a, f"gold[{q!r}]")
     extra = [str(q) for q in predictions if str(q) not in golds]
     if extra:
         raise ValueError(f"predictions: question {extra[0]!r} is not in gold"

@@ -92,17 +92,28 @@ def _load_json(name: str, text: str, *, line_offset: int = 0):
         raise ValueError(f"{where}: key {_check._short(err.key)} appears twice") from None
 
 
-def _line_of(text: str, pattern: str, default: int = 0) -> int:
-    m = re.search(pattern, text)
-    return text.count("\n", 0, m.start()) + 1 if m else default
+_JSON_STRING = r'"(?:[^"\\\n]|\\.)*"'
+_KEY = re.compile(rf"({_JSON_STRING})\s*:")
+_ID = re.compile(rf'"id"\s*:\s*({_JSON_STRING})')
 
 
-def _id_line(text: str, key: str, qid: str) -> int:
-    return _line_of(text, rf'"{key}"\s*:\s*{re.escape(json.dumps(qid))}')
+def _lines_of(text: str, pattern: re.Pattern) -> dict[str, list[int]]:
+    """Lines of the occurrences of each JSON string captured by ``pattern``, in one pass.
 
-
-def _key_line(text: str, qid: str) -> int:
-    return _line_of(text, rf"{re.escape(json.dumps(qid))}\s*:")
+    >>> _lines_of('{"a": 1,\\n "b": {"a": 2}}', _KEY)
+    {'a': [1, 2], 'b': [2]}
+    """
+    out: dict[str, list[int]] = {}
+    line, pos = 1, 0
+    for m in pattern.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        try:
+            value = json.loads(m.group(1))
+        except ValueError:
+            continue
+        out.setdefault(value, []).append(line)
+    return out
 
 
 def read_squad(path) -> ReaderGold:
@@ -120,6 +131,8 @@ def read_squad(path) -> ReaderGold:
     answers: dict[str, list[str]] = {}
     questions: dict[str, str] = {}
     lines: dict[str, int] = {}
+    id_lines = _lines_of(text, _ID)
+    seen_count: dict[str, int] = {}
     for a, article in enumerate(doc["data"]):
         where = f"data[{a}]"
         if not isinstance(article, dict) or not isinstance(article.get("paragraphs"), list):
@@ -136,7 +149,9 @@ def read_squad(path) -> ReaderGold:
                 if not isinstance(qid, str) or not qid:
                     raise ValueError(f"{name}: {qwhere}: \"id\" must be a non-empty string, got "
                                      f"{_check._short(qid)}")
-                line = _id_line(text, "id", qid)
+                seen = id_lines.get(qid, [])
+                line = seen[min(seen_count.get(qid, 0), len(seen) - 1)] if seen else 0
+                seen_count[qid] = seen_count.get(qid, 0) + 1
                 at = f"{name}:{line}: {qid}" if line else f"{name}: {qid}"
                 if qid in answers:
                     raise ValueError(f"{at}: question id appears twice (first at line "
@@ -190,8 +205,9 @@ def _read_predictions_json(name: str, text: str) -> ReaderPredictions:
         raise ValueError(f"{name}:1: predictions must be a JSON object {{\"qid\": \"answer\"}}, "
                          f"got a {type(doc).__name__}")
     answers, lines = {}, {}
+    key_lines = _lines_of(text, _KEY)
     for qid, value in doc.items():
-        line = _key_line(text, qid)
+        line = key_lines.get(qid, [0])[0]
         at = f"{name}:{line}: {qid}" if line else f"{name}: {qid}"
         answers[qid] = _answer_list(value, at)
         lines[qid] = line

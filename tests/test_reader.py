@@ -328,6 +328,7 @@ def test_metric_invariants(data, k):
     (lambda: evaluate_reader({"q": ["a"]}, {"q": "a"}, retrieved="q"), TypeError, ["retrieved"]),
     (lambda: evaluate_reader([("q", ["a"])], {"q": "a"}), TypeError, ["gold", "mapping"]),
     (lambda: evaluate_reader({"q": ["a"]}, {"q": "a"}, missing="zero"), ValueError, ["missing"]),
+    (lambda: evaluate_reader({1: ["a"], "1": ["b"]}, {}), ValueError, ["appears twice"]),
 ])
 def test_bad_input_names_the_argument(call, error, words):
     with pytest.raises(error) as info:

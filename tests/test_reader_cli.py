@@ -191,3 +191,16 @@ def test_jsonl_without_suffix_is_sniffed(tmp_path):
     path.write_text('{"id": "a", "answers": ["x"]}\n{"id": "b", "answers": []}\n')
     preds = read_predictions(path)
     assert preds.format == "jsonl" and preds.answers == {"a": ["x"], "b": []}
+
+
+def test_duplicate_question_in_gold_names_both_lines(tmp_path):
+    gold = tmp_path / "gold.json"
+    gold.write_text('{"data": [{"paragraphs": [{"qas": [\n'
+                    '  {"id": "q1", "answers": []},\n'
+                    '  {"id": "q2", "answers": []},\n'
+                    '  {"id": "q1", "answers": []}]}]}]}\n')
+    pred = tmp_path / "pred.json"
+    pred.write_text('{"q1": "", "q2": ""}')
+    r = ranklab(str(gold), str(pred))
+    assert r.returncode == 1
+    assert "gold.json:4: q1: question id appears twice (first at line 2)" in r.stderr
