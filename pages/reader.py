@@ -84,16 +84,17 @@ def one_question() -> None:
     m[0].metric("Exact match", num(e.em))
     m[1].metric("Precision", num(e.precision) if scored else "–")
     m[2].metric("Recall", num(e.recall) if scored else "–")
-    m[3].metric(f"F1 ({unit}s)", num(e.f1))
+    m[3].metric(f"F1 ({view.UNIT_WORDS[unit]}s)", num(e.f1))
     m[4].metric("Correct reading", "yes" if e.correct else "no",
                 help="Seed 000's accuracy counts a reading as correct when it shares at least "
-                     "one token with a gold answer.")
+                     "one token with a gold answer (always tokens, even when F1 is over "
+                     "characters).")
 
     st.subheader("1. Normalise (SQuAD)")
     st.caption("Each answer goes through the same four stages; exact match compares the last row.")
     st.dataframe(view.steps_frame(e), hide_index=True, width="stretch")
 
-    st.subheader(f"2. Compare the {unit}s")
+    st.subheader(f"2. Compare the {view.UNIT_WORDS[unit]}s")
     if scored:
         best = e.best + 1
         st.markdown(f"Prediction ({view.count(len(e.prediction_units), unit)}): "

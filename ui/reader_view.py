@@ -15,7 +15,7 @@ import pandas as pd
 
 from metrics.reader import PER_QUESTION, AnswerExplanation, ReaderEvaluation
 
-__all__ = ["count", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
+__all__ = ["count", "UNIT_WORDS", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
            "overlap_markdown", "steps_frame", "gold_frame", "metrics_frame",
            "per_question_frame", "single_question_frame", "table_to_questions", "questions_frame", "shorten", "table_height"]
 
@@ -96,13 +96,16 @@ def parse_lines(text: str | None) -> list[str]:
     return [line.strip() for line in (text or "").splitlines() if line.strip()]
 
 
+UNIT_WORDS = {"token": "token", "char": "character"}
+
+
 def count(n: int, unit: str) -> str:
-    """``"1 token"``, ``"3 chars"``.
+    """``"1 token"``, ``"3 characters"``.
 
     >>> count(1, "token"), count(3, "char")
-    ('1 token', '3 chars')
+    ('1 token', '3 characters')
     """
-    return f"{n} {unit}{'' if n == 1 else 's'}"
+    return f"{n} {UNIT_WORDS[unit]}{'' if n == 1 else 's'}"
 
 
 def _unit_label(u: str, unit: str) -> str:

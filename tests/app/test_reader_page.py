@@ -49,7 +49,7 @@ def test_default_preset_is_squads_broncos_example():
     ("Several gold answers", {"Exact match": "1", "F1 (tokens)": "1"}),
     ("Unanswerable question", {"Exact match": "0", "Precision": "–", "F1 (tokens)": "0"}),
     ("Word order: F1 ignores it, EM does not", {"Exact match": "0", "F1 (tokens)": "1"}),
-    ("Characters: an anagram scores F1 = 1", {"Exact match": "0", "F1 (chars)": "1",
+    ("Characters: an anagram scores F1 = 1", {"Exact match": "0", "F1 (characters)": "1",
                                                "Correct reading": "no"}),
     ("Markup is not removed, only punctuation", {"Exact match": "0", "F1 (tokens)": "0"}),
 ])
@@ -79,7 +79,7 @@ def test_typing_answers_and_switching_unit():
     at.text_area(key="reader.predictions").set_value("Denver").run()
     at.radio(key="reader.unit").set_value("char").run()
     # "denver" is 6 of the 14 characters of "denver broncos": P = 1, R = 6/14, F1 = 12/20
-    assert metric_values(at)["F1 (chars)"] == "0.6"
+    assert metric_values(at)["F1 (characters)"] == "0.6"
     # an empty prediction box abstains; an empty gold box makes the question unanswerable
     at.text_area(key="reader.predictions").set_value("").run()
     assert metric_values(at)["Exact match"] == "0"
