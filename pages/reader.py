@@ -73,7 +73,7 @@ def one_question() -> None:
         e = reader.explain_answer(preds[rank], gold, unit=unit)
         ev = reader.evaluate_reader({"q": gold}, {"q": preds})
     except (TypeError, ValueError) as err:
-        st.error(str(err))
+        st.error(view.escape_markdown(str(err)))
         return
 
     if not e.answerable:
@@ -143,14 +143,14 @@ def many_questions() -> None:
                     format_func={"token": "tokens (SQuAD)", "char": "characters (seed 000)"}.get)
     gold, preds, retrieved, problems = view.table_to_questions(edited)
     for p in problems:
-        st.warning(p)
+        st.warning(view.escape_markdown(p))
     if not gold:
         st.info("Add a row to the table to see the metrics.")
         return
     try:
         ev = reader.evaluate_reader(gold, preds, k=int(k), unit=unit, retrieved=retrieved)
     except (TypeError, ValueError) as err:
-        st.error(str(err))
+        st.error(view.escape_markdown(str(err)))
         return
     c = ev.counts
     st.subheader("The twelve metrics")

@@ -167,3 +167,16 @@ def test_page_is_reachable_from_the_app():
     at.switch_page("pages/reader.py").run()
     assert not at.exception
     assert at.title[0].value == "Reader (QA) metrics"
+
+
+def test_hostile_question_ids_in_the_table_stay_plain():
+    at = run_page()
+    evil = "[x](http://evil.example) **b** <b>"
+    at.session_state["reader.table"] = {"edited_rows": {0: {"question": evil},
+                                                        1: {"question": evil}},
+                                        "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    warning = at.warning[0].value
+    assert "\\[x\\]\\(http" in warning and "<b>" not in warning
+    assert evil in frame_with(at, "topk_f1")["question"].tolist()
