@@ -71,7 +71,7 @@ def one_question() -> None:
 
     try:
         e = reader.explain_answer(preds[rank], gold, unit=unit)
-        ev = reader.evaluate_reader({"q": gold}, {"q": preds})
+        ev = reader.evaluate_reader({"q": gold}, {"q": preds}, unit=unit)
     except (TypeError, ValueError) as err:
         st.error(view.escape_markdown(str(err)))
         return

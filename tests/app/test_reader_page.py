@@ -62,6 +62,13 @@ def test_presets(preset, expected):
         assert values[label] == value, (label, values)
 
 
+def test_character_preset_uses_characters_in_the_top_k_table_too():
+    at = run_page()
+    at.selectbox(key="reader.preset").set_value("Characters: an anagram scores F1 = 1").run()
+    topk = frame_with(at, "top-k")  # "cat" vs "act": F1 1 over characters, EM 0, no common token
+    assert topk["top-1"].tolist() == [0, 0, 1] and topk["top-k"].tolist() == [0, 0, 1]
+
+
 def test_unanswerable_preset_explains_and_topk_finds_no_answer():
     at = run_page()
     at.selectbox(key="reader.preset").set_value("Unanswerable question").run()
