@@ -17,7 +17,7 @@ import importlib
 import sys
 
 # modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS: tuple[str, ...] = ()
+SUBCOMMANDS: tuple[str, ...] = ("metrics.cli_evaluate",)
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 

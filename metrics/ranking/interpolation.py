@@ -1,7 +1,8 @@
 """Interpolated precision at a recall level, and the 11-point average.
 
 IPrec@r = the highest precision at any rank whose recall is at least r (0 when recall r is
-never reached), as trec_eval's ``iprec_at_recall_*``. The 11-point average is the mean of
+never reached), as trec_eval's ``iprec_at_recall_*``. "Recall at least r" is counted as
+trec_eval 9.0.8 counts it: at least ``int(r * R + 0.9)`` relevant documents retrieved. The 11-point average is the mean of
 IPrec at r = 0.0, 0.1, ..., 1.0 (trec_eval ``11pt_avg``).
 """
 
@@ -35,7 +36,11 @@ def trace(m, q: Query) -> Explanation:
     def at(level: float) -> float:
         if R == 0 or n == 0:
             return 0.0
-        reached = recall >= level
+        # trec_eval 9.0.8 (and pytrec_eval) turn the level into a number of relevant
+        # documents as (long)(level * R + 0.9), in double arithmetic: with R = 3, level 0.7
+        # needs 2 relevant documents (2.1 + 0.9 rounds down to 2.9999...), level 0.8 needs 3
+        needed = int(level * R + 0.9)
+        reached = hits >= needed
         return float(precision[reached].max()) if reached.any() else 0.0
 
     lhs = label(m)
