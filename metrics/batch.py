@@ -37,7 +37,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import _check
@@ -300,32 +299,33 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
     qrels_q, qrels_grade = qe_all[qmask], qrels.grade[qmask]
     matchable = np.flatnonzero(qrc >= 0)
 
-    # run rows of evaluated queries, in trec_eval order
-    e_full = e_of_run[run.query]
-    keep = e_full >= 0
-    kept_rows = None if keep.all() else np.flatnonzero(keep)
-    e = e_full if kept_rows is None else e_full[kept_rows]
+    # run rows of evaluated queries, in trec_eval order; codes stay the run's own
+    nq = len(run.queries)
+    counts = np.bincount(run.query, minlength=nq)
+    evaluated_code = e_of_run[:nq] >= 0
+    n_ret = np.zeros(size, dtype=np.int64)
+    n_ret[e_of_run[:nq][evaluated_code]] = counts[evaluated_code]
+    filtered = bool(counts[~evaluated_code].any())
+    kept_rows = np.flatnonzero(evaluated_code[run.query]) if filtered else None
+    c = run.query if kept_rows is None else run.query[kept_rows]
     s = run.score if kept_rows is None else run.score[kept_rows]
-    n = len(e)
-    n_ret = np.bincount(e, minlength=size).astype(np.int64)
+    n = len(c)
+    query_starts = _ordered_starts(c, s)
     perm = None
-    if n > 1:
-        same = e[1:] == e[:-1]
-        grouped = (n - int(np.count_nonzero(same))) == int(np.count_nonzero(n_ret))
-        if not grouped or bool(np.any(s[1:][same] > s[:-1][same])):
-            perm = np.lexsort((-s, e))
-            e, s = e[perm], s[perm]
-        del same
+    if query_starts is None:  # not grouped by query with scores descending: sort once
+        perm = np.lexsort((-s, c))
+        c, s = c[perm], s[perm]
+        query_starts = np.r_[0, np.flatnonzero(c[1:] != c[:-1]) + 1] if n else np.zeros(0, np.int64)
 
     def rows_of(pos: np.ndarray) -> np.ndarray:
         rows = pos if perm is None else perm[pos]
         return rows if kept_rows is None else kept_rows[rows]
 
-    # judged rows: original row -> sorted position
+    # judged rows: original row -> position in trec_eval order
+    matched_docs = _keys.take(qrels.doc, matchable)
     run_rows, judged = _keys.lookup(
         run.pair_keys(), run.doc, run.query,
-        _keys.pair_keys(qrc[matchable], _keys.doc_hashes(qrels.doc.take(pa.array(matchable)))),
-        qrels.doc.take(pa.array(matchable)), qrc[matchable])
+        _keys.pair_keys(qrc[matchable], _keys.doc_hashes(matched_docs)), matched_docs, qrc[matchable])
     judged = matchable[judged]
     grade = qrels.grade[judged]
     pos = run_rows if kept_rows is None else np.searchsorted(kept_rows, run_rows)
@@ -336,25 +336,15 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         del inverse
 
     # rank of each judged row: rows with a higher score, plus tied rows with a larger doc id
-    if n:
-        new_group = np.empty(n, dtype=bool)
-        new_group[0] = True
-        np.not_equal(e[1:], e[:-1], out=new_group[1:])
-        query_starts = np.flatnonzero(new_group)
-        new_group[1:] |= s[1:] != s[:-1]
-        tie_starts = np.flatnonzero(new_group)
-        del new_group
-    else:
-        query_starts = tie_starts = np.zeros(0, dtype=np.int64)
-    gi = np.searchsorted(tie_starts, pos, side="right") - 1
-    tie_start = tie_starts[gi] if pos.size else pos
-    tie_end = np.append(tie_starts, n)[gi + 1] if pos.size else pos
-    query_start = query_starts[np.searchsorted(query_starts, pos, side="right") - 1] if pos.size else pos
+    qi = np.searchsorted(query_starts, pos, side="right") - 1
+    query_start = query_starts[qi]
+    query_end = np.append(query_starts, n)[qi + 1]
+    tie_start, tie_end = _tie_bounds(s, pos, query_start, query_end)
     rank = tie_start - query_start + 1
     tied = np.flatnonzero(tie_end - tie_start > 1)
     if tied.size:
         rank = rank + _larger_ids_in_tie(tied, pos, tie_start, tie_end, rows_of, run.doc)
-    q = e[pos] if pos.size else pos
+    q = e_of_run[c[pos]] if pos.size else pos
     if depth is not None:
         inside = rank <= depth
         q, rank, grade = q[inside], rank[inside], grade[inside]
@@ -362,6 +352,37 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
     order = np.lexsort((rank, q))
     return Batch(evaluated, n_ret, q[order], rank[order], grade[order], qrels_q, qrels_grade,
                  missing_from_run, missing_from_qrels, qrels, run, depth)
+
+
+def _ordered_starts(c: np.ndarray, s: np.ndarray) -> np.ndarray | None:
+    """Where each query starts, if the rows are grouped by query with scores descending."""
+    n = len(c)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = c[1:] != c[:-1]
+    starts = np.r_[0, np.flatnonzero(change) + 1]
+    if len(starts) != len(np.unique(c[starts])):
+        return None  # a query's rows come in more than one block
+    rising = s[1:] > s[:-1]
+    rising &= ~change
+    return None if rising.any() else starts
+
+
+def _tie_bounds(s, pos, lo_limit, hi_limit):
+    """[start, end) of the run of equal scores around each position, within its query."""
+    start, end = pos.copy(), pos + 1
+    value = s[pos]
+    active = np.flatnonzero(start > lo_limit)
+    while active.size:
+        active = active[s[start[active] - 1] == value[active]]
+        start[active] -= 1
+        active = active[start[active] > lo_limit[active]]
+    active = np.flatnonzero(end < hi_limit)
+    while active.size:
+        active = active[s[end[active]] == value[active]]
+        end[active] += 1
+        active = active[end[active] < hi_limit[active]]
+    return start, end
 
 
 def _larger_ids_in_tie(tied, pos, tie_start, tie_end, rows_of, docs) -> np.ndarray:
@@ -379,7 +400,7 @@ def _larger_ids_in_tie(tied, pos, tie_start, tie_end, rows_of, docs) -> np.ndarr
         within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         others = rows_of(tie_start[owners] + within)
         mine = rows_of(pos[owners])
-        larger = pc.greater(docs.take(pa.array(others)), docs.take(pa.array(mine)))
+        larger = pc.greater(_keys.take(docs, others), _keys.take(docs, mine))
         larger = larger.to_numpy(zero_copy_only=False)
         extra += np.bincount(owners[larger], minlength=len(pos))
         lo = hi

@@ -208,12 +208,15 @@ def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None)
     """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order."""
     ordered = sorted(ms, key=_order_key)
     if per_query:
+        # trec_eval prints num_q only in the summary
+        shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered if m.name != "NumQ"]
+        lines = []
         for qid in sorted(result.per_query, key=_byte_order):
             values = result.per_query[qid]
-            for m in ordered:
-                if m.name == "NumQ":
-                    continue  # trec_eval prints num_q only in the summary
-                out.write(f"{trec_name(m):<22}\t{qid}\t{_value(m, values[str(m)])}\n")
+            for head, key, count in shown:
+                v = values[key]
+                lines.append(f"{head}{qid}\t{int(round(v)) if count else format(v, '6.4f')}\n")
+        out.write("".join(lines))
     if tag is not None:
         out.write(f"{'runid':<22}\tall\t{tag}\n")
     for m in ordered:

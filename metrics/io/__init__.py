@@ -72,7 +72,8 @@ def read_run(path: str | Path, *, format: str = "auto", dedup: str = "error", **
     elif fmt in ("csv", "tsv"):
         run = read_table_run(path, delimiter="," if fmt == "csv" else "\t", **options)
     elif fmt in ("trec", "list"):
-        run = read_trec_run(path, kind="run" if fmt == "trec" else "list")
+        kind = "auto" if format == "auto" else ("run" if fmt == "trec" else "list")
+        run = read_trec_run(path, kind=kind)
     else:
         raise ValueError(f"run format must be one of {', '.join(map(repr, FORMATS))}, got {format!r}")
     try:

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["doc_hashes", "pair_keys", "duplicate_groups", "lookup"]
+__all__ = ["doc_hashes", "pair_keys", "duplicate_groups", "lookup", "take"]
 
 _P = np.uint64(0x100000001B3)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
@@ -62,21 +62,52 @@ def _hash_chunk(arr: pa.Array) -> np.ndarray:
     return out
 
 
+def take(values: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """``values[rows]`` chunk by chunk (taking from a ChunkedArray would first concatenate it)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if not isinstance(values, pa.ChunkedArray) or values.num_chunks <= 1:
+        arr = values.chunk(0) if isinstance(values, pa.ChunkedArray) and values.num_chunks else values
+        if isinstance(arr, pa.ChunkedArray):  # no chunks at all
+            return pa.array([], values.type)
+        return arr.take(pa.array(rows))
+    bounds = np.cumsum([0] + [len(c) for c in values.chunks])
+    order = np.argsort(rows, kind="stable")
+    sorted_rows = rows[order]
+    cuts = np.searchsorted(sorted_rows, bounds)
+    parts = []
+    for i, chunk in enumerate(values.chunks):
+        local = sorted_rows[cuts[i]:cuts[i + 1]] - bounds[i]
+        if local.size:
+            parts.append(chunk.take(pa.array(local)))
+    taken = pa.concat_arrays(parts) if parts else pa.array([], values.type)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order))
+    return taken.take(pa.array(inverse))
+
+
 def doc_hashes(docs: pa.ChunkedArray | pa.Array) -> np.ndarray:
     """One uint64 per string; equal strings get equal hashes."""
     chunks = docs.chunks if isinstance(docs, pa.ChunkedArray) else [docs]
-    if not chunks:
-        return np.zeros(0, dtype=np.uint64)
-    return np.concatenate([_hash_chunk(c) for c in chunks])
+    out = np.empty(sum(len(c) for c in chunks), dtype=np.uint64)
+    at = 0
+    for c in chunks:
+        out[at: at + len(c)] = _hash_chunk(c)
+        at += len(c)
+    return out
 
 
-def pair_keys(codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
-    """A key per (query code, document hash) row."""
+BLOCK = 1 << 20
+
+
+def pair_keys(codes: np.ndarray, hashes: np.ndarray, *, inplace: bool = False) -> np.ndarray:
+    """A key per (query code, document hash) row (written over ``hashes`` when ``inplace``)."""
+    keys = hashes if inplace else hashes.copy()
     with np.errstate(over="ignore"):
-        keys = codes.astype(np.uint64)
-        keys *= _GOLD
-        keys ^= hashes
-        return keys
+        for i in range(0, len(keys), BLOCK):  # in blocks: no large temporary arrays
+            part = codes[i: i + BLOCK].astype(np.uint64)
+            part *= _GOLD
+            keys[i: i + BLOCK] ^= part
+    return keys
 
 
 def duplicate_groups(codes: np.ndarray, docs: pa.ChunkedArray, keys: np.ndarray | None = None) -> list[np.ndarray]:
@@ -91,7 +122,7 @@ def duplicate_groups(codes: np.ndarray, docs: pa.ChunkedArray, keys: np.ndarray 
     pos = np.searchsorted(repeated, keys)
     pos[pos == repeated.size] = 0
     rows = np.flatnonzero(repeated[pos] == keys)
-    names = docs.take(pa.array(rows)).to_pylist()
+    names = take(docs, rows).to_pylist()
     groups: dict[tuple[int, str], list[int]] = {}
     for r, q, d in zip(rows.tolist(), codes[rows].tolist(), names, strict=True):
         groups.setdefault((q, d), []).append(r)
@@ -125,7 +156,7 @@ def lookup(run_keys: np.ndarray, run_docs: pa.ChunkedArray, run_codes: np.ndarra
     rows = candidates[hit]
     judged = order[pos[hit]]
     if rows.size:  # confirm on the strings: a hash collision is not a match
-        same = pc.equal(run_docs.take(pa.array(rows)), qrels_docs.take(pa.array(judged)))
+        same = pc.equal(take(run_docs, rows), take(qrels_docs, judged))
         same = same.to_numpy(zero_copy_only=False) & (run_codes[rows] == qrels_codes[judged])
         rows, judged = rows[same], judged[same]
     return rows, judged

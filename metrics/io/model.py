@@ -105,7 +105,7 @@ class Run:
         """A uint64 key per row for (query code, document), computed once (see io.keys)."""
         if "keys" not in self._cache:
             from .keys import doc_hashes, pair_keys
-            self._cache["keys"] = pair_keys(self.query, doc_hashes(self.doc))
+            self._cache["keys"] = pair_keys(self.query, doc_hashes(self.doc), inplace=True)
         return self._cache["keys"]
 
     def to_dict(self) -> dict[str, dict[str, float]]:

@@ -209,11 +209,14 @@ def _read(path, kind: str):
     queries = qcol.chunk(0).dictionary.to_pylist() if qcol.num_chunks else []
     codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in qcol.chunks]).astype(np.int32, copy=False)
     values = table.column(2).to_numpy() if table.num_columns > 2 else None
+    docs = table.column(1)
+    del table
+    pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
     tag = None
     if kind == "run":
         first = _first_data_line(path).split()
         tag = first[5] if len(first) > 5 else None
-    return queries, codes, table.column(1), values, tag
+    return queries, codes, docs, values, tag
 
 
 def _first_data_line(path) -> str:
