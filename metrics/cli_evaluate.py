@@ -104,8 +104,8 @@ def measures_from(args) -> list[Measure]:
     except (ValueError, TypeError) as err:
         raise cli.UsageError(str(err)) from None
     if args.level is not None:
-        if args.level < 0:
-            raise cli.UsageError(f"-l must be an integer >= 0, got {args.level}")
+        if args.level < 1:
+            raise cli.UsageError(f"-l must be an integer >= 1, got {args.level}")
         ms = [m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
               and not any(k == "rel" for k, _ in m.params) else m for m in ms]
     if args.depth is not None and args.depth < 1:

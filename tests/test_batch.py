@@ -24,7 +24,7 @@ OURS = [
     "nDCG", "nDCG@5", "nDCG(dcg='exp-log2')@5", "nDCG(dcg='jarvelin')", "nDCG(ideal='ranking')@5",
     "nDCG(rel=2)@5", "DCG@5", "CG@3", "IDCG@4", "Rprec", "Bpref", "IPrec@0.0", "IPrec@0.3",
     "IPrec@0.7", "11pt", "NumRet", "NumRet@5", "NumRel", "NumRelRet", "NumRelRet@3", "NumQ",
-    "P(rel=2)@5", "Bpref(rel=2)", "AP(rel=0)",
+    "P(rel=2)@5", "Bpref(rel=2)", "AP(rel=3)",
 ]
 
 # trec_eval name -> ours, for what both compute
