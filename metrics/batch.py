@@ -42,6 +42,7 @@ import pyarrow.compute as pc
 from . import _check
 from .core import MISSING, Evaluation, aggregate, prepare
 from .io import keys as _keys
+from .io.arrays import as_numpy
 from .io.model import Qrels, Run, qrels_from_dict, run_from_dict
 from .measures import Measure, parse_many
 from .ranking import KERNELS
@@ -401,7 +402,7 @@ def _larger_ids_in_tie(tied, pos, tie_start, tie_end, rows_of, docs) -> np.ndarr
         others = rows_of(tie_start[owners] + within)
         mine = rows_of(pos[owners])
         larger = pc.greater(_keys.take(docs, others), _keys.take(docs, mine))
-        larger = larger.to_numpy(zero_copy_only=False)
+        larger = as_numpy(larger)
         extra += np.bincount(owners[larger], minlength=len(pos))
         lo = hi
     return extra

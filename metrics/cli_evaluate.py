@@ -155,7 +155,8 @@ def run(args) -> int:
     elif args.format == "json":
         json.dump({"aggregate": result.aggregate,
                    "per_query": result.per_query if args.per_query else {},
-                   "warnings": warnings(result, qrels, run_, args.complete)}, out, indent=2)
+                   "warnings": warnings(result, qrels, run_, args.complete)},
+                  out, indent=None if args.per_query else 2)  # per-query output can be large
         out.write("\n")
     elif args.format == "csv":
         write_csv(out, ms, result, args.per_query)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
 
-from .keys import duplicate_groups
+from .keys import duplicate_groups, take
 from .model import FileFormatError, Run
 
 __all__ = ["DEDUP", "deduplicate"]
@@ -20,6 +19,7 @@ def deduplicate(run: Run, how: str = "error") -> Run:
     that comes first/last in the file) or ``"max"`` (keep the highest score; the first
     such line on a tie).
 
+    >>> import pyarrow as pa
     >>> from metrics.io import run_from_dict
     >>> r = run_from_dict({"q": {"a": 1.0, "b": 2.0}})
     >>> r = Run(r.queries, np.array([0, 0, 0], np.int32), pa.chunked_array([["a", "b", "a"]]),
@@ -55,5 +55,4 @@ def deduplicate(run: Run, how: str = "error") -> Run:
         drop.extend(int(r) for r in g if r != keep)
     mask = np.ones(len(run), dtype=bool)
     mask[drop] = False
-    rows = pa.array(np.flatnonzero(mask))
-    return Run(run.queries, run.query[mask], run.doc.take(rows), run.score[mask], run.source, run.tag)
+    return Run(run.queries, run.query[mask], take(run.doc, np.flatnonzero(mask)), run.score[mask], run.source, run.tag)

@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 
 from .._check import MAX_GRADE
+from .arrays import as_numpy
 from .model import FileFormatError, Qrels, Run, _chunked, _codes
 from .trec import open_bytes
 
@@ -49,7 +50,7 @@ def _fast(path, query_key, list_key, id_fields, value_key, kind):
         qids = pc.cast(table.column(query_key), pa.string()).combine_chunks()
         if qids.null_count:
             return None
-        parents = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False)
+        parents = as_numpy(pc.list_parent_indices(lists))
         flat = pc.list_flatten(lists)
         parts = []
         for name in id_fields:
@@ -67,13 +68,13 @@ def _fast(path, query_key, list_key, id_fields, value_key, kind):
             if kind == "qrels":
                 if not pa.types.is_integer(values.type):
                     return None
-                values = values.to_numpy(zero_copy_only=False).astype(np.int64)
+                values = as_numpy(values).astype(np.int64)
                 if values.size and np.abs(values).max() > MAX_GRADE:
                     return None
             else:
                 if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
                     return None
-                values = values.to_numpy(zero_copy_only=False).astype(np.float64)
+                values = as_numpy(values).astype(np.float64)
                 if not np.isfinite(values).all():
                     return None
         else:

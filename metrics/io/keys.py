@@ -11,6 +11,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrays import as_numpy, index_array
+
 __all__ = ["doc_hashes", "pair_keys", "duplicate_groups", "lookup", "take"]
 
 _P = np.uint64(0x100000001B3)
@@ -69,7 +71,7 @@ def take(values: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
         arr = values.chunk(0) if isinstance(values, pa.ChunkedArray) and values.num_chunks else values
         if isinstance(arr, pa.ChunkedArray):  # no chunks at all
             return pa.array([], values.type)
-        return arr.take(pa.array(rows))
+        return arr.take(index_array(rows))
     bounds = np.cumsum([0] + [len(c) for c in values.chunks])
     order = np.argsort(rows, kind="stable")
     sorted_rows = rows[order]
@@ -78,11 +80,11 @@ def take(values: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     for i, chunk in enumerate(values.chunks):
         local = sorted_rows[cuts[i]:cuts[i + 1]] - bounds[i]
         if local.size:
-            parts.append(chunk.take(pa.array(local)))
+            parts.append(chunk.take(index_array(local)))
     taken = pa.concat_arrays(parts) if parts else pa.array([], values.type)
     inverse = np.empty_like(order)
     inverse[order] = np.arange(len(order))
-    return taken.take(pa.array(inverse))
+    return taken.take(index_array(inverse))
 
 
 def doc_hashes(docs: pa.ChunkedArray | pa.Array) -> np.ndarray:
@@ -157,6 +159,6 @@ def lookup(run_keys: np.ndarray, run_docs: pa.ChunkedArray, run_codes: np.ndarra
     judged = order[pos[hit]]
     if rows.size:  # confirm on the strings: a hash collision is not a match
         same = pc.equal(take(run_docs, rows), take(qrels_docs, judged))
-        same = same.to_numpy(zero_copy_only=False) & (run_codes[rows] == qrels_codes[judged])
+        same = as_numpy(same) & (run_codes[rows] == qrels_codes[judged])
         rows, judged = rows[same], judged[same]
     return rows, judged

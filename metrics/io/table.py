@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from .._check import MAX_GRADE
+from .arrays import as_numpy
 from .model import FileFormatError, Qrels, Run, _chunked, _codes
 from .trec import DICT, open_bytes
 
@@ -80,7 +81,7 @@ def _read(path, kind: str, delimiter: str, columns: dict | None):
             convert_options=pacsv.ConvertOptions(column_types=types, include_columns=names,
                                                  null_values=[], strings_can_be_null=False))
         table = table.unify_dictionaries()
-        values = table.column(vcol).to_numpy() if vcol else None
+        values = as_numpy(table.column(vcol)) if vcol else None
         if values is not None and kind == "qrels" and values.size and np.abs(values).max() > MAX_GRADE:
             raise ValueError
         if values is not None and kind == "run" and not np.isfinite(values).all():
@@ -89,7 +90,7 @@ def _read(path, kind: str, delimiter: str, columns: dict | None):
             raise FileFormatError(source, [(None, "no data rows after the header")])
         qc = table.column(qcol)
         queries = qc.chunk(0).dictionary.to_pylist()
-        codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in qc.chunks]).astype(np.int32)
+        codes = as_numpy(qc).astype(np.int32)
         docs = table.column(dcol)
     except (pa.ArrowInvalid, ValueError, UnicodeDecodeError) as err:
         if isinstance(err, FileFormatError):

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from .._check import MAX_GRADE
+from .arrays import as_numpy
 from .model import FileFormatError, Qrels, Run, _chunked, _codes
 
 __all__ = ["read_trec_qrels", "read_trec_run", "sniff_columns"]
@@ -99,11 +100,11 @@ def _arrow_read(source, kind: str, ncols: int):
         return None
     table = table.unify_dictionaries()
     if kind == "run":
-        score = table.column("f4").to_numpy()
+        score = as_numpy(table.column("f4"))
         if not np.isfinite(score).all():
             return None
     if kind == "qrels":
-        grade = table.column("f3").to_numpy()
+        grade = as_numpy(table.column("f3"))
         if grade.size and np.abs(grade).max() > MAX_GRADE:
             return None
     return table
@@ -207,8 +208,8 @@ def _read(path, kind: str):
         return queries, codes, _chunked(cols[1]), values, tag
     qcol = table.column(0)
     queries = qcol.chunk(0).dictionary.to_pylist() if qcol.num_chunks else []
-    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in qcol.chunks]).astype(np.int32, copy=False)
-    values = table.column(2).to_numpy() if table.num_columns > 2 else None
+    codes = as_numpy(qcol).astype(np.int32, copy=False)
+    values = as_numpy(table.column(2)) if table.num_columns > 2 else None
     docs = table.column(1)
     del table
     pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
