@@ -1,6 +1,7 @@
 """Build Ranklab's small test collection: documents, queries, graded judgments and two runs.
 
     python assets/make_collection.py            # writes assets/collection/ and assets/examples/
+    python assets/make_collection.py --out DIR  # somewhere else (the test compares the two)
 
 Deterministic (fixed seed, no downloads, pure Python). The documents are short synthetic
 texts on twelve topics, each topic with three facets; a query asks for one facet of one
@@ -23,6 +24,7 @@ and facet (so R is complete); anything else is unjudged. Runs (TREC format, dept
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
@@ -182,7 +184,10 @@ def grade(doc: dict, query: dict) -> int:
     return doc["quality"]
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=HERE, help="folder for collection/ and examples/")
+    args = parser.parse_args(argv)
     rng = random.Random(SEED)
     docs = make_documents(rng)
     queries = make_queries(rng)
@@ -195,8 +200,8 @@ def main() -> int:
         runs["bm25"][q["qid"]] = ranked(bm25_scores(words, texts), ids)
         runs["tf"][q["qid"]] = ranked(tf_scores(words, texts), ids)
 
-    out = HERE / "collection"
-    out.mkdir(exist_ok=True)
+    out = args.out / "collection"
+    out.mkdir(parents=True, exist_ok=True)
     with open(out / "docs.jsonl", "w") as f:
         for d in docs:
             f.write(json.dumps({"id": d["id"], "filename": d["filename"], "page_number": d["page_number"],
@@ -219,7 +224,7 @@ def main() -> int:
                 for rank, (d, s) in enumerate(run[q["qid"]], start=1):
                     f.write(f"{q['qid']} Q0 {d} {rank} {s:.4f} {name}\n")
 
-    examples = HERE / "examples"
+    examples = args.out / "examples"
     examples.mkdir(exist_ok=True)
     with open(examples / "ground_truth.jsonl", "w") as f:
         for q in queries:
