@@ -1,0 +1,101 @@
+"""ui.state: the example model, presets and the permalink codec (no Streamlit session needed)."""
+
+import base64
+import json
+import zlib
+from dataclasses import replace
+
+import pytest
+
+import metrics
+from ui import state
+from ui.state import Example, ExampleError, Item, Query
+
+
+@pytest.mark.parametrize("name", list(state.PRESETS))
+def test_every_preset_round_trips_through_the_permalink(name):
+    ex = state.build_preset(name)
+    assert state.validate(ex) == ex
+    assert state.decode(state.encode(ex)) == ex
+
+
+def test_cat_preset_gives_the_seed_recall_and_precision():
+    ex = state.build_preset("cat")
+    ranking, judgments = ex.query.inputs(ex.mode)
+    # seed 004: relevant at ranks 2, 4, 5, 7 of 8
+    assert metrics.scores_over_k("R", ranking, judgments) == [0, .25, .25, .5, .75, .75, 1, 1]
+    p = [round(x, 2) for x in metrics.scores_over_k("P", ranking, judgments)]
+    assert p == [0, .5, .33, .5, .6, .5, .57, .5]
+
+
+def test_white_cat_preset_gives_the_seed_ndcg():
+    ex = state.build_preset("white-cat")
+    ranking, judgments = ex.query.inputs(ex.mode)
+    ndcg = [round(x, 2) for x in metrics.scores_over_k("nDCG", ranking, judgments)]
+    assert ndcg == [0, .39, .38, .46, .58, .6, .67, .73]
+
+
+def test_dcg_preset_uses_the_tray_for_the_ideal():
+    ex = state.build_preset("dcg")
+    ranking, judgments = ex.query.inputs(ex.mode)
+    assert round(metrics.score("nDCG@6", ranking, judgments), 3) == 0.785  # REFERENCE.md
+
+
+def test_binary_mode_turns_positive_grades_into_one():
+    q = Query("q", (Item("a", "A", 4), Item("b", "B", 0)), (Item("c", "C", 2),))
+    assert q.inputs("binary") == (["a", "b"], {"a": 1, "b": 0, "c": 1})
+    assert q.inputs("graded") == (["a", "b"], {"a": 4, "b": 0, "c": 2})
+
+
+def _forge(payload) -> str:
+    raw = json.dumps(payload).encode()
+    return "1." + base64.urlsafe_b64encode(zlib.compress(raw)).decode().rstrip("=")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "no example"),
+    ("2.abc", "another version"),
+    ("1.!!!!", "damaged"),
+    ("1." + "A" * 40, "damaged"),
+    (_forge([1, 2]), "not an object"),
+    (_forge({"v": 1, "k": 3, "m": "x", "q": []}), "binary nor graded"),
+    (_forge({"v": 1, "k": 3, "m": "b", "q": []}), "at least one query"),
+    (_forge({"v": 1, "k": 0, "m": "b", "q": [{"n": "q", "r": []}]}), "k must be"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A", 1e9]]}]}), "out of range"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A", -1]]}]}), "out of range"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A", "x"]]}]}), "not a number"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A", 1], ["a", "B", 0]]}]}),
+     "appears twice"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "x" * 10_000, 1]]}]}), "too long"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["<b>", "A", 1]]}]}), "may only use"),
+])
+def test_tampered_permalinks_raise_a_clear_error(text, words):
+    with pytest.raises(ExampleError, match=words):
+        state.decode(text)
+
+
+def test_decode_refuses_a_zip_bomb():
+    bomb = "1." + base64.urlsafe_b64encode(zlib.compress(b"[" * 5_000_000)).decode()
+    with pytest.raises(ExampleError, match="damaged"):
+        state.decode(bomb)
+
+
+def test_validate_cleans_text_grades_and_rejects_nan():
+    q = Query("q", (Item("a", " A ", "2"), Item("b", None, 0.0)))
+    ex = state.validate(Example((q,), k=1, mode="graded"))
+    assert ex.query.ranking == (Item("a", "A", 2), Item("b", "", 0))
+    with pytest.raises(ExampleError, match="empty"):
+        state.validate(Example((Query("q", (Item("a", "A", float("nan")),)),)))
+
+
+def test_effective_k_is_clipped_to_the_list():
+    ex = state.build_preset("cat")
+    assert state.effective_k(replace(ex, k=50)) == 8
+    empty = Example((Query("q"),), k=5)
+    assert state.effective_k(empty) == 1
+
+
+def test_new_rows_get_fresh_ids():
+    q = state.build_preset("dcg").query
+    items = state.items_from_rows([{"id": "d1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}], q)
+    assert [i.id for i in items] == ["d1", "d9"]
