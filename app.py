@@ -14,5 +14,6 @@ pages = {
         st.Page("pages/compare.py", title="Compare two systems", icon="⚖️"),
         st.Page("pages/swap_map.py", title="Swap map", icon="🔀"),
     ],
+    "Reader": [st.Page("pages/reader.py", title="Reader (QA) metrics", icon="💬")],
 }
 st.navigation(pages).run()
