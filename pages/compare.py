@@ -3,17 +3,58 @@
 from __future__ import annotations
 
 import re
+import tempfile
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 import metrics
+from metrics import io as metrics_io
 from metrics.teaching import compare
 from ui import state, teach_view, teaching_charts
 
 PAGE = "compare"
-SOURCES = ["The example's queries vs. a variant", "Type system B's order", "Two rankings where nDCG and AP disagree"]
+SOURCES = ["The sample collection: BM25 vs. TF", "Upload qrels and two runs", "The example's queries vs. a variant",
+           "Type system B's order", "Two rankings where nDCG and AP disagree"]
+GENERATED = 4
 MAX_IDS = 1000
+MAX_UPLOAD_MB = 20
+COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _read(kind: str, name: str, data: bytes) -> dict:
+    """Read an uploaded (or bundled) file with metrics.io; the suffix of ``name`` picks the format."""
+    suffix = "".join(Path(name).suffixes[-2:]) if name else ".txt"
+    suffix = re.sub(r"[^A-Za-z0-9.]", "", suffix)[:12] or ".txt"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"upload{suffix}"
+        path.write_bytes(data)
+        reader = metrics_io.read_qrels if kind == "qrels" else metrics_io.read_run
+        result = reader(path)
+    out = result.to_dict()
+    return out
+
+
+def _files():
+    names = ("qrels", "run A", "run B")
+    ups = [st.file_uploader(f"{n} (TREC, two-column list, JSONL or CSV)", key=f"{PAGE}.upload.{i}")
+           for i, n in enumerate(names)]
+    if not all(ups):
+        st.info("Upload the judgments (qrels) and the two runs to compare them.")
+        return None
+    loaded = []
+    for kind, name, up in zip(("qrels", "run", "run"), names, ups, strict=True):
+        if up.size > MAX_UPLOAD_MB * 2**20:
+            st.error(f"{name}: {up.size / 2**20:.1f} MB is too large (at most {MAX_UPLOAD_MB} MB).")
+            return None
+        try:
+            loaded.append(_read(kind, up.name, up.getvalue()))
+        except (ValueError, OSError) as err:
+            st.error(f"{name} ({up.name[:60]}): {str(err)[:500]}")
+            return None
+    return loaded
 
 
 def _example_runs():
@@ -29,6 +70,21 @@ def _systems():
     """(qrels, run A, run B, k, description) from the chosen source, or None after an error."""
     source = st.radio("Systems", SOURCES, key=f"{PAGE}.source")
     if source == SOURCES[0]:
+        try:
+            qrels = _read("qrels", "qrels.txt", (COLLECTION / "qrels.txt").read_bytes())
+            run_a = _read("run", "run_bm25.txt", (COLLECTION / "run_bm25.txt").read_bytes())
+            run_b = _read("run", "run_tf.txt", (COLLECTION / "run_tf.txt").read_bytes())
+        except (OSError, ValueError) as err:
+            st.error(f"The sample collection could not be read: {err}")
+            return None
+        return qrels, run_a, run_b, 10, "A = BM25, B = TF (assets/collection)"
+    if source == SOURCES[1]:
+        got = _files()
+        if got is None:
+            return None
+        qrels, run_a, run_b = got
+        return qrels, run_a, run_b, 10, "A = run A, B = run B (uploaded)"
+    if source == SOURCES[2]:
         qrels, run_a, k = _example_runs()
         if len(qrels) == 1:
             st.info("The current example has one query, so there is nothing to test across queries.")
@@ -41,7 +97,7 @@ def _systems():
                                    disabled=how != "shuffle"))
         run_b = compare.variant_run(run_a, qrels, how, seed=seed)
         return qrels, run_a, run_b, k, f"A = the example's rankings; B = {how}"
-    if source == SOURCES[1]:
+    if source == SOURCES[3]:
         cq = teach_view.current()
         default = " ".join(reversed(cq.ranking))
         text = st.text_area("System B's ranking: document ids, best first (A is the current query's ranking)",
@@ -116,7 +172,7 @@ def main() -> None:
     if c.disagree:
         st.warning("The measures disagree: some prefer A, others B. Which one is right depends on what your "
                    "users need — graded relevance near the top (nDCG) or every relevant document found (AP).")
-    if len(c.queries) < 2 and source != 2:
+    if len(c.queries) < 2 and source != GENERATED:
         st.info("With one query there is no test: the t-test needs at least two queries, and the "
                 "randomization p-value of a single difference is 1.")
     st.caption("p-values are two-sided. Randomization: every sign pattern of the per-query differences when "

@@ -169,11 +169,49 @@ def test_seed002_pitfall_shows_the_error_and_the_fix():
 
 def test_compare_three_queries_variant():
     at = open_page("compare", preset="three-queries")
+    at.radio(key="compare.source").set_value("The example's queries vs. a variant").run()
     csv = at.dataframe[0].value.to_csv()
     assert "RR" in csv and "AP" in csv
     # B moves each first relevant document down one rank: RR falls on every query
-    assert ",A," in csv
+    # A: (1/2 + 1 + 1/5) / 3 = 0.5667; B: (1/3 + 1/2 + 1/6) / 3 = 0.3333
+    assert "0.5667" in csv and "0.3333" in csv
     assert at.get("vega_lite_chart")
+
+
+def test_compare_sample_collection_agrees_with_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from metrics import io as metrics_io
+
+    folder = Path(APP).parent / "assets" / "collection"
+    qrels = metrics_io.read_qrels(folder / "qrels.txt").to_dict()
+    runs = [metrics_io.read_run(folder / f"run_{n}.txt").to_dict() for n in ("bm25", "tf")]
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut_10"})
+    expected = []
+    for run in runs:
+        per = ev.evaluate(run)
+        # queries judged but missing from a run count 0 (the page compares on the same queries)
+        expected.append(sum(per.get(q, {}).get("map", 0.0) for q in qrels) / len(qrels))
+    at = open_page("compare")  # the default source is the sample collection
+    table = at.dataframe[0].value.set_index("measure")
+    assert float(table.loc["AP", "mean A"]) == pytest.approx(expected[0], abs=5e-5)
+    assert float(table.loc["AP", "mean B"]) == pytest.approx(expected[1], abs=5e-5)
+    assert table.loc["AP", "t-test p"] not in ("—", "") and len(at.get("vega_lite_chart")) == 1
+
+
+def test_compare_uploaded_files_and_a_broken_one():
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value("Upload qrels and two runs").run()
+    assert at.info  # asks for the three files
+    at.file_uploader(key="compare.upload.0").set_value(("qrels.txt", b"q1 0 a 1\nq2 0 b 1\n", "text/plain"))
+    at.file_uploader(key="compare.upload.1").set_value(("a.txt", b"q1 Q0 a 1 2.0 A\nq2 Q0 x 1 2.0 A\n", "text/plain"))
+    at.file_uploader(key="compare.upload.2").set_value(("b.txt", b"q1 Q0 x 1 2.0 B\nq2 Q0 b 1 2.0 B\n", "text/plain"))
+    at.run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value.set_index("measure")
+    assert table.loc["RR", "mean A"] == "0.5" and table.loc["RR", "A better on"] == "q1"
+    at.file_uploader(key="compare.upload.2").set_value(("b.txt", b"<script>\x00\xff garbage", "text/plain"))
+    at.run()
+    assert not at.exception and at.error and "run B" in texts(at.error)
 
 
 def test_compare_generated_disagreement():
