@@ -140,7 +140,14 @@ def _summary(c) -> pd.DataFrame:
                      "t-test p": teach_view.fmt(t.p_value) if t.n >= 2 else "— (1 query)",
                      "randomization p": teach_view.fmt(rnd.p_value),
                      "Cohen's d": teach_view.fmt(t.cohen_d, 2) if t.n >= 2 else "—",
-                     "A better on": ", ".join(r.a_better) or "—", "B better on": ", ".join(r.b_better) or "—"})
+                     "queries A / B / tie": f"{len(r.a_better)} / {len(r.b_better)} / "
+                                            f"{len(r.deltas) - len(r.a_better) - len(r.b_better)}"})
+    return pd.DataFrame(rows)
+
+
+def _which(c) -> pd.DataFrame:
+    rows = [{"measure": m, "A better on": ", ".join(r.a_better) or "—", "B better on": ", ".join(r.b_better) or "—"}
+            for m, r in c.results.items()]
     return pd.DataFrame(rows)
 
 
@@ -169,13 +176,16 @@ def main() -> None:
         return
     st.caption(f"{what}; {len(c.queries)} quer{'y' if len(c.queries) == 1 else 'ies'}.")
     st.dataframe(_summary(c), hide_index=True, width="stretch")
+    with st.expander("Which queries each measure prefers"):
+        st.dataframe(_which(c), hide_index=True, width="stretch")
     if c.disagree:
         st.warning("The measures disagree: some prefer A, others B. Which one is right depends on what your "
                    "users need — graded relevance near the top (nDCG) or every relevant document found (AP).")
     if len(c.queries) < 2 and source != GENERATED:
         st.info("With one query there is no test: the t-test needs at least two queries, and the "
                 "randomization p-value of a single difference is 1.")
-    st.caption("p-values are two-sided. Randomization: every sign pattern of the per-query differences when "
+    st.caption("A p-value below 0.05 is the usual bar for “more than chance”; with few queries it is rarely "
+               "reached. p-values are two-sided. Randomization: every sign pattern of the per-query differences when "
                "there are at most 13 queries, else 10,000 seeded draws. Cohen's d = mean difference / its "
                "standard deviation across queries.")
     measure = st.selectbox("Per-query differences for", ms, key=f"{PAGE}.chart_measure")

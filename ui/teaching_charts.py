@@ -67,7 +67,7 @@ def delta_bars(comparison, measure: str) -> alt.Chart:
                             scale=alt.Scale(domain=["A", "B", "tie"], range=["#d95f02", "#1b9e77", "#999999"])),
             tooltip=["query:N", alt.Tooltip("delta:Q", format="+.4f"), "better:N"],
         )
-        .properties(height=max(140, 34 * len(df)))
+        .properties(height=max(140, 20 * len(df)))
     )
 
 

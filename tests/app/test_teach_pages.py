@@ -208,7 +208,8 @@ def test_compare_uploaded_files_and_a_broken_one():
     at.run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value.set_index("measure")
-    assert table.loc["RR", "mean A"] == "0.5" and table.loc["RR", "A better on"] == "q1"
+    assert table.loc["RR", "mean A"] == "0.5" and table.loc["RR", "queries A / B / tie"] == "1 / 1 / 0"
+    assert at.dataframe[1].value.set_index("measure").loc["RR", "A better on"] == "q1"
     at.file_uploader(key="compare.upload.2").set_value(("b.txt", b"<script>\x00\xff garbage", "text/plain"))
     at.run()
     assert not at.exception and at.error and "run B" in texts(at.error)
