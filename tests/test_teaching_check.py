@@ -174,3 +174,18 @@ def test_bad_arguments_raise_clear_errors():
 def test_empty_ranking_and_no_relevant_documents():
     assert check("AP", [], {"a": 1}, {"value": "0"}).all_correct
     assert check("nDCG@3", ["a", "b"], {"a": 0}, {"value": "0", "IDCG": "0"}).all_correct
+
+
+def test_readme_teaching_tour_runs_and_its_comments_hold():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = re.search(r"## Teaching.*?```python\n(.*?)```", text, re.S).group(1)
+    ns: dict = {}
+    exec(compile(block, "README.md", "exec"), ns)  # noqa: S102 - our own README
+    assert (ns["r"].first_wrong.key, ns["r"].diagnosis.mistake.key) == ("value", "ap_retrieved")
+    assert ns["cells"]["sklearn"].value == 1.0 and ns["cells"]["sklearn"].moved_by == ("ideal='ranking'",)
+    assert [s.library for s in ns["code"]] == ["pytrec_eval", "ranx", "ir_measures", "ranklab"]
+    assert ns["t"].mean_diff == pytest.approx((0.1 + 0.2 + 0.1) / 3) and "<script" not in ns["sheet"]
+    assert float(ns["swap"].swap_matrix("RR", ["x", "a"], {"a": 1}).delta[0, 1]) == 0.5
