@@ -99,7 +99,8 @@ def main() -> None:
     score_box = st.empty()  # filled after the questions, so a click counts at once
     ex = exercises.generate(seed, level)
     st.subheader(f"Exercise {seed} ({exercises.LEVELS[level]})")
-    st.dataframe(teach_view.ranking_frame(list(ex.ranking), ex.judgments), hide_index=True, width="content")
+    st.dataframe(teach_view.ranking_frame(list(ex.ranking), ex.judgments), hide_index=True, width="content",
+                 column_config={"document": st.column_config.TextColumn(width="medium")})
     if ex.missed:
         st.caption("Rows marked “not retrieved” are judged relevant but the system missed them: "
                    "they count for R and for the ideal ordering.")
