@@ -26,6 +26,7 @@ def _example():
     source = st.radio("Example", ["The current example", "A generated exercise"], horizontal=True,
                       key=f"{PAGE}.source")
     if source == "The current example":
+        teach_view.example_picker(PAGE)
         cq = teach_view.current()
         return cq.ranking, cq.judgments, cq.labels, cq.k, f"query “{cq.name}”"
     c1, c2 = st.columns(2)

@@ -85,6 +85,7 @@ def _systems():
         qrels, run_a, run_b = got
         return qrels, run_a, run_b, 10, "A = run A, B = run B (uploaded)"
     if source == SOURCES[2]:
+        teach_view.example_picker(PAGE)
         qrels, run_a, k = _example_runs()
         if len(qrels) == 1:
             st.info("The current example has one query, so there is nothing to test across queries.")
@@ -98,6 +99,7 @@ def _systems():
         run_b = compare.variant_run(run_a, qrels, how, seed=seed)
         return qrels, run_a, run_b, k, f"A = the example's rankings; B = {how}"
     if source == SOURCES[3]:
+        teach_view.example_picker(PAGE)
         cq = teach_view.current()
         default = " ".join(reversed(cq.ranking))
         text = st.text_area("System B's ranking: document ids, best first (A is the current query's ranking)",
@@ -162,7 +164,7 @@ def main() -> None:
     qrels, run_a, run_b, k, what = got
     default = f"P@{k} RR AP nDCG@{k}" if k else "nDCG AP P@3 RR"
     source = SOURCES.index(st.session_state.get(f"{PAGE}.source", SOURCES[0]))
-    text = st.text_input("Measures", default, max_chars=300, key=f"{PAGE}.measures.{source}")
+    text = st.text_input("Measures", default, max_chars=300, key=f"{PAGE}.measures.{source}.{k}")
     try:
         ms = [str(m) for m in metrics.parse_many(text)][:10]
     except ValueError as err:

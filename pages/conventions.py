@@ -20,7 +20,7 @@ LIBRARY_TITLES = {"pytrec_eval": "pytrec_eval", "sklearn": "scikit-learn", "ranx
 
 def _measures(k: int) -> list[str] | None:
     default = f"P@{k} R@{k} RR AP nDCG@{k}"
-    text = st.text_input("Measures (as trec_eval computes them)", default, max_chars=300, key=f"{PAGE}.measures",
+    text = st.text_input("Measures (as trec_eval computes them)", default, max_chars=300, key=f"{PAGE}.measures.{k}",
                          help="Space-separated, e.g. P@5 AP nDCG@10. Each column below shows how another "
                               "tool or source computes the same measure.")
     try:
@@ -66,9 +66,9 @@ def main() -> None:
                 "Each column is one convention; **◆** marks a value that differs from trec_eval's, and the "
                 "second table names the parameter responsible.")
     teach_view.show_messages()
+    teach_view.example_picker(PAGE)
     cq = teach_view.current()
-    st.caption(f"Current example: query “{cq.name}”, {len(cq.ranking)} results, k = {cq.k}. "
-               "Change it on the Playground page.")
+    st.caption(f"Query “{teach_view.plain(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
     ms = _measures(cq.k)
     try:
         x = explorer.explore(ms, cq.ranking, cq.judgments, groups=cq.groups or None)

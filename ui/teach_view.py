@@ -10,7 +10,7 @@ import pandas as pd
 
 from ui import state
 
-__all__ = ["CurrentQuery", "current", "describe", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
+__all__ = ["CurrentQuery", "current", "describe", "example_picker", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,29 @@ def current() -> CurrentQuery:
     q = ex.query
     ranking, judgments = q.inputs(ex.mode)
     return CurrentQuery(q.name, ranking, judgments, q.labels(), state.effective_k(ex), ex.mode, q.group_lists())
+
+
+def _load_preset(key: str) -> None:
+    import streamlit as st
+
+    name = st.session_state.get(key)
+    if name in state.PRESETS:
+        state.load_preset(name)
+
+
+def example_picker(page: str) -> None:
+    """A selectbox of the bundled examples; choosing one replaces the shared example.
+
+    Shows "your own example" when the current example is not an unchanged preset.
+    """
+    import streamlit as st
+
+    key = f"{page}.preset"
+    current = st.session_state.get(state.KEYS["preset"])
+    st.session_state[key] = current if current in state.PRESETS else None
+    st.selectbox("Example", list(state.PRESETS), index=None, key=key, placeholder="your own example",
+                 format_func=lambda n: state.PRESETS[n].title, on_change=_load_preset, args=(key,),
+                 help="The example is shared by every page; the Playground page edits it.")
 
 
 def show_messages() -> None:

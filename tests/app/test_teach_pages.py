@@ -142,7 +142,7 @@ def test_conventions_graded_example_shows_what_moves():
 @pytest.mark.parametrize("text", ["nDGC@10", "<b>P@5</b>", "P@0", "x" * 300, ""])
 def test_conventions_bad_measures(text):
     at = open_page("conventions")
-    at.text_input(key="conventions.measures").set_value(text).run()
+    at.text_input(key="conventions.measures.2").set_value(text).run()
     assert not at.exception and at.error
 
 
@@ -240,3 +240,15 @@ def test_swap_map_heatmaps():
     assert spec["mark"]["type"] == "rect"
     at.multiselect(key="swap_map.measures").set_value([]).run()
     assert not at.exception and at.info
+
+
+def test_example_picker_switches_the_shared_example():
+    at = open_page("conventions")
+    at.selectbox(key="conventions.preset").set_value("dcg").run()
+    assert not at.exception
+    # REFERENCE.md: nDCG@6 = 6.861 / 8.740 = 0.785 (trec_eval); ideal from the list: 0.961
+    table = at.dataframe[0].value.set_index("measure")
+    assert round(float(table.loc["nDCG@6", "trec_eval"].split()[0]), 3) == 0.785
+    assert round(float(table.loc["nDCG@6", "sklearn"].split()[0]), 3) == 0.961
+    at.switch_page("pages/swap_map.py").run()
+    assert not at.exception and at.selectbox(key="swap_map.preset").value == "dcg"
