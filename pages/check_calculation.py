@@ -23,9 +23,9 @@ HELP = {
 
 def _example():
     """The ranking and judgments to work on: the shared example or a generated exercise."""
-    source = st.radio("Example", ["The current example", "A generated exercise"], horizontal=True,
+    source = st.radio("Work on", ["The shared example", "A generated exercise"], horizontal=True,
                       key=f"{PAGE}.source")
-    if source == "The current example":
+    if source == "The shared example":
         teach_view.example_picker(PAGE)
         cq = teach_view.current()
         return cq.ranking, cq.judgments, cq.labels, cq.k, f"query “{cq.name}”"
@@ -82,9 +82,10 @@ def _show_result(result) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if result.diagnosis:
         d = result.diagnosis
+        fit = ("exactly the number you typed" if d.compared == 1
+               else f"{d.matched} of the {d.compared} numbers you typed from there on")
         st.warning(f"**Likely mistake: {teach_view.plain(d.mistake.title)}.** {teach_view.plain(d.mistake.explanation)}\n\n"
-                   f"Under that mistake this step comes out as {teach_view.fmt(d.value)}, and it reproduces "
-                   f"{d.matched} of the {d.compared} numbers you typed from there on.")
+                   f"Under that mistake this step comes out as {teach_view.fmt(d.value)}: {fit}.")
     st.caption("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.54 is checked to "
                "±0.005, 0.5429 to ±0.00005); fractions such as 2/3 are exact; counts must be exact.")
 
