@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from metrics.teaching.check import blanks, check, parse_answer
+from metrics.teaching.check import MISTAKES, _prepared, blanks, check, parse_answer
 
 CAT_RUN = [str(i) for i in range(1, 9)]
 CATS = {"2": 1, "4": 1, "5": 1, "7": 1}  # seed 004: relevant at 2, 4, 5, 7
@@ -189,3 +191,50 @@ def test_readme_teaching_tour_runs_and_its_comments_hold():
     assert [s.library for s in ns["code"]] == ["pytrec_eval", "ranx", "ir_measures", "ranklab"]
     assert ns["t"].mean_diff == pytest.approx((0.1 + 0.2 + 0.1) / 3) and "<script" not in ns["sheet"]
     assert float(ns["swap"].swap_matrix("RR", ["x", "a"], {"a": 1}).delta[0, 1]) == 0.5
+
+
+# --------------------------------------------------------------------------- properties
+
+
+MEASURES = ["P@3", "R@3", "RR", "AP", "AP@4", "DCG@4", "nDCG@4", "nDCG", "nDCG(dcg='exp-log2')@3", "IDCG@3"]
+
+
+@st.composite
+def examples(draw):
+    n = draw(st.integers(1, 7))
+    docs = [f"d{i}" for i in range(n + 3)]
+    ranking = docs[:n]
+    judged = {d: draw(st.integers(-1, 3)) for d in docs if draw(st.booleans())}
+    return ranking, judged
+
+
+@settings(max_examples=60, deadline=None)
+@given(examples(), st.sampled_from(MEASURES))
+def test_typing_the_right_values_is_always_correct(example, measure):
+    ranking, judged = example
+    bl = blanks(measure, ranking, judged)
+    answers = {b.key: (str(int(b.value)) if b.integer else f"{b.value:.6f}") for b in bl}
+    r = check(measure, ranking, judged, answers)
+    assert r.all_correct and r.first_wrong is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(examples(), st.sampled_from(MEASURES))
+def test_typing_a_mistakes_values_is_diagnosed(example, measure):
+    ranking, judged = example
+    m, q = _prepared(measure, ranking, judged)
+    right = {b.key: b for b in blanks(measure, ranking, judged)}
+    for mistake in MISTAKES:
+        if m.name not in mistake.families:
+            continue
+        for candidate in mistake.kernel(m, q):
+            answers = {k: f"{v:.6f}" if not right[k].integer else str(round(v)) for k, v in candidate.items()
+                       if k in right and math.isfinite(v)}
+            if not answers:
+                continue
+            r = check(measure, ranking, judged, answers)
+            differs = [k for k in answers if abs(right[k].value - candidate[k]) > 1e-5]
+            if not differs:
+                continue
+            assert r.first_wrong is not None
+            assert r.diagnosis is not None, (mistake.key, answers)
