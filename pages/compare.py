@@ -193,7 +193,7 @@ def main() -> None:
     measure = st.selectbox("Per-query differences for", ms, key=f"{PAGE}.chart_measure")
     st.markdown(f"**{teach_view.plain(measure)}: B − A for each query** (left of 0: A is better; right: B)")
     chart = teaching_charts.delta_bars(c, measure)
-    st.altair_chart(chart, width="stretch", height=int(chart.height))
+    st.altair_chart(chart, width="stretch")
 
 
 main()

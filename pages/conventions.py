@@ -96,7 +96,7 @@ def main() -> None:
     cell = next(r for r in x.rows if r.measure == measure).cells[preset]
     st.markdown(f"**{teach_view.plain(measure)} under each convention** (orange: differs from trec_eval)")
     chart = teaching_charts.conventions_bars(x, measure, SHORT)
-    st.altair_chart(chart, width="stretch", height=int(chart.height))
+    st.altair_chart(chart, width="stretch")
     st.markdown(f"{teach_view.plain(PRESETS[preset].title)} computes **{teach_view.plain(measure)}** as "
                 f"`{cell.measure}` = **{teach_view.fmt(cell.value)}**.")
     snippets = explorer.snippets(cell.measure, cq.ranking, cq.judgments)

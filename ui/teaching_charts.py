@@ -67,7 +67,7 @@ def delta_bars(comparison, measure: str) -> alt.Chart:
                             scale=alt.Scale(domain=["A", "B", "tie"], range=["#d95f02", "#1b9e77", "#999999"])),
             tooltip=["query:N", alt.Tooltip("delta:Q", format="+.4f"), "better:N"],
         )
-        .properties(height=max(140, 20 * len(df)))
+        .properties(height=alt.Step(22))  # one band per query, whatever the container
     )
 
 
@@ -90,7 +90,7 @@ def conventions_bars(exploration, measure: str, titles: dict | None = None) -> a
                                             range=["#9ecae1", "#e6550d"])),
             tooltip=["preset:N", alt.Tooltip("value:Q", format=".4f"), "moves:N"],
         )
-        .properties(height=max(80, 26 * len(df)))
+        .properties(height=alt.Step(24))
     )
 
 
