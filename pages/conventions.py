@@ -90,7 +90,7 @@ def main() -> None:
 
     st.subheader("Reproduce a number in code")
     c1, c2 = st.columns(2)
-    measure = c1.selectbox("Measure", ms, key=f"{PAGE}.code_measure")
+    measure = c1.selectbox("Measure", ms, index=len(ms) - 1, key=f"{PAGE}.code_measure")
     presets = [p for p in x.presets if not PRESETS[p].grouped]
     preset = c2.selectbox("Convention", presets, format_func=lambda p: PRESETS[p].title, key=f"{PAGE}.code_preset")
     cell = next(r for r in x.rows if r.measure == measure).cells[preset]
