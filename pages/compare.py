@@ -177,6 +177,11 @@ def main() -> None:
         st.error(f"Cannot compare these systems: {err}")
         return
     st.caption(f"{what}; {len(c.queries)} quer{'y' if len(c.queries) == 1 else 'ies'}.")
+    for w in c.warnings:
+        st.warning(teach_view.plain(w))
+    if not c.queries:
+        st.error("No judged query to compare: the qrels are empty.")
+        return
     st.dataframe(_summary(c), hide_index=True, width="stretch")
     with st.expander("Which queries each measure prefers"):
         st.dataframe(_which(c), hide_index=True, width="stretch")

@@ -27,8 +27,16 @@ def _example(example: dict) -> str:
                        for k, v in example.items())
 
 
+TRY = ("ndcg_falling", "p_at_k_short", "seed002_ndcg", "ap_denominators")
+
+
 def _try_it(key: str) -> None:
     """The interactive part of some pitfalls: the same effect on the current example."""
+    if key not in TRY:
+        return
+    st.subheader("Try it")
+    if key != "p_at_k_short":
+        teach_view.example_picker(PAGE)
     cq = teach_view.current()
     if key == "ndcg_falling":
         st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”): nDCG at each cutoff k")

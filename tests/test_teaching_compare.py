@@ -107,3 +107,12 @@ def test_disagreeing_rankings_really_disagree():
         assert c.disagree
     with pytest.raises(ValueError, match="seed"):
         disagreeing_rankings(-1)
+
+
+def test_compare_reports_missing_and_unknown_queries():
+    c = compare({"q1": {"a": 1}, "q2": {"b": 1}}, {"q1": ["a"], "zz": ["a"]}, {"q1": ["a"], "q2": ["b"]}, "AP")
+    assert c.queries == ("q1", "q2")
+    assert c.results["AP"].mean_a == 0.5 and c.results["AP"].mean_b == 1.0  # q2 missing from A: 0
+    assert c.warnings == ("run A: 1 judged query missing, scored 0: q2", "run A: 1 query not in the qrels (ignored)")
+    empty = compare({}, {"q": ["a"]}, {"q": ["a"]}, "AP")
+    assert empty.queries == () and math.isnan(empty.results["AP"].t_test.p_value)

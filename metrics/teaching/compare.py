@@ -259,9 +259,15 @@ def compare(qrels, run_a, run_b, measures, *, rounds: int = 10_000, seed: int = 
             paired_t_test(a, b), randomization_test(a, b, rounds=rounds, seed=seed),
             tuple(q for q, d in deltas.items() if d < -1e-12), tuple(q for q, d in deltas.items() if d > 1e-12))
     warnings = []
-    for name, e in (("A", ea), ("B", eb)):
+    for name, e, run in (("A", ea, run_a), ("B", eb, run_b)):
+        absent = [q for q in queries if q not in {str(r) for r in run}]
+        if absent:
+            shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
+            warnings.append(f"run {name}: {len(absent)} judged quer{'y' if len(absent) == 1 else 'ies'} "
+                            f"missing, scored 0: {shown}")
         if e.missing_from_qrels:
-            warnings.append(f"run {name}: {len(e.missing_from_qrels)} queries not in the qrels (ignored)")
+            warnings.append(f"run {name}: {len(e.missing_from_qrels)} quer"
+                            f"{'y' if len(e.missing_from_qrels) == 1 else 'ies'} not in the qrels (ignored)")
     return Comparison(tuple(ms), queries, per_query, results, tuple(warnings))
 
 
