@@ -25,7 +25,7 @@ def main() -> None:
         return
     options = [f"P@{k}", f"R@{k}", "RR", "AP", f"nDCG@{k}", "nDCG"]
     chosen = st.multiselect("Measures (up to 3)", options, default=[f"P@{k}", "AP", f"nDCG@{k}"],
-                            max_selections=3, key=f"{PAGE}.measures")
+                            max_selections=3, key=f"{PAGE}.measures.{k}")
     if not chosen:
         st.info("Choose at least one measure.")
         return

@@ -238,7 +238,7 @@ def test_swap_map_heatmaps():
     assert len(charts) == 3
     spec = json.loads(charts[0].proto.spec)
     assert spec["mark"]["type"] == "rect"
-    at.multiselect(key="swap_map.measures").set_value([]).run()
+    at.multiselect(key="swap_map.measures.2").set_value([]).run()
     assert not at.exception and at.info
 
 
@@ -252,3 +252,5 @@ def test_example_picker_switches_the_shared_example():
     assert round(float(table.loc["nDCG@6", "sklearn"].split()[0]), 3) == 0.961
     at.switch_page("pages/swap_map.py").run()
     assert not at.exception and at.selectbox(key="swap_map.preset").value == "dcg"
+    assert at.multiselect(key="swap_map.measures.6").value == ["P@6", "AP", "nDCG@6"]  # k = 6 now
+    assert len(at.get("vega_lite_chart")) == 3
