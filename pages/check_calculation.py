@@ -97,7 +97,8 @@ def main() -> None:
                 "and looks for the one that gives your numbers.")
     teach_view.show_messages()
     ranking, judgments, labels, k, where = _example()
-    choice = st.selectbox("Measure", [m.format(k=k) for m in MEASURES], key=f"{PAGE}.measure")
+    template = st.selectbox("Measure", MEASURES, format_func=lambda m: m.format(k=k), key=f"{PAGE}.measure")
+    choice = template.format(k=k)  # the choice survives a change of k
     measure = metrics.parse(choice)
     st.caption(HELP.get(measure.name, "") + (" The gain here is 2^grade − 1." if "exp-log2" in choice else ""))
     st.markdown(f"**The example** ({teach_view.plain(where)}): judged documents not retrieved still count for R "

@@ -55,7 +55,7 @@ def test_check_final_value_right_and_wrong():
 
 def test_check_every_step_finds_the_first_wrong_one():
     at = open_page("check_calculation", preset="dcg")  # REFERENCE.md's DCG example, k = 6
-    at.selectbox(key="check_calculation.measure").set_value("nDCG@6").run()
+    at.selectbox(key="check_calculation.measure").set_value("nDCG@{k}").run()
     at.radio(key="check_calculation.detail").set_value("Every step").run()
     boxes = {t.key.rsplit(".", 1)[-1]: t for t in at.text_input}
     boxes["gain@1"].set_value("3")
