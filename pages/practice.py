@@ -10,7 +10,8 @@ from metrics.teaching import exercises
 from ui import teach_view
 
 PAGE = "practice"
-SCORE = f"{PAGE}.score"  # {"<seed>/<level>/<question>": first answer right?}
+SCORE = f"{PAGE}.score"
+KEPT = f"{PAGE}.exercise"  # (seed, level) outside widget state, so it survives other pages  # {"<seed>/<level>/<question>": first answer right?}
 MAX_SHEET = 10
 
 
@@ -24,15 +25,21 @@ def _int_param(name: str, low: int, high: int):
 
 
 def _init_from_url() -> None:
-    """On the first run (or when the URL names another exercise) take seed and level from it."""
+    """Take seed and level from the URL when it names an exercise this session has not shown yet;
+    without them (first visit, or back from another page) keep the session's exercise."""
     seed = _int_param("seed", 0, exercises.MAX_SEED)
     level = _int_param("level", 1, 3)
-    url = (seed, level)
-    if st.session_state.get(f"{PAGE}.url") == url and f"{PAGE}.seed" in st.session_state:
-        return
-    st.session_state[f"{PAGE}.url"] = url
-    st.session_state[f"{PAGE}.seed"] = seed if seed is not None else secrets.randbelow(10_000)
-    st.session_state[f"{PAGE}.level"] = level if level is not None else 1
+    ss = st.session_state
+    if f"{PAGE}.seed" not in ss:  # widget state is dropped while another page is shown
+        kept = ss.get(KEPT)
+        if seed is None and kept:
+            seed, level = kept
+        ss[f"{PAGE}.seed"] = seed if seed is not None else secrets.randbelow(10_000)
+        ss[f"{PAGE}.level"] = level if level is not None else 1
+    elif (seed, level) != ss.get(f"{PAGE}.url") and seed is not None:
+        ss[f"{PAGE}.seed"] = seed
+        ss[f"{PAGE}.level"] = level if level is not None else ss.get(f"{PAGE}.level") or 1
+    ss[f"{PAGE}.url"] = (seed, level)
 
 
 def _new_exercise() -> None:
@@ -95,6 +102,7 @@ def main() -> None:
     st.query_params["seed"] = str(seed)
     st.query_params["level"] = str(level)
     st.session_state[f"{PAGE}.url"] = (seed, level)
+    st.session_state[KEPT] = (seed, level)
 
     score_box = st.empty()  # filled after the questions, so a click counts at once
     ex = exercises.generate(seed, level)

@@ -254,3 +254,11 @@ def test_example_picker_switches_the_shared_example():
     assert not at.exception and at.selectbox(key="swap_map.preset").value == "dcg"
     assert at.multiselect(key="swap_map.measures.6").value == ["P@6", "AP", "nDCG@6"]  # k = 6 now
     assert len(at.get("vega_lite_chart")) == 3
+
+
+def test_practice_keeps_the_exercise_when_coming_back():
+    at = open_page("practice", params={"seed": "77", "level": "3"})
+    at.switch_page("pages/swap_map.py").run()
+    at.query_params.clear()  # page switches drop the query string
+    at.switch_page("pages/practice.py").run()
+    assert at.session_state["practice.seed"] == 77 and "Exercise 77 (hard)" in texts(at.subheader)
