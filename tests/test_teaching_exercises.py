@@ -119,7 +119,8 @@ def test_grade_answer():
 
 
 def test_working_lines_are_hand_checkable():
-    assert working("P@2", ["a", "b", "c"], {"b": 1}) == "P@2 = 1 relevant in the top 2 / 2 = 0.5"
+    assert working("P@2", ["a", "b", "c"], {"b": 1}) == "P@2 = (relevant in the top 2) / 2 = 1/2 = 0.5"
+    assert working("R@2", ["a", "b", "c"], {"b": 1, "c": 1}) == "R@2 = (relevant in the top 2) / R = 1/2 = 0.5"
     assert working("RR", ["a", "b", "c"], {"c": 1}) == "RR = 1/3 = 0.3333"
     assert working("RR", ["a"], {"c": 1}) == "RR = 0 (no relevant document)"
     assert working("DCG@2", ["a", "b"], {"a": 3}) == "DCG@2 = 3/1 + 0/1.585 = 3"

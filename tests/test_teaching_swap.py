@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrics.teaching.swap import MAX_POSITIONS, swap_matrices, swap_matrix
 
@@ -55,3 +57,20 @@ def test_limits_and_bad_input():
         swap_matrix("RR AP", ["a"], {"a": 1})
     with pytest.raises(ValueError):
         swap_matrix("nope", ["a"], {"a": 1})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-1, 3), min_size=1, max_size=7), st.sampled_from(["P@3", "RR", "AP", "nDCG@4"]))
+def test_every_cell_is_the_measure_after_that_swap(grades, measure):
+    import metrics
+
+    ranking = [f"d{i}" for i in range(len(grades))]
+    judged = dict(zip(ranking, grades, strict=True))
+    s = swap_matrix(measure, ranking, judged)
+    base = metrics.score(measure, ranking, judged)
+    assert np.allclose(s.delta, s.delta.T) and not np.diag(s.delta).any()
+    for i in range(len(ranking)):
+        for j in range(i + 1, len(ranking)):
+            other = list(ranking)
+            other[i], other[j] = other[j], other[i]
+            assert s.delta[i, j] == pytest.approx(metrics.score(measure, other, judged) - base, abs=1e-12)

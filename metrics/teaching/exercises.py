@@ -118,9 +118,9 @@ def working(measure: str, ranking, judgments) -> str:
     at = "" if "@" not in e.measure else "@" + e.measure.split("@")[1]
     v = _fmt(e.value)
     if name == "P":
-        return f"{e.measure} = {s['hits']} relevant in the top {s['k']} / {s['k']} = {v}"
+        return f"{e.measure} = (relevant in the top {s['k']}) / {s['k']} = {s['hits']}/{s['k']} = {v}"
     if name == "R":
-        return f"{e.measure} = {s['hits']} relevant in the top {s['k']} / R = {s['R']} → {v}"
+        return f"{e.measure} = (relevant in the top {s['k']}) / R = {s['hits']}/{s['R']} = {v}"
     if name == "RR":
         first = s["first_relevant_rank"]
         return f"{e.measure} = 1/{first} = {v}" if first else f"{e.measure} = 0 (no relevant document)"
