@@ -64,9 +64,9 @@ def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
 
 def _show_result(result) -> None:
     if result.first_wrong is None:
-        (st.success if result.all_correct else st.info)(result.message)
+        (st.success if result.all_correct else st.info)(teach_view.plain(result.message))
     else:
-        st.error(result.message)
+        st.error(teach_view.plain(result.message))
     typed = [s for s in result.steps if s.status != "blank"]
     if typed:
         stop = result.steps.index(result.first_wrong) if result.first_wrong else len(result.steps)
@@ -107,7 +107,7 @@ def main() -> None:
     try:
         blanks = check.blanks(measure, ranking, judgments)
     except ValueError as err:
-        st.error(f"This example cannot be checked: {err}")
+        st.error(teach_view.plain(f"This example cannot be checked: {err}"))
         return
     final_only = st.radio("What will you type?", ["The final value only", "Every step"], horizontal=True,
                           key=f"{PAGE}.detail") == "The final value only"

@@ -52,7 +52,7 @@ def _files():
         try:
             loaded.append(_read(kind, up.name, up.getvalue()))
         except (ValueError, OSError) as err:
-            st.error(f"{name} ({up.name[:60]}): {str(err)[:500]}")
+            st.error(teach_view.plain(f"{name} ({up.name[:60]}): {str(err)[:500]}"))
             return None
     return loaded
 
@@ -75,7 +75,7 @@ def _systems():
             run_a = _read("run", "run_bm25.txt", (COLLECTION / "run_bm25.txt").read_bytes())
             run_b = _read("run", "run_tf.txt", (COLLECTION / "run_tf.txt").read_bytes())
         except (OSError, ValueError) as err:
-            st.error(f"The sample collection could not be read: {err}")
+            st.error(teach_view.plain(f"The sample collection could not be read: {err}"))
             return None
         return qrels, run_a, run_b, 10, "A = BM25, B = TF (assets/collection)"
     if source == SOURCES[1]:
@@ -113,12 +113,13 @@ def _systems():
             return None
         if len(set(ids)) != len(ids):
             dup = next(d for d in ids if ids.count(d) > 1)
-            st.error(f"Document {dup[:40]!r} appears twice in system B's ranking; each document can be ranked once.")
+            st.error(teach_view.plain(f"Document {dup[:40]!r} appears twice in system B's ranking; "
+                                      "each document can be ranked once."))
             return None
         unknown = [d for d in ids if d not in cq.judgments]
         if unknown:
-            st.caption(f"{len(unknown)} id(s) are not judged and count as not relevant: "
-                       + ", ".join(repr(d[:20]) for d in unknown[:5]))
+            st.caption(teach_view.plain(f"{len(unknown)} id(s) are not judged and count as not relevant: "
+                                        + ", ".join(repr(d[:20]) for d in unknown[:5])))
         q = cq.name
         return {q: cq.judgments}, {q: cq.ranking}, {q: ids}, cq.k, "A = the current query; B = the typed order"
     seed = int(st.number_input("Generator seed", 0, 2**31 - 1, 0, key=f"{PAGE}.gen_seed"))
@@ -168,13 +169,13 @@ def main() -> None:
     try:
         ms = [str(m) for m in metrics.parse_many(text)][:10]
     except ValueError as err:
-        st.error(f"{err}. Using the default measures.")
+        st.error(teach_view.plain(f"{err}. Using the default measures."))
         ms = [str(m) for m in metrics.parse_many(default)]
     ms = list(dict.fromkeys(ms))
     try:
         c = compare.compare(qrels, run_a, run_b, ms, rounds=10_000, seed=0)
     except ValueError as err:
-        st.error(f"Cannot compare these systems: {err}")
+        st.error(teach_view.plain(f"Cannot compare these systems: {err}"))
         return
     st.caption(f"{what}; {len(c.queries)} quer{'y' if len(c.queries) == 1 else 'ies'}.")
     for w in c.warnings:

@@ -26,7 +26,7 @@ def _measures(k: int) -> list[str] | None:
     try:
         ms = [str(m) for m in metrics.parse_many(text)]
     except ValueError as err:
-        st.error(f"{err}. Showing the default measures instead.")
+        st.error(teach_view.plain(f"{err}. Showing the default measures instead."))
         ms = [str(m) for m in metrics.parse_many(default)]
     if len(ms) > 12:
         st.warning(f"{len(ms)} measures: showing the first 12.")
@@ -73,7 +73,7 @@ def main() -> None:
     try:
         x = explorer.explore(ms, cq.ranking, cq.judgments, groups=cq.groups or None)
     except ValueError as err:
-        st.error(f"Cannot evaluate this example: {err}")
+        st.error(teach_view.plain(f"Cannot evaluate this example: {err}"))
         return
     st.dataframe(_table(x), hide_index=True, width="stretch")
     moves = _moves(x)

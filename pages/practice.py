@@ -68,7 +68,7 @@ def _question(ex, i: int, q) -> None:
             _record(f"{ex.seed}/{ex.level}/{i}", grade.correct)
     if st.session_state.get(f"{key}.graded"):
         grade = exercises.grade_answer(q, choice)
-        (st.success if grade.correct else st.error)(grade.message)
+        (st.success if grade.correct else st.error)(teach_view.plain(grade.message))
 
 
 def _worksheet(seed: int, level: int) -> None:

@@ -262,3 +262,14 @@ def test_practice_keeps_the_exercise_when_coming_back():
     at.query_params.clear()  # page switches drop the query string
     at.switch_page("pages/practice.py").run()
     assert at.session_state["practice.seed"] == 77 and "Exercise 77 (hard)" in texts(at.subheader)
+
+
+def test_user_text_is_not_rendered_as_markdown():
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value("Type system B's order").run()
+    at.text_area(key="compare.b_text").set_value("**bold** [link](http://e) **bold**").run()
+    assert not at.exception
+    assert "\\*\\*bold\\*\\*" in " ".join(str(e.value) for e in at.error)
+    at = open_page("conventions")
+    at.text_input(key="conventions.measures.2").set_value("[x](http://e)").run()
+    assert "\\[x\\]" in " ".join(str(e.value) for e in at.error)
