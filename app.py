@@ -5,7 +5,17 @@ import streamlit as st
 st.set_page_config(page_title="Ranklab", page_icon="📦", layout="wide")
 
 pages = {
-    "Learn": [st.Page("pages/playground.py", title="Playground", icon="🎛️", default=True)],
-    "Reader": [st.Page("pages/reader.py", title="Reader (QA) metrics", icon="💬")],
+    "Play": [
+        st.Page("pages/playground.py", title="Playground", icon=":material/tune:", default=True),
+        st.Page("pages/many_queries.py", title="Many queries", icon=":material/stacks:"),
+    ],
+    "Lessons": [
+        st.Page("pages/lesson_precision_recall.py", title="Precision, recall, F1", icon=":material/target:"),
+        st.Page("pages/lesson_reciprocal_rank.py", title="RR and MRR", icon=":material/looks_one:"),
+        st.Page("pages/lesson_average_precision.py", title="AP and MAP", icon=":material/show_chart:"),
+        st.Page("pages/lesson_dcg.py", title="CG → DCG → nDCG", icon=":material/stairs:"),
+        st.Page("pages/lesson_pr_curve.py", title="Precision–recall curve", icon=":material/ssid_chart:"),
+    ],
+    "Reader": [st.Page("pages/reader.py", title="Reader (QA) metrics", icon=":material/quiz:")],
 }
 st.navigation(pages).run()
