@@ -26,7 +26,7 @@ def _example():
     source = st.radio("Work on", ["The shared example", "A generated exercise"], horizontal=True,
                       key=f"{PAGE}.source")
     if source == "The shared example":
-        teach_view.example_picker(PAGE)
+        teach_view.example_controls(PAGE)
         cq = teach_view.current()
         return cq.ranking, cq.judgments, cq.labels, cq.k, f"query “{cq.name}”"
     c1, c2 = st.columns(2)

@@ -85,7 +85,7 @@ def _systems():
         qrels, run_a, run_b = got
         return qrels, run_a, run_b, 10, "A = run A, B = run B (uploaded)"
     if source == SOURCES[2]:
-        teach_view.example_picker(PAGE)
+        teach_view.example_controls(PAGE)
         qrels, run_a, k = _example_runs()
         if len(qrels) == 1:
             st.info("The current example has one query, so there is nothing to test across queries.")
@@ -99,7 +99,7 @@ def _systems():
         run_b = compare.variant_run(run_a, qrels, how, seed=seed)
         return qrels, run_a, run_b, k, f"A = the example's rankings; B = {how}"
     if source == SOURCES[3]:
-        teach_view.example_picker(PAGE)
+        teach_view.example_controls(PAGE)
         cq = teach_view.current()
         default = " ".join(reversed(cq.ranking))
         text = st.text_area("System B's ranking: document ids, best first (A is the current query's ranking)",

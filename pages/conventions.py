@@ -66,7 +66,7 @@ def main() -> None:
                 "Each column is one convention; **◆** marks a value that differs from trec_eval's, and the "
                 "second table names the parameter responsible.")
     teach_view.show_messages()
-    teach_view.example_picker(PAGE)
+    teach_view.example_controls(PAGE)
     cq = teach_view.current()
     st.caption(f"Query “{teach_view.plain(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
     ms = _measures(cq.k)

@@ -36,7 +36,7 @@ def _try_it(key: str) -> None:
         return
     st.subheader("Try it")
     if key != "p_at_k_short":
-        teach_view.example_picker(PAGE)
+        teach_view.example_controls(PAGE, k=False)
     cq = teach_view.current()
     if key == "ndcg_falling":
         st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”): nDCG at each cutoff k")

@@ -16,7 +16,7 @@ def main() -> None:
                 "places. **Blue** = the measure goes up, **red** = it goes down, white = no change. "
                 "Compare the maps to see which positions each measure cares about.")
     teach_view.show_messages()
-    teach_view.example_picker(PAGE)
+    teach_view.example_controls(PAGE)
     cq = teach_view.current()
     k = cq.k
     if len(cq.ranking) < 2:

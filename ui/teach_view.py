@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ui import state
 
-__all__ = ["CurrentQuery", "current", "describe", "example_picker", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
+__all__ = ["CurrentQuery", "current", "describe", "example_controls", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
 
 
 @dataclass(frozen=True)
@@ -34,48 +33,33 @@ def current() -> CurrentQuery:
     return CurrentQuery(q.name, ranking, judgments, q.labels(), state.effective_k(ex), ex.mode, q.group_lists())
 
 
-def _load_preset(key: str) -> None:
-    import streamlit as st
+def example_controls(page: str, *, k: bool = True) -> None:
+    """The app's own example controls (preset, query, k, relevance mode) for a Teach page."""
+    from ui import widgets
 
-    name = st.session_state.get(key)
-    if name in state.PRESETS:
-        state.load_preset(name)
-
-
-def example_picker(page: str) -> None:
-    """A selectbox of the bundled examples; choosing one replaces the shared example.
-
-    Shows "your own example" when the current example is not an unchanged preset.
-    """
-    import streamlit as st
-
-    key = f"{page}.preset"
-    current = st.session_state.get(state.KEYS["preset"])
-    st.session_state[key] = current if current in state.PRESETS else None
-    st.selectbox("Example", list(state.PRESETS), index=None, key=key, placeholder="your own example",
-                 format_func=lambda n: state.PRESETS[n].title, on_change=_load_preset, args=(key,),
-                 help="The example is shared by every page; the Playground page edits it.")
+    widgets.preset_picker(page)
+    if k:
+        widgets.example_bar(page, len(state.get_example().query.ranking))
+    else:
+        widgets.query_picker(page)
 
 
 def show_messages() -> None:
     """Show (once) the messages the shared state queued, e.g. a damaged permalink."""
-    import streamlit as st
+    from ui import render
 
-    for level, text in state.take_messages():
-        (st.error if level == "error" else st.info)(text)
-
-
-_MD = re.compile(r"([\\`*_{}\[\]#|<>~$:])")
+    render.messages()
 
 
 def plain(text) -> str:
-    """Escape Markdown (and KaTeX dollars) so text prints literally in ``st.markdown``.
+    """``text`` escaped for Markdown by :func:`ui.render.plain` (long texts kept whole).
 
-    >>> print(plain("2^grade - 1 *bold* $x$ [link](u)"))
-    2^grade - 1 \\*bold\\* \\$x\\$ \\[link\\](u)
+    >>> print(plain("2^grade - 1 *bold* [link](u)"))
+    2^grade \\- 1 \\*bold\\* \\[link\\]\\(u\\)
     """
-    text = _MD.sub(r"\\\1", str(text))
-    return re.sub(r"^(\s*)([-+]|\d+\.)", r"\1\\\2", text)  # no list at the start
+    from ui import render
+
+    return render.plain(str(text), limit=10_000)
 
 
 def fmt(x, digits: int = 4) -> str:

@@ -251,7 +251,7 @@ def test_example_picker_switches_the_shared_example():
     assert round(float(table.loc["nDCG@6", "trec_eval"].split()[0]), 3) == 0.785
     assert round(float(table.loc["nDCG@6", "sklearn"].split()[0]), 3) == 0.961
     at.switch_page("pages/swap_map.py").run()
-    assert not at.exception and at.selectbox(key="swap_map.preset").value == "dcg"
+    assert not at.exception and at.session_state[state.KEYS["preset"]] == "dcg"
     assert at.multiselect(key="swap_map.measures.6").value == ["P@6", "AP", "nDCG@6"]  # k = 6 now
     assert len(at.get("vega_lite_chart")) == 3
 
