@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+import metrics
 from metrics.teaching import swap
 from ui import teach_view, teaching_charts
 
@@ -40,7 +41,9 @@ def main() -> None:
             i, j, d = smap.largest()
             st.markdown(f"**{teach_view.plain(m)}** = {teach_view.fmt(smap.base)} now.")
             if d == 0:
-                st.caption("No swap among these ranks changes it.")
+                why = (f" {m} sees which documents are in the top k, not their order: only a swap "
+                       "across rank k changes it." if metrics.parse(m).name in ("P", "R", "Success") else "")
+                st.caption("No swap among these ranks changes it." + teach_view.plain(why))
             else:
                 a, b = (cq.labels.get(d_, "") or d_ for d_ in (smap.docs[i - 1], smap.docs[j - 1]))
                 st.caption(f"Biggest change: swapping ranks {i} and {j} ({teach_view.plain(a)} ↔ "

@@ -34,7 +34,7 @@ def swap_heatmap(swap_map, *, labels: dict | None = None, extent: float | None =
     n = len(swap_map.docs)
     side = max(160, min(520, 36 * n))
     return (
-        alt.Chart(df, title=f"{swap_map.measure}: change if ranks i and j swap")
+        alt.Chart(df, title=swap_map.measure)
         .mark_rect(stroke="#ddd", strokeWidth=0.5)
         .encode(
             x=alt.X("j:O", title="swap with rank j", axis=alt.Axis(labelAngle=0)),
