@@ -273,3 +273,30 @@ def test_user_text_is_not_rendered_as_markdown():
     at = open_page("conventions")
     at.text_input(key="conventions.measures.2").set_value("[x](http://e)").run()
     assert "\\[x\\]" in " ".join(str(e.value) for e in at.error)
+
+
+EDGE_EXAMPLES = {
+    "empty ranking": state.Example((state.Query("nothing retrieved", (), (state.Item("a", "A", 2),)),), k=3),
+    "nothing relevant": state.Example((state.Query("all zero", tuple(state.Item(f"d{i}", "", 0) for i in range(4))),)),
+    "long": state.Example((state.Query("long", tuple(state.Item(f"d{i}", f"<b>{i}</b>", i % 4) for i in range(60))),),
+                          k=50, mode="graded"),
+}
+TEACH_PAGES = ["check_calculation", "practice", "conventions", "pitfalls", "compare", "swap_map"]
+
+
+@pytest.mark.parametrize("name", list(EDGE_EXAMPLES))
+@pytest.mark.parametrize("page", TEACH_PAGES)
+def test_teach_pages_survive_edge_examples(page, name):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[state.KEYS["example"]] = EDGE_EXAMPLES[name]
+    at.run()
+    at.switch_page(f"pages/{page}.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page == "pitfalls":
+        for key in ("ndcg_falling", "seed002_ndcg", "ap_denominators"):
+            at.radio(key="pitfalls.choice").set_value(key).run()
+            assert not at.exception, key
+    if page == "compare":
+        at.radio(key="compare.source").set_value("The example's queries vs. a variant").run()
+        assert not at.exception
