@@ -167,10 +167,16 @@ def test_hashes_find_duplicates_of_any_length():
 def test_qrels_judged_twice_is_an_error(tmp_path):
     from metrics.batch import evaluate_batch
 
-    q = write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 a 2\n")
-    r = write(tmp_path, "run.txt", "q1 Q0 a 1 1 t\n")
+    q = write(tmp_path, "qrels.txt", "q1 0 a 1\n# c\nq1 0 b 1\nq1 0 a 2\n")
+    with pytest.raises(FileFormatError) as err:
+        read_qrels(q)
+    assert str(err.value) == f"{q}:1: query q1: document 'a' is judged 2 times (lines 1 and 4)"
+    # the batch evaluation checks too, for Qrels built some other way
+    from metrics.io import Qrels
+    qrels = Qrels(["q1"], np.array([0, 0], np.int32), take(read_run(write(tmp_path, "r.txt", "q1 a\nq2 a\n")).doc,
+                  np.array([0, 1])), np.array([1, 2]))
     with pytest.raises(ValueError, match="query q1: document 'a' is judged 2 times"):
-        evaluate_batch(read_qrels(q), read_run(r), "P@1")
+        evaluate_batch(qrels, {"q1": ["a"]}, "P@1")
 
 
 # ----------------------------------------------------------------------------- JSONL
