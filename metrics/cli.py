@@ -18,7 +18,7 @@ import os
 import sys
 
 # modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS: tuple[str, ...] = ("metrics.cli_evaluate",)
+SUBCOMMANDS: tuple[str, ...] = ("metrics.cli_evaluate", "metrics.cli_reader")
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
