@@ -103,7 +103,8 @@ def evaluate(files, ms, missing: str, depth: int | None, dedup: str) -> dict:
         run = read("run", run_name, run_bytes, dedup)
         status.update(label=f"Evaluating {len(run):,} lines…")
         result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
-        status.update(label="Done", state="complete")
+        status.update(label=f"Read {len(run):,} run lines and {len(qrels):,} judgments; evaluated "
+                            f"{len(result.per_query):,} queries", state="complete")
     return {"result": result, "measures": [str(m) for m in ms], "qrels": qrels, "run": run,
             "names": (qrels_name, run_name), "options": (missing, depth)}
 
@@ -133,7 +134,8 @@ def show(last: dict) -> None:
         column.markdown(f"**{title}** on {escape_markdown(measure)}")
         for qid, value in pairs:
             params = state.permalink_params(view.query_example(last["qrels"], last["run"], qid))
-            link = f"[open in the playground](playground?{state.PARAM}={params[state.PARAM]})" if params else ""
+            # the playground is the app's default page, served at the root
+            link = f"[open in the playground](./?{state.PARAM}={params[state.PARAM]})" if params else ""
             column.markdown(f"`{escape_markdown(qid)}` — {value:.4f} {link}")
     trec = io.StringIO()
     write_trec(trec, ms, result, True, last["run"].tag if last["run"].tag else None)
@@ -142,9 +144,9 @@ def show(last: dict) -> None:
     payload = json.dumps({"aggregate": result.aggregate, "per_query": result.per_query,
                           "warnings": result.warnings}, indent=1)
     a, b, c = st.columns(3)
-    a.download_button("CSV", table.getvalue(), "evaluation.csv", "text/csv", key="evaluate_files.csv")
-    b.download_button("JSON", payload, "evaluation.json", "application/json", key="evaluate_files.json")
-    c.download_button("trec_eval text", trec.getvalue(), "evaluation.trec.txt", "text/plain",
+    a.download_button("Download CSV", table.getvalue(), "evaluation.csv", "text/csv", key="evaluate_files.csv")
+    b.download_button("Download JSON", payload, "evaluation.json", "application/json", key="evaluate_files.json")
+    c.download_button("Download trec_eval text", trec.getvalue(), "evaluation.trec.txt", "text/plain",
                       key="evaluate_files.trec")
 
 

@@ -50,11 +50,13 @@ def distribution_chart(per_query: dict[str, dict[str, float]], measure: str, *, 
     ('bar', 2)
     """
     data = [{"query": qid, "value": values[measure]} for qid, values in per_query.items()]
+    unit = all(0.0 <= row["value"] <= 1.0 for row in data)
+    binning = alt.Bin(extent=[0, 1], step=1 / bins) if unit else alt.Bin(maxbins=bins)
     return (
         alt.Chart(alt.Data(values=data))
         .mark_bar()
         .encode(
-            x=alt.X("value:Q", bin=alt.Bin(maxbins=bins), title=measure),
+            x=alt.X("value:Q", bin=binning, title=measure),
             y=alt.Y("count():Q", title="queries"),
             tooltip=[alt.Tooltip("count():Q", title="queries")],
         )

@@ -96,3 +96,24 @@ def test_hostile_query_ids_render_as_plain_text():
     texts = [m.value for m in at.markdown] + [w.value for w in at.warning]
     assert not any("**bold**" in t and "\\*" not in t for t in texts)
     assert any("q9" in w.value for w in at.warning)  # judged but not in the run
+
+
+def test_worst_query_links_to_its_ranking_in_the_playground():
+    import re
+
+    from ui import state
+
+    at = run_page()
+    links = [m.value for m in at.markdown if "open in the playground" in m.value]
+    assert len(links) == 10  # five worst, five best
+    qid = re.search(r"`(\w+)`", links[0]).group(1)
+    example = state.decode(re.search(r"\(\./\?ex=([^)]+)\)", links[0]).group(1))
+    run = simple_run_parse(SAMPLE / "run_bm25.txt")[qid]
+    qrels = simple_qrels_parse(SAMPLE / "qrels.txt")[qid]
+    top = sorted(sorted(run, reverse=True), key=lambda d: -run[d])  # trec_eval order
+    query = example.query
+    assert query.name == qid
+    assert [item.id for item in query.ranking] == top[:30]
+    assert [item.grade for item in query.ranking] == [max(qrels.get(d, 0), 0) for d in top[:30]]
+    missing = {d for d, g in qrels.items() if g > 0 and d not in top[:30]}
+    assert {item.id for item in query.tray} == missing
