@@ -245,3 +245,22 @@ def test_csv_errors(tmp_path):
     nohead = write(tmp_path, "x.csv", "a,b,c\n1,2,3\n")
     with pytest.raises(FileFormatError, match=r"x\.csv:1: no qid column"):
         read_run(nohead)
+
+
+def test_gzip_jsonl_and_csv(tmp_path):
+    with gzip.open(tmp_path / "gt.jsonl.gz", "wt") as f:
+        f.write('{"query_id": "q", "ground_truth": [{"filename": "a.pdf", "page_number": 2}]}\n')
+    with gzip.open(tmp_path / "run.csv.gz", "wt") as f:
+        f.write("qid,docid,score\nq,a.pdf#2,1.5\n")
+    assert read_qrels(tmp_path / "gt.jsonl.gz").to_dict() == {"q": {"a.pdf#2": 1}}
+    assert read_run(tmp_path / "run.csv.gz").to_dict() == {"q": {"a.pdf#2": 1.5}}
+
+
+def test_explicit_formats(tmp_path):
+    p = write(tmp_path, "results.dat", "q1 b\nq1 a\n")
+    scores = read_run(p, format="list").to_dict()["q1"]
+    assert scores["b"] > scores["a"]
+    with pytest.raises(FileFormatError, match=r"results\.dat:1: expected 6 columns"):
+        read_run(p, format="trec")
+    with pytest.raises(ValueError, match="run format must be one of"):
+        read_run(p, format="xml")
