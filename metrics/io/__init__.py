@@ -17,8 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from .dedup import DEDUP, deduplicate
 from .jsonl import read_jsonl_qrels, read_jsonl_run
+from .keys import doc_hashes, duplicate_groups, pair_keys
 from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
 from .table import read_table_qrels, read_table_run
 from .trec import data_line_numbers, read_trec_qrels, read_trec_run
@@ -67,9 +70,6 @@ def read_qrels(path: str | Path, *, format: str = "auto", **options) -> Qrels:
 
 def _no_double_judgments(qrels: Qrels, path, *, with_lines: bool) -> None:
     """A document judged twice for one query: an error naming the lines."""
-    import numpy as np
-
-    from .keys import doc_hashes, duplicate_groups, pair_keys
     groups = duplicate_groups(qrels.query, qrels.doc, pair_keys(qrels.query, doc_hashes(qrels.doc), inplace=True))
     if not groups:
         return
@@ -104,9 +104,6 @@ def read_run(path: str | Path, *, format: str = "auto", dedup: str = "error", **
         if fmt not in ("trec", "list"):
             raise
         # name the lines, not the rows
-        import numpy as np
-
-        from .keys import duplicate_groups
         groups = duplicate_groups(run.query, run.doc, run.pair_keys())[:20]
         rows = np.concatenate([g[:3] for g in groups])
         lines = dict(zip(rows.tolist(), data_line_numbers(path, rows).tolist(), strict=True))
