@@ -1,21 +1,109 @@
-"""Playground: the cat-in-the-box ranking and every metric at k (a first, minimal page)."""
+"""Playground: edit a ranking and its grades, and see every metric at k."""
 
 import streamlit as st
 
 import metrics
+from ui import charts, render, state, views, widgets
 
-CATS = ["🐱", "🐱📦", "📦", "🐱📦", "🐱📦", "🐱", "🐱📦", "🐶📦"]
+PAGE = "playground"
+
+# measure (with {k} for the cutoff), what to call it, and the lesson that explains it
+SUMMARY = [
+    ("P@{k}", "Precision@k", "pages/lesson_precision_recall.py"),
+    ("R@{k}", "Recall@k", "pages/lesson_precision_recall.py"),
+    ("F1@{k}", "F1@k", "pages/lesson_precision_recall.py"),
+    ("Success@{k}", "Success@k", "pages/lesson_reciprocal_rank.py"),
+    ("RR@{k}", "RR@k", "pages/lesson_reciprocal_rank.py"),
+    ("AP@{k}", "AP@k", "pages/lesson_average_precision.py"),
+    ("DCG@{k}", "DCG@k", "pages/lesson_dcg.py"),
+    ("nDCG@{k}", "nDCG@k", "pages/lesson_dcg.py"),
+    ("Rprec", "R-precision", "pages/lesson_pr_curve.py"),
+    ("11pt", "11-point avg", "pages/lesson_pr_curve.py"),
+]
+GROUPED = [("precision", "P"), ("recall", "R"), ("f1", "F1"), ("mrr", "MRR"), ("map", "MAP"), ("ndcg", "nDCG")]
+
+
+def summary(ranking, judgments, k: int) -> None:
+    """Every measure at k, each a link to the lesson that explains it."""
+    st.markdown(f"**Every metric at k = {k}** (click one for its lesson)")
+    cols = st.columns(2)
+    for n, (measure, title, lesson) in enumerate(SUMMARY):
+        e = metrics.explain(measure.format(k=k), ranking, judgments)
+        cols[n % 2].page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{views.number(e.value)}**",
+                              help=f"{e.measure}: open the lesson", width="stretch")
+
+
+def grouped_summary(q, k: int) -> None:
+    groups = q.group_lists()
+    ids = [item.id for item in q.ranking]
+    st.subheader("Seed 001's grouped reading")
+    st.caption("Ground truth as groups: any id of a group satisfies it, every group must be satisfied. "
+               "Groups: " + " AND ".join("(" + " or ".join(g) + ")" for g in groups))
+    cols = st.columns(len(GROUPED))
+    for col, (fn, title) in zip(cols, GROUPED, strict=True):
+        value = getattr(metrics.grouped, fn)(ids, groups, k=k)
+        col.metric(f"{title}@{k} (groups)", views.number(value))
 
 
 def main() -> None:
-    st.title("Ranklab — cat in the box")
-    ranking = [str(i) for i in range(1, 9)]
-    judgments = {"2": 1, "4": 1, "5": 1, "7": 1}
-    k = st.slider("k", 1, 8, 5, key="playground.k")
-    st.write(" ".join(CATS))
-    for m in (f"P@{k}", f"R@{k}", "RR", "AP"):
-        e = metrics.explain(m, ranking, judgments)
-        st.latex(e.formula)
+    st.title("Playground")
+    render.messages()
+    top = st.columns([3, 2, 2])
+    with top[0]:
+        widgets.preset_picker(PAGE)
+    with top[1]:
+        widgets.query_picker(PAGE)
+    with top[2]:
+        widgets.mode_switch(PAGE)
+    ex = state.get_example()
+    q = ex.query
+    widgets.k_slider(PAGE, len(q.ranking))
+    if q.ranking:
+        st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), state.effective_k(ex)),
+                        width="stretch", key=f"{PAGE}.strip")
+
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown(f"**Ranked results** for *{widgets.query_title(q)}* — edit a grade (0 = not relevant) "
+                    "or a label; add rows at the bottom")
+        widgets.ranking_editor(PAGE, height=390)
+    ex = state.get_example()
+    q = ex.query
+    k = state.effective_k(ex)
+    ranking, judgments = q.inputs(ex.mode)
+    with right:
+        if q.ranking:
+            summary(ranking, judgments, k)
+        else:
+            render.empty_notice()
+
+    lower = st.columns([3, 2], gap="large")
+    with lower[0]:
+        st.markdown("**Move an item**")
+        widgets.item_actions(PAGE)
+    with lower[1]:
+        st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
+        widgets.tray_editor(PAGE)
+
+    ex = state.get_example()
+    q = ex.query
+    if not q.ranking:
+        return
+    k = state.effective_k(ex)
+    ranking, judgments = q.inputs(ex.mode)
+    if q.groups:
+        grouped_summary(q, k)
+    series = {name: metrics.scores_over_k(name, ranking, judgments) for name in ("P", "R", "nDCG")}
+    render.chart(charts.metric_over_k(series, k, title="Precision, recall and nDCG at every k (click a point)"),
+                 key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
+    with st.expander("Permalink: share this exact example"):
+        params = state.permalink_params(ex)
+        if params:
+            st.caption("The address in your browser already restores this example; here it is to copy:")
+            base = st.context.url or ""
+            st.code(f"{base}?{state.PARAM}={params[state.PARAM]}", language=None, wrap_lines=True)
+        else:
+            st.caption("This example is too large to fit in a link.")
 
 
 main()

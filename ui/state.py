@@ -38,7 +38,7 @@ __all__ = [
     "Item", "Query", "Example", "ExampleError", "PRESETS", "Preset", "MODES", "LIMITS",
     "build_preset", "validate", "encode", "decode", "permalink_params",
     "get_example", "set_example", "load_preset", "current_query", "set_current_query",
-    "effective_k", "take_messages", "editor_key", "KEYS", "PARAM",
+    "effective_k", "take_messages", "editor_key", "reset_editors", "KEYS", "PARAM",
 ]
 
 MODES = ("binary", "graded")
@@ -538,6 +538,14 @@ def set_current_query(query: Query, *, from_editor: bool = False, index: int | N
     return set_example(replace(ex, queries=tuple(queries)), from_editor=from_editor)
 
 
+def reset_editors(message: str | None = None) -> None:
+    """Start every data editor afresh from the example (their pending edits are dropped)."""
+    st = _st()
+    st.session_state[KEYS["version"]] = st.session_state.get(KEYS["version"], 0) + 1
+    if message:
+        _messages(st).append(("error", message))
+
+
 def take_messages() -> list[tuple[str, str]]:
     """Pending ``(level, text)`` messages for the user; they are removed once taken."""
     st = _st()
@@ -575,20 +583,34 @@ def next_id(query: Query) -> str:
     return f"d{n}"
 
 
-def items_from_rows(rows: Iterable[Mapping], query: Query) -> tuple[Item, ...]:
-    """Items from edited table rows (dicts with label, grade, maybe id); new rows get ids.
+def items_from_rows(rows: Iterable[Mapping], reserved: Iterable[str] = (), prefix: str = "n") -> tuple[Item, ...]:
+    """Items from edited table rows (dicts with label, grade and maybe id).
 
-    Missing grades are errors (raised by :func:`validate` later as :class:`ExampleError`).
+    A row without an id (a row just added in an editor) gets ``<prefix><n>``, the first n
+    not in ``reserved`` nor used by another row, so the same edits always give the same ids.
+    Labels and grades are not checked here: :func:`set_example` validates them.
+
+    >>> rows = [{"id": "d1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}]
+    >>> [i.id for i in items_from_rows(rows, reserved={"n1"})]
+    ['d1', 'n2']
     """
-    out: list[Item] = []
-    used = {i.id for i in (*query.ranking, *query.tray)}
-    fresh = 1
-    for row in rows:
+    rows = list(rows)
+    used = set(reserved)
+    missing = set()
+    for n, row in enumerate(rows):
         doc = row.get("id")
         if doc is None or (isinstance(doc, float) and math.isnan(doc)) or str(doc).strip() == "":
-            while f"d{fresh}" in used:
+            missing.add(n)
+        else:
+            used.add(str(doc))
+    out: list[Item] = []
+    fresh = 1
+    for n, row in enumerate(rows):
+        doc = row.get("id")
+        if n in missing:
+            while f"{prefix}{fresh}" in used:
                 fresh += 1
-            doc = f"d{fresh}"
+            doc = f"{prefix}{fresh}"
             used.add(doc)
         out.append(Item(str(doc), row.get("label"), row.get("grade")))
     return tuple(out)

@@ -96,6 +96,6 @@ def test_effective_k_is_clipped_to_the_list():
 
 
 def test_new_rows_get_fresh_ids():
-    q = state.build_preset("dcg").query
-    items = state.items_from_rows([{"id": "d1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}], q)
-    assert [i.id for i in items] == ["d1", "d9"]
+    rows = [{"id": "n1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}, {"id": None}]
+    items = state.items_from_rows(rows, reserved={"n2"}, prefix="n")
+    assert [i.id for i in items] == ["n1", "n3", "n4"]

@@ -1,0 +1,84 @@
+"""Lesson: average precision (the denominator named) and MAP over queries."""
+
+import streamlit as st
+
+import metrics
+from ui import charts, render, state, views, widgets
+
+PAGE = "lesson_ap"
+
+DENOMINATORS = [
+    ("R", "R — every relevant document (trec_eval map, map_cut_k)"),
+    ("retrieved", "relevant retrieved in the top k (sklearn, torchmetrics)"),
+    ("min(k,R)", "min(k, R) (Spark, recommender libraries)"),
+]
+
+
+def main() -> None:
+    render.lesson_header(
+        "Average precision and MAP",
+        "Walk down the ranking; **each time you meet a relevant document, note the precision at that rank**. "
+        "Average precision adds those precisions and divides by a **denominator**: trec_eval divides by R, "
+        "the number of relevant documents *judged*, so a relevant document that was never retrieved "
+        "pulls AP down. **MAP** is the mean of AP over queries.")
+    render.messages()
+    ex = state.get_example()
+    q = ex.query
+    n = len(q.ranking)
+    k = widgets.example_bar(PAGE, n)
+    if n == 0:
+        render.empty_notice()
+        return
+    ranking, judgments = q.inputs(ex.mode)
+    labels = q.labels()
+    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+
+    ap = metrics.explain(f"AP@{k}", ranking, judgments)
+    st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", f"{ap.value:.4f}")
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.caption("In general")
+        render.formula(ap, substituted=False)
+        st.caption("With the numbers")
+        render.formula(ap)
+        render.download_solution(ap, k=k, labels=labels, key=f"{PAGE}.ap", title="Average precision")
+    with right:
+        st.markdown("**The denominator, named.** The same sum divided three ways:")
+        for param, text in DENOMINATORS:
+            e = metrics.explain(f"AP(denominator='{param}')@{k}", ranking, judgments)
+            st.markdown(f"- {text}: **{e.value:.4f}** (÷ {e.summary['denominator']})")
+
+    full = metrics.explain(f"AP@{n}", ranking, judgments)
+    charts_row = st.columns(2, gap="large")
+    with charts_row[0]:
+        render.chart(charts.precision_at_ranks(full.columns, k=k, max_grade=max(judgments.values(), default=1)),
+                     key=f"{PAGE}.precisions", name="precision_at_each_rank")
+    with charts_row[1]:
+        series = {f"÷ {p}": metrics.scores_over_k(f"AP(denominator='{p}')", ranking, judgments)
+                  for p, _ in DENOMINATORS}
+        render.chart(charts.metric_over_k(series, k, title="AP@k for each denominator (click a point)"),
+                     key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)
+
+    st.subheader("Step by step")
+    render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="average_precision_steps",
+                      caption=f"'adds' is P@i at each relevant rank; AP@{k} is the running sum at rank {k} "
+                              f"divided by the denominator.")
+
+    st.subheader(f"MAP over the {len(ex.queries)} quer{'y' if len(ex.queries) == 1 else 'ies'} of this example")
+    qrels, run = {}, {}
+    for i, query in enumerate(ex.queries):
+        run[f"q{i + 1}"], qrels[f"q{i + 1}"] = query.inputs(ex.mode)
+    measure = f"AP@{k}"
+    ev = metrics.evaluate(qrels, run, [measure])
+    key = ev.measures[0]
+    values = [ev.per_query[qid][key] for qid in ev.per_query]
+    st.latex(views.mean_latex(f"MAP@{k}", values, ev.aggregate[key]))
+    names = {f"q{i + 1}": query.name for i, query in enumerate(ex.queries)}
+    rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": key, "value": ev.per_query[qid][key]}
+            for qid in ev.per_query]
+    render.chart(charts.per_query_bars(rows, ev.aggregate), key=f"{PAGE}.bars", name="average_precision_per_query")
+    st.caption("Seed 004 rounds the third query's AP (0.225) to 0.22 in its prose and to 0.23 in its code; "
+               "the exact value is 0.225.")
+
+
+main()

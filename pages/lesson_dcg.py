@@ -1,0 +1,96 @@
+"""Lesson: CG → DCG → IDCG → nDCG, with gain/discount switches and the ideal ordering."""
+
+import streamlit as st
+
+import metrics
+from ui import charts, render, state, views, widgets
+
+PAGE = "lesson_dcg"
+
+CONVENTIONS = {
+    "log2": "gain = grade, discount = log2(i + 1) (trec_eval)",
+    "exp-log2": "gain = 2^grade − 1, discount = log2(i + 1) (Burges; ranx ndcg_burges)",
+    "jarvelin": "gain = grade, ranks 1..2 undiscounted, then ÷ log2(i) (Järvelin–Kekäläinen, seed 002)",
+}
+IDEALS = {
+    "qrels": "from every judged document (trec_eval)",
+    "ranking": "from the retrieved list only (sklearn ndcg_score)",
+}
+
+
+def main() -> None:
+    render.lesson_header(
+        "CG → DCG → IDCG → nDCG",
+        "**CG@k** adds the grades of the top k, ignoring their order. **DCG@k** divides each gain by a "
+        "**discount** that grows with the rank, so a good result lower down is worth less. **IDCG@k** is "
+        "the DCG of the best possible ordering, and **nDCG@k = DCG@k / IDCG@k** is between 0 and 1.")
+    render.messages()
+    ex = state.get_example()
+    q = ex.query
+    n = len(q.ranking)
+    k = widgets.example_bar(PAGE, n)
+    if n == 0:
+        render.empty_notice()
+        return
+    if ex.mode == "binary":
+        st.info("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades.", icon="ℹ️")
+    switches = st.columns(2)
+    dcg = switches[0].radio("gain and discount", list(CONVENTIONS), format_func=CONVENTIONS.get,
+                            key=f"{PAGE}.dcg")
+    ideal = switches[1].radio("ideal ordering", list(IDEALS), format_func=IDEALS.get, key=f"{PAGE}.ideal")
+    params = [] if dcg == "log2" else [f"dcg='{dcg}'"]
+    params += [] if ideal == "qrels" else [f"ideal='{ideal}'"]
+    spelled = f"({','.join(params)})" if params else ""
+
+    ranking, judgments = q.inputs(ex.mode)
+    labels = q.labels()
+    top_grade = max(judgments.values(), default=1)
+    e = metrics.explain(f"nDCG{spelled}@{k}", ranking, judgments)
+    cg = metrics.explain(f"CG{'(dcg=' + repr(dcg) + ')' if dcg != 'log2' else ''}@{k}", ranking, judgments)
+    cols = st.columns(4)
+    cols[0].metric(f"CG@{k}", f"{cg.value:.4f}".rstrip("0").rstrip("."))
+    cols[1].metric(f"DCG@{k}", f"{e.summary['DCG']:.4f}")
+    cols[2].metric(f"IDCG@{k}", f"{e.summary['IDCG']:.4f}")
+    cols[3].metric(e.measure, f"{e.value:.4f}")
+    st.caption("In general")
+    render.formula(e, substituted=False)
+    st.caption("With the numbers")
+    render.formula(e)
+    render.download_solution(e, k=k, labels=labels, key=f"{PAGE}.ndcg", title="nDCG")
+
+    st.subheader("The actual ordering beside the ideal one")
+    full = metrics.explain(f"nDCG{spelled}@{n}", ranking, judgments)
+    sides = st.columns(2, gap="large")
+    with sides[0]:
+        render.chart(charts.gain_bars(full.columns, title="actual ordering", max_grade=top_grade, k=k),
+                     key=f"{PAGE}.actual", name="dcg_actual")
+    with sides[1]:
+        ideal_cols = full.ideal or {}
+        if ideal_cols.get("rank"):
+            render.chart(charts.gain_bars(ideal_cols, title="ideal ordering (grades sorted)", max_grade=top_grade,
+                                          k=k), key=f"{PAGE}.ideal_chart", name="dcg_ideal")
+        else:
+            st.info("No relevant document is judged, so there is no ideal ordering (nDCG is 0).")
+
+    series = {"nDCG@k": metrics.scores_over_k(f"nDCG{spelled}", ranking, judgments)}
+    render.chart(charts.metric_over_k(series, k, title="nDCG at every k (click a point)"),
+                 key=f"{PAGE}.over_k", name="ndcg_over_k", pick_k=True)
+    falls = views.falls(series["nDCG@k"])
+    st.markdown(
+        "**Why can nDCG@k fall as k grows?** DCG@k never falls, but IDCG@k grows too: the ideal list "
+        "puts the best grades first, so each extra rank adds to IDCG at least as much as it adds to "
+        "DCG — unless the actual ranking places a good document there. "
+        + (f"Here nDCG falls at k = {', '.join(map(str, falls))}." if falls else
+           "Here it does not fall: try moving a grade-0 item up on the Playground."))
+    dcg_series = {name: metrics.scores_over_k(f"{name}{spelled}", ranking, judgments) for name in ("DCG", "IDCG")}
+    render.chart(charts.metric_over_k(dcg_series, k, title="DCG and IDCG at every k", y_title="gain",
+                                      domain_one=False),
+                 key=f"{PAGE}.dcg_over_k", name="dcg_idcg_over_k", pick_k=True)
+
+    st.subheader("Step by step")
+    render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="ndcg_steps",
+                      caption="'adds' = gain ÷ discount; DCG@i is its running sum; the ideal columns do the "
+                              "same for the grades sorted from best to worst.")
+
+
+main()

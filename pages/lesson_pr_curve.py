@@ -1,0 +1,63 @@
+"""Lesson: the precision–recall curve, raw and interpolated, the 11-point average, R-precision."""
+
+import streamlit as st
+
+import metrics
+from ui import charts, render, state, views, widgets
+
+PAGE = "lesson_prc"
+
+
+def main() -> None:
+    render.lesson_header(
+        "The precision–recall curve",
+        "Walk down the ranking and plot, at each rank i, the **recall** so far against the **precision** so "
+        "far. The raw curve zig-zags; the **interpolated** precision at recall r is the best precision at "
+        "any recall ≥ r, a staircase that never goes up. Averaging it at the 11 recall levels "
+        "0, 0.1, …, 1 gives the **11-point average precision**. **R-precision** is the precision at rank R "
+        "(R = number of relevant documents), where precision and recall are equal.")
+    render.messages()
+    ex = state.get_example()
+    q = ex.query
+    n = len(q.ranking)
+    k = widgets.example_bar(PAGE, n)
+    if n == 0:
+        render.empty_notice()
+        return
+    ranking, judgments = q.inputs(ex.mode)
+    labels = q.labels()
+    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+
+    eleven = metrics.explain("11pt", ranking, judgments)
+    rprec = metrics.explain("Rprec", ranking, judgments)
+    cols = st.columns(2)
+    with cols[0]:
+        st.metric("11-point average", f"{eleven.value:.4f}")
+        render.formula(eleven, substituted=False)
+        render.formula(eleven)
+        render.download_solution(eleven, k=k, labels=labels, key=f"{PAGE}.11pt", title="11-point average")
+    with cols[1]:
+        st.metric(f"R-precision (R = {rprec.summary['R']})", f"{rprec.value:.4f}")
+        render.formula(rprec, substituted=False)
+        render.formula(rprec)
+        render.download_solution(rprec, k=k, labels=labels, key=f"{PAGE}.rprec", title="R-precision")
+
+    columns = eleven.columns
+    if eleven.summary.get("R"):
+        render.chart(charts.pr_curve(columns["recall"], columns["precision"], columns["interpolated"],
+                                     eleven.summary["levels"], eleven.summary["iprec"]),
+                     key=f"{PAGE}.curve", name="precision_recall_curve")
+    else:
+        st.info("No relevant document is judged: recall is undefined and the curve is empty.")
+
+    st.subheader("Step by step")
+    render.step_table(columns, k=k, labels=labels, key=f"{PAGE}.steps", name="precision_recall_curve_steps",
+                      caption="'interpolated P' at rank i is the highest precision at this rank or below.")
+    levels = [{"recall level": level, "interpolated precision": round(p, 4)}
+              for level, p in zip(eleven.summary.get("levels", []), eleven.summary.get("iprec", []), strict=True)]
+    if levels:
+        with st.expander("The 11 recall levels"):
+            st.dataframe(levels, hide_index=True, width="stretch")
+
+
+main()

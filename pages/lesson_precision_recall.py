@@ -1,0 +1,67 @@
+"""Lesson: precision, recall and F1 at k, with the confusion matrix at k (seed 004)."""
+
+import streamlit as st
+
+import metrics
+from ui import charts, render, state, views, widgets
+
+PAGE = "lesson_pr"
+
+
+def main() -> None:
+    render.lesson_header(
+        "Precision, recall and F1 at k",
+        "Cut the ranking after **k** results and treat the top k as the system's *yes* answers. "
+        "**Precision@k**: how many of those k are relevant. **Recall@k**: how many of all the relevant "
+        "documents made it into the top k. **F1@k** balances the two (their harmonic mean). "
+        "None of them cares about the order *inside* the top k.")
+    render.messages()
+    ex = state.get_example()
+    q = ex.query
+    n = len(q.ranking)
+    k = widgets.example_bar(PAGE, n)
+    if n == 0:
+        render.empty_notice()
+        return
+    ranking, judgments = q.inputs(ex.mode)
+    labels = q.labels()
+    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+
+    explained = {name: metrics.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}
+    cols = st.columns(3)
+    for col, e in zip(cols, explained.values(), strict=True):
+        with col:
+            st.metric(e.measure, f"{e.value:.4f}")
+            render.formula(e, substituted=False)
+    st.caption("With the numbers")
+    for e in explained.values():
+        render.formula(e)
+    row = st.container(horizontal=True)
+    with row:
+        for name, e in explained.items():
+            render.download_solution(e, k=k, labels=labels, key=f"{PAGE}.{name}", title=name)
+
+    left, right = st.columns([1, 1], gap="large")
+    with left:
+        population = len(set(ranking) | set(judgments))
+        counts = views.confusion_counts(explained["P"].summary, population)
+        render.chart(charts.confusion_matrix(counts["TP"], counts["FP"], counts["FN"], counts["TN"], k),
+                     key=f"{PAGE}.confusion", name="confusion_matrix")
+        st.markdown(
+            f"Of the **{population}** documents we know, the top {k} holds **TP = {counts['TP']}** relevant "
+            f"and **FP = {counts['FP']}** non-relevant ones; **FN = {counts['FN']}** relevant documents are "
+            f"below the cut (or never retrieved) and **TN = {counts['TN']}** non-relevant ones are rightly "
+            f"left out. Precision = TP / (TP + FP) = TP / k; recall = TP / (TP + FN) = TP / R.")
+    with right:
+        series = {name: metrics.scores_over_k(name, ranking, judgments) for name in ("P", "R", "F1")}
+        render.chart(charts.metric_over_k(series, k, title="P, R and F1 at every k (click a point to set k)"),
+                     key=f"{PAGE}.over_k", name="precision_recall_over_k", pick_k=True)
+        st.caption("Recall never goes down as k grows; precision can go either way.")
+
+    st.subheader("Step by step")
+    full = metrics.explain(f"P@{n}", ranking, judgments)
+    render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="precision_recall_steps",
+                      caption=f"Row k = {k} is highlighted: its P@i, R@i and F1@i are the values above.")
+
+
+main()

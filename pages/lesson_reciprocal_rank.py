@@ -1,0 +1,65 @@
+"""Lesson: reciprocal rank and its mean over queries (MRR)."""
+
+import streamlit as st
+
+import metrics
+from ui import charts, render, state, views, widgets
+
+PAGE = "lesson_rr"
+
+
+def main() -> None:
+    render.lesson_header(
+        "Reciprocal rank and MRR",
+        "**Reciprocal rank** looks only at the *first* relevant result: at rank 1 it scores 1, at rank 2 "
+        "one half, at rank 5 one fifth, and 0 if nothing relevant was found. **MRR** is its mean over "
+        "queries. It suits searches where one good answer is enough; the other relevant results do not count.")
+    render.messages()
+    ex = state.get_example()
+    q = ex.query
+    n = len(q.ranking)
+    k = widgets.example_bar(PAGE, n)
+    if n == 0:
+        render.empty_notice()
+        return
+    ranking, judgments = q.inputs(ex.mode)
+    labels = q.labels()
+    st.altair_chart(charts.ranking_strip(views.item_rows(q.ranking), k), width="stretch", key=f"{PAGE}.strip")
+
+    rr = metrics.explain("RR", ranking, judgments)
+    rr_k = metrics.explain(f"RR@{k}", ranking, judgments)
+    cols = st.columns(2)
+    with cols[0]:
+        st.metric("RR (trec_eval recip_rank: no cutoff)", f"{rr.value:.4f}")
+        render.formula(rr, substituted=False)
+        render.formula(rr)
+        render.download_solution(rr, k=k, labels=labels, key=f"{PAGE}.rr", title="Reciprocal rank")
+    with cols[1]:
+        st.metric(f"RR@{k} (0 when the first hit is below k)", f"{rr_k.value:.4f}")
+        render.formula(rr_k)
+        st.caption("trec_eval's recip_rank has no cutoff; RR@k (ranx mrr@k, ir_measures RR@k) scores 0 "
+                   "when the first relevant result is below rank k.")
+
+    st.subheader("Step by step")
+    render.step_table(rr.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="reciprocal_rank_steps",
+                      caption="The first row marked relevant decides the value.")
+
+    st.subheader(f"MRR over the {len(ex.queries)} quer{'y' if len(ex.queries) == 1 else 'ies'} of this example")
+    qrels, run = {}, {}
+    for i, query in enumerate(ex.queries):
+        run[f"q{i + 1}"], qrels[f"q{i + 1}"] = query.inputs(ex.mode)
+    ev = metrics.evaluate(qrels, run, ["RR", f"RR@{k}"])
+    names = {f"q{i + 1}": query.name for i, query in enumerate(ex.queries)}
+    values = [ev.per_query[qid]["RR"] for qid in ev.per_query]
+    st.latex(views.mean_latex("MRR", values, ev.aggregate["RR"]))
+    rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": m, "value": ev.per_query[qid][m]}
+            for qid in ev.per_query for m in ev.measures]
+    render.chart(charts.per_query_bars(rows, ev.aggregate), key=f"{PAGE}.bars", name="reciprocal_rank_per_query")
+    if len(ex.queries) == 1:
+        st.caption("Load the *Three queries* preset (Playground) or add queries on *Many queries* to average more.")
+    series = {"RR@k": metrics.scores_over_k("RR", ranking, judgments)}
+    render.chart(charts.metric_over_k(series, k, title="RR@k at every k: a single step at the first hit"),
+                 key=f"{PAGE}.over_k", name="reciprocal_rank_over_k", pick_k=True)
+
+
+main()

@@ -1,0 +1,72 @@
+"""AppTest helpers: run the app from this worktree and reach into the shared example."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGES = ["pages/playground.py", "pages/many_queries.py", "pages/lesson_precision_recall.py",
+         "pages/lesson_reciprocal_rank.py", "pages/lesson_average_precision.py", "pages/lesson_dcg.py",
+         "pages/lesson_pr_curve.py"]
+
+
+def new_app(**query_params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in query_params.items():
+        at.query_params[key] = value
+    return at
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = new_app()
+    at.run()
+    assert not at.exception
+    return at
+
+
+def example(at: AppTest):
+    return at.session_state["state.example"]
+
+
+def editor_key(at: AppTest, page: str = "playground", name: str = "ranking", index: int = 0) -> str:
+    """The data editor's current widget key (it carries the example's version)."""
+    return f"{page}.{name}.{index}.v{at.session_state['state.version']}"
+
+
+def edit(at: AppTest, edited_rows=None, added_rows=None, deleted_rows=None, **where) -> AppTest:
+    """Drive the data editor as the browser would: through its session_state entry."""
+    at.session_state[editor_key(at, **where)] = {
+        "edited_rows": edited_rows or {}, "added_rows": added_rows or [], "deleted_rows": deleted_rows or []}
+    return at.run()
+
+
+def metrics_shown(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def links_shown(at: AppTest) -> dict[str, str]:
+    """The Playground's summary links: 'Precision@2 = **0.5**' -> {'Precision@2': '0.5'}."""
+    out = {}
+    for link in at.get("page_link"):
+        name, _, value = link.proto.label.partition(" = ")
+        out[name] = value.strip("*")
+    return out
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def charts(at: AppTest) -> list[tuple[dict, object]]:
+    """(spec, top-level data as a DataFrame or None) of every Altair chart on the page."""
+    import json
+
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+
+    out = []
+    for el in at.get("vega_lite_chart"):
+        data = convert_arrow_bytes_to_pandas_df(el.proto.data.data) if el.proto.data.data else None
+        out.append((json.loads(el.proto.spec), data))
+    return out

@@ -1,0 +1,125 @@
+"""Hostile and broken input: a clear inline message, no exception, the previous example kept,
+and no HTML, link or image rendered from user text."""
+
+import pytest
+
+from ui import state
+
+from .conftest import PAGES, charts, edit, errors, example, new_app
+
+HOSTILE = "<img src=x onerror=alert(1)> [click](http://evil.example) ![i](http://evil.example/i.png) **bold**"
+
+
+def all_pages_run(at):
+    for page in PAGES:
+        at.switch_page(page)
+        at.run()
+        assert not at.exception, (page, at.exception)
+
+
+def test_hostile_label_is_kept_as_plain_text(app):
+    edit(app, edited_rows={0: {"label": HOSTILE}})
+    assert not app.exception and not errors(app)
+    assert example(app).query.ranking[0].label == HOSTILE
+    for page in PAGES:
+        app.switch_page(page)
+        app.run()
+        assert not app.exception
+        # user text never reaches Markdown unescaped (labels live in tables and charts only)
+        for md in app.markdown:
+            assert "<img" not in md.value and "](http" not in md.value, (page, md.value)
+    strips = [data for spec, data in charts(app) if data is not None and "label" in data]
+    assert any(HOSTILE in list(d["label"]) for d in strips)   # a chart datum, drawn as text
+
+
+def test_hostile_query_name_is_escaped(app):
+    app.switch_page("pages/many_queries.py")
+    app.run()
+    key = f"many.name.0.v{app.session_state['state.version']}"
+    app.text_input(key=key).set_value("[x](http://evil.example) <b>hi</b>").run()
+    assert example(app).query.name == "[x](http://evil.example) <b>hi</b>"
+    app.switch_page("pages/playground.py")
+    app.run()
+    shown = [md.value for md in app.markdown if "Ranked results" in md.value][0]
+    assert "](http" not in shown and "<b>" not in shown
+    assert r"\[x\]\(http\://evil\.example\)" in shown
+
+
+def test_a_10000_character_label_is_refused(app):
+    edit(app, edited_rows={0: {"label": "x" * 10_000}})
+    assert not app.exception
+    assert any("10,000 characters is too long" in e for e in errors(app))
+    assert example(app).query.ranking[0].label == "🐱 cat"
+
+
+@pytest.mark.parametrize("grade, words", [
+    (float("nan"), "grade is empty"),
+    (None, "grade is empty"),
+    (-1, "out of range"),
+    (1e12, "out of range"),
+    (2.5, "whole number"),
+    ("high", "grade is empty"),  # the editor turns text it cannot parse into an empty cell
+    (float("inf"), "whole number"),
+])
+def test_bad_grades_are_refused(app, grade, words):
+    before = example(app)
+    edit(app, edited_rows={2: {"grade": grade}})
+    assert not app.exception
+    assert any(words in e and "position 3" in e for e in errors(app)), errors(app)
+    assert example(app) == before
+
+
+def test_a_text_grade_that_is_a_number_is_accepted(app):
+    edit(app, edited_rows={0: {"grade": "2"}})
+    assert not errors(app)
+    assert example(app).query.ranking[0].grade == 2
+
+
+def test_ten_thousand_rows_are_refused(app):
+    before = example(app)
+    edit(app, added_rows=[{"label": f"r{i}", "grade": 0} for i in range(10_000)])
+    assert not app.exception
+    assert any("10,000 rows added" in e and "at most 1,000 items" in e for e in errors(app))
+    assert example(app) == before
+
+
+def test_an_empty_list_is_explained_on_every_page(app):
+    edit(app, deleted_rows=list(range(8)))
+    assert not app.exception and not errors(app)
+    assert example(app).query.ranking == ()
+    for page in PAGES:
+        app.switch_page(page)
+        app.run()
+        assert not app.exception, page
+        if page != "pages/many_queries.py":
+            assert any("ranking is empty" in i.value for i in app.info), page
+
+
+def test_k_beyond_the_list_uses_the_whole_list():
+    ex = state.build_preset("cat")
+    from dataclasses import replace
+
+    at = new_app(ex=state.encode(replace(ex, k=50)))
+    at.run()
+    assert not at.exception
+    assert any("k = 50 is beyond the 8 ranked items; using k = 8" in c.value for c in at.caption)
+    all_pages_run(at)
+
+
+@pytest.mark.parametrize("link", ["1.garbage", "9.eNqrVg", "1." + "A" * 5000, "", "1.eNqLjgUAARUAuQ"])
+def test_a_tampered_permalink_keeps_the_default_example(link):
+    at = new_app(ex=link)
+    at.run()
+    assert not at.exception
+    assert example(at) == state.build_preset("cat")
+    if link:
+        assert any("example was not changed" in e for e in errors(at))
+
+
+def test_a_tampered_permalink_keeps_the_current_example(app):
+    app.selectbox(key="playground.preset").set_value("dcg").run()
+    app.query_params["ex"] = "1.not-a-real-link"
+    app.run()
+    assert not app.exception
+    assert example(app) == state.build_preset("dcg")
+    assert any("damaged" in e for e in errors(app))

@@ -1,0 +1,143 @@
+"""Every page with AppTest: no exception, the seed's numbers, edits, presets, permalinks."""
+
+import pytest
+
+from ui import state
+
+from .conftest import PAGES, charts, edit, example, links_shown, metrics_shown, new_app
+
+# seed 004, cat in the box (relevant at 2, 4, 5, 7 of 8)
+RECALL = [0, .25, .25, .5, .75, .75, 1, 1]
+PRECISION = [0, .5, .33, .5, .6, .5, .57, .5]
+# seed 004, white cat in the box: grades 0, 4, 1, 3, 4, 1, 3, 2
+NDCG = [0, .39, .38, .46, .58, .6, .67, .73]
+
+
+@pytest.mark.parametrize("preset", list(state.PRESETS))
+def test_every_page_runs_on_every_preset(preset):
+    at = new_app()
+    at.run()
+    at.selectbox(key="playground.preset").set_value(preset).run()
+    assert example(at) == state.build_preset(preset)
+    for page in PAGES:
+        at.switch_page(page)
+        at.run()
+        assert not at.exception, (page, at.exception)
+        assert not at.error, (page, [e.value for e in at.error])
+
+
+def test_cat_in_the_box_precision_and_recall_at_every_k(app):
+    app.switch_page("pages/lesson_precision_recall.py")
+    app.run()
+    for k in range(1, 9):
+        app.slider(key="lesson_pr.k").set_value(k).run()
+        shown = metrics_shown(app)
+        assert round(float(shown[f"R@{k}"]), 2) == RECALL[k - 1]
+        assert round(float(shown[f"P@{k}"]), 2) == PRECISION[k - 1]
+
+
+def test_white_cat_ndcg_at_every_k(app):
+    app.selectbox(key="playground.preset").set_value("white-cat").run()
+    app.switch_page("pages/lesson_dcg.py")
+    app.run()
+    for k in range(1, 9):
+        app.slider(key="lesson_dcg.k").set_value(k).run()
+        assert round(float(metrics_shown(app)[f"nDCG@{k}"]), 2) == NDCG[k - 1]
+
+
+def test_confusion_matrix_at_k_2_is_the_seeds(app):
+    app.switch_page("pages/lesson_precision_recall.py")
+    app.run()
+    cells = next(data for spec, data in charts(app) if "confusion" in str(spec.get("title", "")))
+    # seed 004: top 2 predicted positive → 1 TP, 1 FP, 3 FN, 3 TN
+    assert dict(zip(cells["cell"], cells["count"], strict=True)) == {"TP": 1, "FP": 1, "FN": 3, "TN": 3}
+
+
+def test_editing_a_grade_changes_the_values(app):
+    assert links_shown(app)["Precision@2"] == "0.5"
+    edit(app, edited_rows={0: {"grade": 1}})      # the cat at rank 1 becomes relevant
+    assert not app.exception and not app.error
+    shown = links_shown(app)
+    assert shown["Precision@2"] == "1"            # 2 of the top 2
+    assert shown["Recall@2"] == "0.4"             # 2 of now 5 relevant
+    assert shown["RR@2"] == "1"
+    assert example(app).query.ranking[0].grade == 1
+    app.switch_page("pages/lesson_average_precision.py")  # the other pages see the edit
+    app.run()
+    app.slider(key="lesson_ap.k").set_value(8).run()
+    # AP = (1/1 + 2/2 + 3/4 + 4/5 + 5/7) / 5
+    assert metrics_shown(app)["AP@8 (divided by R = 5)"] == f"{(1 + 1 + 3 / 4 + 4 / 5 + 5 / 7) / 5:.4f}"
+
+
+def test_graded_mode_uses_the_grades(app):
+    edit(app, edited_rows={1: {"grade": 3}})
+    app.switch_page("pages/lesson_dcg.py")
+    app.run()
+    app.slider(key="lesson_dcg.k").set_value(2).run()
+    assert metrics_shown(app)["DCG@2"] == f"{1 / 1.5849625007211562:.4f}"   # binary: gain 1 at rank 2
+    app.button_group(key="lesson_dcg.mode").set_value("graded").run()
+    # graded: gain 3 at rank 2 → 3 / log2(3); the ideal puts 3 first, then the three 1s
+    assert example(app).mode == "graded"
+    assert metrics_shown(app)["DCG@2"] == f"{3 / 1.5849625007211562:.4f}"
+    assert metrics_shown(app)["IDCG@2"] == f"{3 + 1 / 1.5849625007211562:.4f}"
+
+
+def test_moving_an_item_up(app):
+    app.selectbox(key="playground.pick.0").set_value(("r", 1)).run()
+    app.button(key="playground.pick.0.up").click().run()
+    assert [i.id for i in example(app).query.ranking][:2] == ["2", "1"]
+    assert links_shown(app)["RR@2"] == "1"
+
+
+def test_moving_to_the_tray_keeps_it_in_r(app):
+    app.selectbox(key="playground.pick.0").set_value(("r", 1)).run()
+    app.button(key="playground.pick.0.move").click().run()
+    q = example(app).query
+    assert [i.id for i in q.tray] == ["2"] and len(q.ranking) == 7
+    assert links_shown(app)["Recall@2"] == "0"   # top 2 is now 1, 3: neither relevant; R still 4
+
+
+def test_adding_and_deleting_rows(app):
+    edit(app, added_rows=[{"label": "new cat", "grade": 1}])
+    q = example(app).query
+    assert len(q.ranking) == 9 and q.ranking[-1].label == "new cat" and q.ranking[-1].id == "n1"
+    edit(app, deleted_rows=[0])
+    assert [i.id for i in example(app).query.ranking][0] == "2"
+
+
+def test_a_permalink_restores_the_example():
+    wanted = state.build_preset("dcg")
+    at = new_app(ex=state.encode(wanted))
+    at.run()
+    assert not at.exception
+    assert example(at) == wanted
+    from math import log2
+
+    dcg = 3 + 2 / log2(3) + 3 / 2 + 0 + 1 / log2(6) + 2 / log2(7)            # 6.861
+    idcg = 3 + 3 / log2(3) + 3 / 2 + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)  # 8.740 (3, 3, 3, 2, 2, 2)
+    assert float(links_shown(at)["nDCG@6"]) == pytest.approx(dcg / idcg, abs=5e-5)  # REFERENCE.md: 0.785
+
+
+def test_the_url_follows_the_example(app):
+    app.selectbox(key="playground.preset").set_value("three-queries").run()
+    assert state.decode(app.query_params["ex"]) == state.build_preset("three-queries")
+
+
+def test_many_queries_writes_out_mrr_and_map(app):
+    app.selectbox(key="playground.preset").set_value("three-queries").run()
+    app.switch_page("pages/many_queries.py")
+    app.run()
+    latex = [e.value for e in app.latex]
+    # seed 004: MRR = (1/2 + 1 + 1/5) / 3; MAP = (0.5429 + 0.6679 + 0.225) / 3
+    assert any(r"\frac{1}{3}\left(0.5 + 1 + 0.2\right) = 0.5667" in t for t in latex)
+    assert any("0.5429 + 0.6679 + 0.225" in t and "0.4786" in t for t in latex)
+
+
+def test_grouped_preset_shows_seed_001_values(app):
+    app.selectbox(key="playground.preset").set_value("grouped").run()
+    shown = metrics_shown(app)
+    # seed 001: recall 1/2, precision 2/4, MAP 5/12 over [[test-1, test-2], [test-3]]
+    assert shown["R@4 (groups)"] == "0.5" and shown["P@4 (groups)"] == "0.5"
+    assert shown["MAP@4 (groups)"] == "0.4167"
+    app.selectbox(key="playground.query").set_value(1).run()
+    assert metrics_shown(app)["MRR@4 (groups)"] == "0.375"   # (1/2 + 1/4) / 2

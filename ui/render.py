@@ -1,0 +1,141 @@
+"""Render explanations, tables and charts with Streamlit (the only ``ui`` module besides
+:mod:`ui.widgets` that calls ``st.*``).
+
+User text (labels, query names) is always shown as plain text: in tables and charts it is
+data, and in Markdown it goes through :func:`plain` first. Nothing here uses
+``unsafe_allow_html``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from . import state
+from .charts import PICK
+from .views import step_frame, worked_solution
+
+__all__ = ["plain", "messages", "chart", "step_table", "formula", "lesson_header", "empty_notice",
+           "download_solution"]
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def plain(text: str, limit: int = 80) -> str:
+    """``text`` escaped for Markdown (no links, images, HTML or formatting), cut to ``limit``.
+
+    >>> plain("[click](http://x) <b>hi</b> *a*")
+    '\\\\[click\\\\]\\\\(http\\\\://x\\\\) \\\\<b\\\\>hi\\\\</b\\\\> \\\\*a\\\\*'
+    """
+    text = str(text).replace("\n", " ")
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def messages() -> None:
+    """Show the messages queued by :mod:`ui.state` (bad edits, damaged permalinks)."""
+    state.get_example()  # reads the URL first, so a damaged permalink is reported on this run
+    for level, text in state.take_messages():
+        (st.error if level == "error" else st.warning)(text, icon="⚠️")
+
+
+def _pick_k(key: str) -> Callable[[], None]:
+    def callback() -> None:
+        event = st.session_state.get(key)
+        try:
+            picked = event["selection"][PICK]
+        except (KeyError, TypeError):
+            return
+        if picked:
+            value = picked[0].get("k")
+            if isinstance(value, int | float) and value >= 1:
+                state.update(k=int(value))
+
+    return callback
+
+
+def _export_spec(chart: alt.TopLevelMixin) -> dict:
+    spec = chart.to_dict()
+    if spec.get("width") == "container":
+        spec["width"] = 900
+    return spec
+
+
+def _png(chart) -> Callable[[], bytes]:
+    def make() -> bytes:
+        import vl_convert
+
+        return vl_convert.vegalite_to_png(_export_spec(chart), scale=2)
+
+    return make
+
+
+def _svg(chart) -> Callable[[], str]:
+    def make() -> str:
+        import vl_convert
+
+        return vl_convert.vegalite_to_svg(_export_spec(chart))
+
+    return make
+
+
+def chart(chart: alt.TopLevelMixin, *, key: str, name: str, pick_k: bool = False) -> None:
+    """Show an Altair chart (clicking a point sets k when ``pick_k``) with PNG/SVG downloads."""
+    st.altair_chart(chart, key=key, width="stretch",
+                    on_select=_pick_k(key) if pick_k else "ignore",
+                    selection_mode=PICK if pick_k else None)
+    row = st.container(horizontal=True)
+    row.download_button("chart as PNG", _png(chart), file_name=f"{name}.png", mime="image/png",
+                         key=f"{key}.png", on_click="ignore", icon=":material/download:")
+    row.download_button("SVG", _svg(chart), file_name=f"{name}.svg", mime="image/svg+xml",
+                          key=f"{key}.svg", on_click="ignore", icon=":material/download:")
+
+
+def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,
+               name: str, caption: str = "") -> None:
+    """The per-rank table of an explanation, row k highlighted, with a CSV download."""
+    frame = step_frame(columns, labels=labels, k=k)
+    if len(frame) <= 200:
+        shown = frame.style.apply(
+            lambda row: ["background-color: #fff3bf; font-weight: 600" if row["rank"] == k else ""] * len(row),
+            axis=1).format(precision=4, na_rep="")
+    else:
+        shown = frame
+    height = min(38 + 35 * len(frame), 400)
+    st.dataframe(shown, hide_index=True, width="stretch", height=height, key=f"{key}.table")
+    if caption:
+        st.caption(caption)
+    st.download_button("CSV of this table", lambda: frame.to_csv(index=False), file_name=f"{name}.csv",
+                       mime="text/csv", key=f"{key}.csv", on_click="ignore", icon=":material/download:")
+
+
+def formula(explanation, *, substituted: bool = True) -> None:
+    """The general formula, or the one with the numbers in it."""
+    st.latex(explanation.formula if substituted else explanation.definition)
+
+
+def download_solution(explanation, *, k: int, labels: Mapping[str, str], key: str, title: str) -> None:
+    """The worked solution of one measure as a Markdown file."""
+    st.download_button(f"Worked solution of {explanation.measure} (.md)",
+                       lambda: worked_solution(explanation, labels=labels, k=k, title=title),
+                       file_name=f"{key.replace('.', '_')}.md", mime="text/markdown",
+                       key=f"{key}.md", on_click="ignore", icon=":material/download:")
+
+
+def lesson_header(title: str, plain_words: str) -> None:
+    st.title(title)
+    st.markdown(plain_words)
+
+
+def empty_notice() -> None:
+    st.info("The ranking is empty: add items on the Playground (or load a preset) to see this lesson.",
+            icon="ℹ️")
+
+
+def frame_of(rows: Sequence[Mapping]) -> pd.DataFrame:
+    return pd.DataFrame(list(rows))

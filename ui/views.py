@@ -1,0 +1,132 @@
+"""Presentation helpers without Streamlit: tables, counts and text built from explanations.
+
+Nothing here computes a metric; it re-arranges what :mod:`metrics` returned.
+
+>>> import metrics
+>>> e = metrics.explain("P@2", ["1", "2", "3"], {"2": 1})
+>>> list(step_frame(e.columns, labels={"1": "🐱", "2": "🐱📦"}, k=2).columns)[:4]
+['rank', 'at k', 'doc', 'label']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+__all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
+           "item_rows", "falls", "number"]
+
+# friendly headers for the explanation columns
+HEADERS = {
+    "rank": "rank", "doc": "doc", "grade": "grade", "relevant": "relevant", "hits": "hits",
+    "precision": "P@i", "recall": "R@i", "f1": "F1@i", "first_relevant": "first relevant",
+    "reciprocal": "1/rank", "contribution": "adds", "running_sum": "running sum",
+    "ap_at_i": "AP@i", "gain": "gain", "discount": "discount", "cg": "CG@i", "dcg": "DCG@i",
+    "ideal_grade": "ideal grade", "ideal_gain": "ideal gain", "idcg": "IDCG@i", "ndcg": "nDCG@i",
+    "interpolated": "interpolated P", "judged": "judged", "nonrel_above": "non-rel above",
+}
+
+
+def step_frame(columns: Mapping[str, Sequence], *, labels: Mapping[str, str], k: int) -> pd.DataFrame:
+    """An explanation's per-rank columns as a table, with each doc's label after its id.
+
+    Floats are rounded to 4 decimals; the ``rank`` column keeps its name so row k can be
+    highlighted.
+    """
+    data = {}
+    for col, values in columns.items():
+        if col == "doc":
+            data["doc"] = list(values)
+            data["label"] = [labels.get(str(d), "") for d in values]
+            continue
+        values = list(values)
+        if values and all(isinstance(v, float) for v in values if v is not None):
+            values = [None if v is None else round(v, 4) for v in values]
+        data[HEADERS.get(col, col)] = values
+    frame = pd.DataFrame(data)
+    if "rank" in frame:
+        frame.insert(1, "at k", ["◀ k" if r == k else "" for r in frame["rank"]])
+    return frame
+
+
+def confusion_counts(summary: Mapping[str, object], population: int) -> dict[str, int]:
+    """TP, FP, FN, TN at k from a P/R explanation's summary and the number of documents known.
+
+    ``population`` is every document of the example (ranked or in the tray), as seed 004
+    counts its eight images.
+
+    >>> confusion_counts({"hits": 1, "retrieved": 2, "R": 4}, 8)  # seed 004 at k = 2
+    {'TP': 1, 'FP': 1, 'FN': 3, 'TN': 3}
+    """
+    tp = int(summary["hits"])
+    fp = int(summary["retrieved"]) - tp
+    fn = int(summary["R"]) - tp
+    return {"TP": tp, "FP": fp, "FN": fn, "TN": max(population - tp - fp - fn, 0)}
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table, cells escaped (``|`` and newlines) as plain text."""
+    def cell(v) -> str:
+        text = "" if v is None or (isinstance(v, float) and v != v) else str(v)
+        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+    head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
+    rule = "|" + "---|" * len(frame.columns)
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
+def worked_solution(explanation, *, labels: Mapping[str, str], k: int, title: str) -> str:
+    """The worked solution of one measure as Markdown: definition, steps, formula, value.
+
+    >>> import metrics
+    >>> md = worked_solution(metrics.explain("R@2", ["a", "b"], {"b": 1}), labels={}, k=2, title="Recall")
+    >>> md.splitlines()[0], "= 1" in md
+    ('# Recall: R@2 = 1', True)
+    """
+    frame = step_frame(explanation.columns, labels=labels, k=k)
+    lines = [f"# {title}: {explanation}", "", "Definition:", "", f"$$ {explanation.definition} $$", "",
+             "Step by step:", "", markdown_table(frame), "", "With the numbers:", "",
+             f"$$ {explanation.formula} $$", ""]
+    if explanation.summary:
+        facts = ", ".join(f"{key} = {value}" for key, value in explanation.summary.items()
+                          if isinstance(value, int | float))
+        lines += [f"Summary: {facts}", ""]
+    return "\n".join(lines)
+
+
+def mean_latex(name: str, values: Sequence[float], mean: float) -> str:
+    r"""The average written out, e.g. ``MRR = \frac{1}{3}(0.5 + 1 + 0.2) = 0.5667``.
+
+    >>> mean_latex("MRR", [0.5, 1.0, 0.2], 0.5667)
+    '\\mathrm{MRR} = \\frac{1}{3}\\left(0.5 + 1 + 0.2\\right) = 0.5667'
+    """
+    from metrics.explain import join_terms, num
+
+    terms = join_terms([num(v) for v in values])
+    return rf"\mathrm{{{name}}} = \frac{{1}}{{{len(values)}}}\left({terms}\right) = {num(mean)}"
+
+
+def item_rows(items) -> list[dict]:
+    """Rows (rank, label, grade) of a query's ranked items for :func:`ui.charts.ranking_strip`."""
+    return [{"rank": i, "label": it.label, "grade": it.grade} for i, it in enumerate(items, start=1)]
+
+
+def number(x: float) -> str:
+    """A value as shown in summaries: up to 4 decimals, no trailing zeros.
+
+    >>> number(0.5), number(0.78539), number(1.0), number(0.0)
+    ('0.5', '0.7854', '1', '0')
+    """
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def falls(values: Sequence[float]) -> list[int]:
+    """The k (1-based) at which a series is lower than at k − 1.
+
+    >>> falls([0.0, 0.39, 0.38, 0.46])  # seed 004's nDCG falls at k = 3
+    [3]
+    """
+    return [i + 1 for i in range(1, len(values)) if values[i] < values[i - 1] - 1e-12]

@@ -1,0 +1,279 @@
+"""Widgets bound to the shared example (:mod:`ui.state`): k, mode, presets, the editors.
+
+Each widget has a page-prefixed key (``"<page>.<name>"``) and writes its changes back into
+the example through a callback, so every page sees the same example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from . import state
+from .render import messages, plain
+
+__all__ = ["k_slider", "mode_switch", "preset_picker", "query_picker", "ranking_editor",
+           "tray_editor", "item_actions", "example_bar", "GRADE_HELP"]
+
+GRADE_HELP = f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better"
+
+
+# --------------------------------------------------------------------------- k, mode, presets
+
+def k_slider(page: str, n: int) -> int:
+    """The cutoff k (1..n) shared by every page; returns the effective k."""
+    ex = state.get_example()
+    key = f"{page}.k"
+    k = state.effective_k(ex)
+    if ex.k > n and n >= 1:
+        st.caption(f"k = {ex.k} is beyond the {n} ranked items; using k = {k}.")
+    if n < 2:
+        st.caption(f"k = {k} (the ranking has {n} item{'s' if n != 1 else ''})")
+        return k
+    st.session_state[key] = k
+
+    def changed() -> None:
+        state.update(k=int(st.session_state[key]))
+
+    st.slider("k — the cutoff (look at the top k results)", 1, n, key=key, on_change=changed,
+              help="Every '@k' measure looks only at the first k results. Click a point on a chart to set it too.")
+    return k
+
+
+def mode_switch(page: str) -> str:
+    """Binary (relevant or not) or graded relevance."""
+    ex = state.get_example()
+    key = f"{page}.mode"
+    st.session_state[key] = ex.mode
+
+    def changed() -> None:
+        value = st.session_state.get(key)
+        if value in state.MODES:
+            state.update(mode=value)
+
+    st.segmented_control("relevance", list(state.MODES), key=key, on_change=changed,
+                         format_func={"binary": "binary (0/1)", "graded": "graded (0..10)"}.get,
+                         help="binary: every positive grade counts as relevant (1); graded: DCG uses the grades")
+    return ex.mode
+
+
+def preset_picker(page: str) -> None:
+    """Load one of the examples of the sources."""
+    key = f"{page}.preset"
+
+    def load() -> None:
+        name = st.session_state.get(key)
+        if name:
+            state.load_preset(name)
+        st.session_state[key] = None
+
+    st.selectbox("load an example", list(state.PRESETS), index=None, key=key, on_change=load,
+                 format_func=lambda name: state.PRESETS[name].title, placeholder="choose a preset…")
+    name = st.session_state.get(state.KEYS["preset"])
+    if name in state.PRESETS:
+        st.caption(f"Loaded: {state.PRESETS[name].title} — {state.PRESETS[name].source}")
+
+
+def query_picker(page: str) -> int:
+    """Which query the single-query pages look at (only shown when there are several)."""
+    ex = state.get_example()
+    if len(ex.queries) < 2:
+        return ex.current
+    key = f"{page}.query"
+    st.session_state[key] = ex.current
+
+    def changed() -> None:
+        value = st.session_state.get(key)
+        if isinstance(value, int):
+            state.update(current=value)
+
+    st.selectbox("query", list(range(len(ex.queries))), key=key, on_change=changed,
+                 format_func=lambda i: f"{i + 1}. {ex.queries[i].name[:60]}")
+    return ex.current
+
+
+def example_bar(page: str, n: int) -> int:
+    """The controls every lesson shows at the top: query, k, mode. Returns the effective k."""
+    several = len(state.get_example().queries) > 1
+    cols = st.columns([2, 5, 3] if several else [6, 3], gap="medium")
+    if several:
+        with cols[0]:
+            query_picker(page)
+    with cols[-1]:
+        mode_switch(page)
+    with cols[-2]:
+        return k_slider(page, n)
+
+
+# --------------------------------------------------------------------------- editors
+
+def _frame(items, *, ranked: bool) -> pd.DataFrame:
+    rows = state.item_rows(items)
+    frame = pd.DataFrame(rows, columns=["id", "label", "grade"])
+    # float, not int: a fractional or infinite grade reaches the validator instead of being rounded
+    frame["grade"] = frame["grade"].astype("float64")
+    if ranked:
+        frame.insert(0, "rank", pd.array(range(1, len(rows) + 1), dtype="Int64"))
+    return frame
+
+
+def _columns(ranked: bool) -> dict:
+    cfg = {
+        "id": st.column_config.TextColumn("id", disabled=True, width="small",
+                                          help="the document id the metrics see (new rows get one)"),
+        "label": st.column_config.TextColumn("label", max_chars=state.LIMITS.label_chars, width="medium",
+                                             help="what the result is (shown as plain text)"),
+        "grade": st.column_config.NumberColumn("grade", min_value=0, max_value=state.LIMITS.grade_max,
+                                               step=1, format="%d", help=GRADE_HELP, width="small"),
+    }
+    if ranked:
+        cfg["rank"] = st.column_config.NumberColumn("rank", disabled=True, width="small", format="%d")
+    return cfg
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    out = []
+    for row in frame.to_dict("records"):
+        clean = {}
+        for col in ("id", "label", "grade"):
+            v = row.get(col)
+            clean[col] = None if v is pd.NA else v
+        out.append(clean)
+    return out
+
+
+def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: str, height: int | None):
+    """A data editor over ``items``; returns the edited items (None when nothing changed).
+
+    The editor is given a fixed base (the items as they were when its key was made) and
+    keeps its own edits; the base is rebuilt only when the example changed elsewhere.
+    """
+    key = state.editor_key(page, name, index)
+    slot = f"{page}.{name}.{index}.base"
+    items = tuple(items)
+    stored = st.session_state.get(slot)
+    delta = st.session_state.get(key)
+    added = len(delta.get("added_rows") or ()) if isinstance(delta, dict) else 0
+    if added + len(items) > state.LIMITS.items:
+        # refuse before Streamlit applies the rows (it adds them one by one, which takes minutes)
+        state.reset_editors(f"{added:,} rows added: a list holds at most {state.LIMITS.items:,} items. "
+                            "The previous example is kept.")
+        key, delta = state.editor_key(page, name, index), None
+        messages()
+    pending = isinstance(delta, dict) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+    if pending and stored is not None and stored[0] == key and stored[2] == items:
+        base_items = stored[1]  # the editor still holds its edits on top of this base
+    else:
+        base_items = items
+    base = _frame(base_items, ranked=ranked)
+    # the height depends on the base only: a changing height would make a new widget and drop the edits
+    rows_height = 38 + 35 * (len(base_items) + 1)
+    edited = st.data_editor(
+        base, key=key, num_rows="dynamic", hide_index=True, width="stretch",
+        height=min(rows_height, height) if height else "auto",
+        column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["grade", "label", "id"],
+    )
+    reserved = {i.id for i in base_items}
+    rows = _records(edited)
+    if rows == _records(base):
+        st.session_state[slot] = (key, base_items, items)
+        return None
+    new_items = state.items_from_rows(rows, reserved=reserved, prefix=prefix)
+    st.session_state[slot] = (key, base_items, None)  # filled in by the caller once applied
+    return new_items, slot, key, base_items
+
+
+def ranking_editor(page: str, index: int | None = None, *, height: int | None = 390) -> None:
+    """Edit the ranked list of a query (the current one by default): labels and grades;
+    add rows at the bottom, delete rows by selecting them. ``height`` is the most pixels it takes."""
+    ex = state.get_example()
+    i = ex.current if index is None else index
+    q = ex.queries[i]
+    result = _editor(page, "ranking", i, q.ranking, ranked=True, prefix="n", height=height)
+    if result is not None:
+        new_items, slot, key, base_items = result
+        if state.set_current_query(replace(q, ranking=new_items), from_editor=True, index=i):
+            st.session_state[slot] = (key, base_items, state.get_example().queries[i].ranking)
+        messages()
+
+
+def tray_editor(page: str, index: int | None = None) -> None:
+    """Edit the judged documents the system did not retrieve (they count in R and the ideal)."""
+    ex = state.get_example()
+    i = ex.current if index is None else index
+    q = ex.queries[i]
+    result = _editor(page, "tray", i, q.tray, ranked=False, prefix="t", height=None)
+    if result is not None:
+        new_items, slot, key, base_items = result
+        if state.set_current_query(replace(q, tray=new_items), from_editor=True, index=i):
+            st.session_state[slot] = (key, base_items, state.get_example().queries[i].tray)
+        messages()
+
+
+def item_actions(page: str, index: int | None = None) -> None:
+    """Move an item up or down, to the tray (not retrieved) or back into the ranking."""
+    ex = state.get_example()
+    i = ex.current if index is None else index
+    q = ex.queries[i]
+    everything = [("r", n) for n in range(len(q.ranking))] + [("t", n) for n in range(len(q.tray))]
+    if not everything:
+        return
+    key = f"{page}.pick.{i}"
+    if st.session_state.get(key) not in everything:
+        st.session_state[key] = everything[0]
+
+    def describe(choice) -> str:
+        where, n = choice
+        item = (q.ranking if where == "r" else q.tray)[n]
+        place = f"#{n + 1}" if where == "r" else "tray"
+        return f"{place} · {item.label[:40] or item.id} (grade {item.grade})"
+
+    def act(action: str) -> None:
+        where, n = st.session_state[key]
+        cur = state.get_example().queries[i]
+        ranking, tray = list(cur.ranking), list(cur.tray)
+        if where == "r" and n < len(ranking):
+            if action == "up" and n > 0:
+                ranking[n - 1], ranking[n] = ranking[n], ranking[n - 1]
+                st.session_state[key] = ("r", n - 1)
+            elif action == "down" and n + 1 < len(ranking):
+                ranking[n + 1], ranking[n] = ranking[n], ranking[n + 1]
+                st.session_state[key] = ("r", n + 1)
+            elif action == "top":
+                ranking.insert(0, ranking.pop(n))
+                st.session_state[key] = ("r", 0)
+            elif action == "move":
+                tray.append(ranking.pop(n))
+                st.session_state[key] = ("t", len(tray) - 1)
+            elif action == "remove":
+                ranking.pop(n)
+                st.session_state.pop(key, None)
+        elif where == "t" and n < len(tray):
+            if action == "move":
+                ranking.append(tray.pop(n))
+                st.session_state[key] = ("r", len(ranking) - 1)
+            elif action == "remove":
+                tray.pop(n)
+                st.session_state.pop(key, None)
+        state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i)
+
+    st.selectbox("item", everything, key=key, format_func=describe)
+    where = st.session_state[key][0]
+    cols = st.columns(5, gap="small")
+    if where == "r":
+        cols[0].button("↑ up", key=f"{key}.up", on_click=act, args=("up",), width="stretch")
+        cols[1].button("↓ down", key=f"{key}.down", on_click=act, args=("down",), width="stretch")
+        cols[2].button("⤒ top", key=f"{key}.top", on_click=act, args=("top",), width="stretch")
+        cols[3].button("→ tray", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
+                       help="relevant but not retrieved: it leaves the ranking and still counts in R")
+    else:
+        cols[0].button("← retrieve", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
+                       help="append it to the bottom of the ranking")
+    cols[4].button("remove", key=f"{key}.remove", on_click=act, args=("remove",), width="stretch")
+
+
+def query_title(q) -> str:
+    """A query's name, safe for Markdown."""
+    return plain(q.name, 80)
