@@ -97,12 +97,16 @@ def measures_from(text: str, convention: str) -> list[metrics.Measure]:
 def evaluate(files, ms, missing: str, depth: int | None, dedup: str) -> dict:
     qrels_name, qrels_bytes, run_name, run_bytes = files
     with st.status("Reading and evaluating…", expanded=False) as status:
-        status.update(label=f"Reading {qrels_name} ({len(qrels_bytes) / 1e6:.1f} MB)…")
-        qrels = read("qrels", qrels_name, qrels_bytes)
-        status.update(label=f"Reading {run_name} ({len(run_bytes) / 1e6:.1f} MB)…")
-        run = read("run", run_name, run_bytes, dedup)
-        status.update(label=f"Evaluating {len(run):,} lines…")
-        result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
+        try:
+            status.update(label=f"Reading {qrels_name} ({len(qrels_bytes) / 1e6:.1f} MB)…")
+            qrels = read("qrels", qrels_name, qrels_bytes)
+            status.update(label=f"Reading {run_name} ({len(run_bytes) / 1e6:.1f} MB)…")
+            run = read("run", run_name, run_bytes, dedup)
+            status.update(label=f"Evaluating {len(run):,} lines…")
+            result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
+        except (ValueError, TypeError):
+            status.update(label="Stopped: see the message below", state="error")
+            raise
         status.update(label=f"Read {len(run):,} run lines and {len(qrels):,} judgments; evaluated "
                             f"{len(result.per_query):,} queries", state="complete")
     return {"result": result, "measures": [str(m) for m in ms], "qrels": qrels, "run": run,
