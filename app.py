@@ -25,5 +25,8 @@ pages = {
         st.Page("pages/swap_map.py", title="Swap map", icon=":material/swap_vert:"),
     ],
     "Reader": [st.Page("pages/reader.py", title="Reader (QA) metrics", icon=":material/quiz:")],
+    "Check numbers": [
+        st.Page("pages/evaluate_files.py", title="Evaluate files", icon=":material/upload_file:"),
+    ],
 }
 st.navigation(pages).run()

@@ -106,6 +106,8 @@ def main(argv=None) -> int:
     parser.add_argument("--data", type=Path, help="folder with qrels.txt and run.txt")
     parser.add_argument("--tools", default="ranklab,pytrec_eval,ranx")
     parser.add_argument("--check", action="store_true", help="compare per-query values with pytrec_eval")
+    parser.add_argument("--repeat", type=int, default=1, help="run the tools in turn this many times; "
+                        "the table shows the median wall time (and the range)")
     parser.add_argument("--worker", nargs=4, metavar=("TOOL", "QRELS", "RUN", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -121,22 +123,31 @@ def main(argv=None) -> int:
         if "ranx" in tools:
             warm_ranx(tmp)
         load_before = os.getloadavg()
-        for tool in tools:
-            out = tmp / f"{tool}.json"
-            cmd, stdout = commands(tool, qrels, run, out)
-            rows.append((tool, timed(cmd, stdout)))
-            if hasattr(stdout, "close"):
-                stdout.close()
-            outputs[tool] = json.loads(out.read_text())
+        timings: dict[str, list[dict]] = {tool: [] for tool in tools}
+        for _ in range(args.repeat):  # interleaved, so that the load hits every tool alike
+            for tool in tools:
+                out = tmp / f"{tool}.json"
+                cmd, stdout = commands(tool, qrels, run, out)
+                timings[tool].append(timed(cmd, stdout))
+                if hasattr(stdout, "close"):
+                    stdout.close()
+                outputs[tool] = json.loads(out.read_text())
         load_after = os.getloadavg()
+    for tool in tools:
+        runs = sorted(timings[tool], key=lambda r: r["wall"])
+        median = runs[len(runs) // 2]
+        rows.append((tool, median | {"low": runs[0]["wall"], "high": runs[-1]["wall"],
+                                     "rss_mb": max(r["rss_mb"] for r in runs)}))
     base = dict(rows)["ranklab"]["wall"] if "ranklab" in tools else None
     print(f"{run} ({lines:,} lines), {len(outputs[tools[0]]['per_query']):,} queries evaluated; "
-          f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after; {os.cpu_count()} cores\n")
-    print("| tool | wall (s) | CPU (s) | peak RSS (MB) | wall / ranklab |")
-    print("|---|---|---|---|---|")
+          f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after; {os.cpu_count()} cores; "
+          f"{args.repeat} run(s) per tool\n")
+    print("| tool | wall (s), median | wall range (s) | CPU (s) | peak RSS (MB) | wall / ranklab |")
+    print("|---|---|---|---|---|---|")
     for tool, r in rows:
         ratio = f"{r['wall'] / base:.1f}x" if base else "-"
-        print(f"| {tool} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['rss_mb']:.0f} | {ratio} |")
+        print(f"| {tool} | {r['wall']:.2f} | {r['low']:.2f}–{r['high']:.2f} | {r['cpu']:.2f} | "
+              f"{r['rss_mb']:.0f} | {ratio} |")
     print("\nmeans:")
     for tool in tools:
         agg = outputs[tool]["aggregate"]

@@ -23,6 +23,15 @@ SUBCOMMANDS: tuple[str, ...] = ("metrics.cli_evaluate", "metrics.cli_reader")
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
+EXAMPLES = """\
+Examples:
+  ranklab evaluate assets/collection/qrels.txt assets/collection/run_bm25.txt
+  ranklab evaluate qrels.txt run.txt -m P@10 -m nDCG@10 -q --format json
+  ranklab COMMAND --help        (each command's options and more examples)
+
+"""
+
+
 class UsageError(ValueError):
     """A bad option or measure name: exit code 2."""
 
@@ -32,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ranklab",
         description="Ranklab: ranking metrics, checked against trec_eval and explained.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Exit codes:" + __doc__.split("Exit codes:", 1)[1],
+        epilog=EXAMPLES + "Exit codes:" + __doc__.split("Exit codes:", 1)[1],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:

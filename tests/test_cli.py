@@ -183,3 +183,19 @@ def test_jsonl_files_with_id_fields(tmp_path):
     result = ranklab("evaluate", tmp_path / "gt.jsonl", tmp_path / "res.jsonl", "-m", "RR", "--id-fields", "name,page")
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"{'recip_rank':<22}\tall\t0.5000\n"  # relevant at rank 2
+
+
+def test_progress_goes_to_a_terminal_stderr_only(monkeypatch, capsys):
+    from metrics import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    fake = Terminal()
+    monkeypatch.setattr(sys, "stderr", fake)
+    assert cli.main(["evaluate", str(ROOT / "assets/collection/qrels.txt"),
+                     str(ROOT / "assets/collection/run_bm25.txt"), "-m", "P_5"]) == 0
+    assert "reading" in fake.getvalue() and "evaluating 30 judged queries" in fake.getvalue()
+    out = capsys.readouterr().out  # progress never reaches stdout
+    assert out.startswith(f"{'P_5':<22}\tall\t") and out.count("\n") == 1

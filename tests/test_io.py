@@ -167,10 +167,16 @@ def test_hashes_find_duplicates_of_any_length():
 def test_qrels_judged_twice_is_an_error(tmp_path):
     from metrics.batch import evaluate_batch
 
-    q = write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 a 2\n")
-    r = write(tmp_path, "run.txt", "q1 Q0 a 1 1 t\n")
+    q = write(tmp_path, "qrels.txt", "q1 0 a 1\n# c\nq1 0 b 1\nq1 0 a 2\n")
+    with pytest.raises(FileFormatError) as err:
+        read_qrels(q)
+    assert str(err.value) == f"{q}:1: query q1: document 'a' is judged 2 times (lines 1 and 4)"
+    # the batch evaluation checks too, for Qrels built some other way
+    from metrics.io import Qrels
+    qrels = Qrels(["q1"], np.array([0, 0], np.int32), take(read_run(write(tmp_path, "r.txt", "q1 a\nq2 a\n")).doc,
+                  np.array([0, 1])), np.array([1, 2]))
     with pytest.raises(ValueError, match="query q1: document 'a' is judged 2 times"):
-        evaluate_batch(read_qrels(q), read_run(r), "P@1")
+        evaluate_batch(qrels, {"q1": ["a"]}, "P@1")
 
 
 # ----------------------------------------------------------------------------- JSONL
@@ -239,3 +245,22 @@ def test_csv_errors(tmp_path):
     nohead = write(tmp_path, "x.csv", "a,b,c\n1,2,3\n")
     with pytest.raises(FileFormatError, match=r"x\.csv:1: no qid column"):
         read_run(nohead)
+
+
+def test_gzip_jsonl_and_csv(tmp_path):
+    with gzip.open(tmp_path / "gt.jsonl.gz", "wt") as f:
+        f.write('{"query_id": "q", "ground_truth": [{"filename": "a.pdf", "page_number": 2}]}\n')
+    with gzip.open(tmp_path / "run.csv.gz", "wt") as f:
+        f.write("qid,docid,score\nq,a.pdf#2,1.5\n")
+    assert read_qrels(tmp_path / "gt.jsonl.gz").to_dict() == {"q": {"a.pdf#2": 1}}
+    assert read_run(tmp_path / "run.csv.gz").to_dict() == {"q": {"a.pdf#2": 1.5}}
+
+
+def test_explicit_formats(tmp_path):
+    p = write(tmp_path, "results.dat", "q1 b\nq1 a\n")
+    scores = read_run(p, format="list").to_dict()["q1"]
+    assert scores["b"] > scores["a"]
+    with pytest.raises(FileFormatError, match=r"results\.dat:1: expected 6 columns"):
+        read_run(p, format="trec")
+    with pytest.raises(ValueError, match="run format must be one of"):
+        read_run(p, format="xml")

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from .dedup import DEDUP, deduplicate
 from .jsonl import read_jsonl_qrels, read_jsonl_run
+from .keys import doc_hashes, duplicate_groups, pair_keys
 from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
 from .table import read_table_qrels, read_table_run
 from .trec import data_line_numbers, read_trec_qrels, read_trec_run
@@ -54,12 +57,31 @@ def read_qrels(path: str | Path, *, format: str = "auto", **options) -> Qrels:
     path = _check_path(path)
     fmt = detect_format(path) if format == "auto" else format
     if fmt == "jsonl":
-        return read_jsonl_qrels(path, **options)
-    if fmt in ("csv", "tsv"):
-        return read_table_qrels(path, delimiter="," if fmt == "csv" else "\t", **options)
-    if fmt == "trec":
-        return read_trec_qrels(path)
-    raise ValueError(f"qrels format must be one of 'auto', 'trec', 'jsonl', 'csv', 'tsv', got {format!r}")
+        qrels = read_jsonl_qrels(path, **options)
+    elif fmt in ("csv", "tsv"):
+        qrels = read_table_qrels(path, delimiter="," if fmt == "csv" else "\t", **options)
+    elif fmt == "trec":
+        qrels = read_trec_qrels(path)
+    else:
+        raise ValueError(f"qrels format must be one of 'auto', 'trec', 'jsonl', 'csv', 'tsv', got {format!r}")
+    _no_double_judgments(qrels, path, with_lines=fmt == "trec")
+    return qrels
+
+
+def _no_double_judgments(qrels: Qrels, path, *, with_lines: bool) -> None:
+    """A document judged twice for one query: an error naming the lines."""
+    groups = duplicate_groups(qrels.query, qrels.doc, pair_keys(qrels.query, doc_hashes(qrels.doc), inplace=True))
+    if not groups:
+        return
+    rows = np.concatenate([g[:3] for g in groups[:20]])
+    lines = dict(zip(rows.tolist(), data_line_numbers(path, rows).tolist(), strict=True)) if with_lines else {}
+    problems = []
+    for g in groups[:20]:
+        shown = " and ".join(str(lines[int(r)]) for r in g[:3]) + (" ..." if len(g) > 3 else "")
+        problems.append((lines.get(int(g[0])), f"query {qrels.queries[qrels.query[g[0]]]}: document "
+                                               f"{qrels.doc[int(g[0])].as_py()!r} is judged {len(g)} times"
+                                               + (f" (lines {shown})" if with_lines else "")))
+    raise FileFormatError(str(path), problems, len(groups))
 
 
 def read_run(path: str | Path, *, format: str = "auto", dedup: str = "error", **options) -> Run:
@@ -82,9 +104,6 @@ def read_run(path: str | Path, *, format: str = "auto", dedup: str = "error", **
         if fmt not in ("trec", "list"):
             raise
         # name the lines, not the rows
-        import numpy as np
-
-        from .keys import duplicate_groups
         groups = duplicate_groups(run.query, run.doc, run.pair_keys())[:20]
         rows = np.concatenate([g[:3] for g in groups])
         lines = dict(zip(rows.tolist(), data_line_numbers(path, rows).tolist(), strict=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["as_numpy", "index_array"]
+__all__ = ["as_numpy", "index_array", "binary_as_text"]
 
 _DTYPES = {pa.float64(): np.float64, pa.float32(): np.float32, pa.int64(): np.int64,
            pa.int32(): np.int32, pa.int16(): np.int16, pa.int8(): np.int8, pa.uint64(): np.uint64,
@@ -65,3 +65,30 @@ def index_array(rows: np.ndarray) -> pa.Array:
     """
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     return pa.Array.from_buffers(pa.int64(), len(rows), [None, pa.py_buffer(rows)])
+
+
+def binary_as_text(values: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """Binary columns as strings without a copy; None when some value is not valid UTF-8.
+
+    Parsing document ids as binary skips the CSV reader's UTF-8 validation; an all-ASCII
+    buffer (the usual case) needs no validation at all, anything else is validated here.
+
+    >>> binary_as_text(pa.chunked_array([[b"d1", "café".encode()]])).to_pylist()
+    ['d1', 'café']
+    >>> binary_as_text(pa.chunked_array([[bytes([255])]])) is None
+    True
+    """
+    chunks = []
+    for chunk in values.chunks:
+        text = chunk.view(pa.string())
+        data = chunk.buffers()[2]
+        if data is not None and len(chunk):
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)
+            lo, hi = int(offsets[chunk.offset]), int(offsets[chunk.offset + len(chunk)])
+            if np.frombuffer(data, dtype=np.uint8)[lo:hi].max(initial=0) >= 0x80:
+                try:
+                    text.validate(full=True)
+                except pa.ArrowInvalid:
+                    return None
+        chunks.append(text)
+    return pa.chunked_array(chunks, pa.string())

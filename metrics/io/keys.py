@@ -143,15 +143,17 @@ def lookup(run_keys: np.ndarray, run_docs: pa.ChunkedArray, run_codes: np.ndarra
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     # a bitmap on the top bits of a multiplicative hash filters out almost every unjudged
     # row with one random access, before the binary search on the few candidates left
-    bits = int(min(27, max(12, 3 + np.ceil(np.log2(sorted_keys.size + 1)))))
+    bits = int(min(24, max(12, 6 + np.ceil(np.log2(sorted_keys.size + 1)))))  # ~1.5 % false hits
     shift = np.uint64(64 - bits)
+    seen = np.zeros(1 << bits, dtype=bool)
+    found = []
     with np.errstate(over="ignore"):
-        seen = np.zeros(1 << bits, dtype=bool)
         seen[(sorted_keys * _GOLD) >> shift] = True
-        slots = run_keys * _GOLD
-    slots >>= shift
-    candidates = np.flatnonzero(seen[slots])
-    del slots
+        for start in range(0, len(run_keys), BLOCK):  # in blocks that stay in the CPU cache
+            slots = run_keys[start: start + BLOCK] * _GOLD
+            slots >>= shift
+            found.append(np.flatnonzero(seen[slots]) + start)
+    candidates = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
     pos = np.searchsorted(sorted_keys, run_keys[candidates])
     np.minimum(pos, sorted_keys.size - 1, out=pos)
     hit = sorted_keys[pos] == run_keys[candidates]

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from .._check import MAX_GRADE
-from .arrays import as_numpy
+from .arrays import as_numpy, binary_as_text
 from .model import FileFormatError, Qrels, Run, _chunked, _codes
 
 __all__ = ["read_trec_qrels", "read_trec_run", "sniff_columns"]
@@ -32,9 +32,9 @@ BLOCK = 1 << 24
 
 # kind -> (column indices used, their types, minimum columns, exact column count or None)
 LAYOUTS = {
-    "qrels": ((0, 2, 3), (DICT, pa.string(), pa.int64()), 4, 4),
-    "run": ((0, 2, 4), (DICT, pa.string(), pa.float64()), 6, None),
-    "list": ((0, 1), (DICT, pa.string()), 2, 2),
+    "qrels": ((0, 2, 3), (DICT, pa.binary(), pa.int64()), 4, 4),
+    "run": ((0, 2, 4), (DICT, pa.binary(), pa.float64()), 6, None),
+    "list": ((0, 1), (DICT, pa.binary()), 2, 2),
 }
 EXPECTED = {
     "qrels": "4 columns (qid iter docid grade)",
@@ -210,7 +210,10 @@ def _read(path, kind: str):
     queries = qcol.chunk(0).dictionary.to_pylist() if qcol.num_chunks else []
     codes = as_numpy(qcol).astype(np.int32, copy=False)
     values = as_numpy(table.column(2)) if table.num_columns > 2 else None
-    docs = table.column(1)
+    docs = binary_as_text(table.column(1))  # document ids parsed as bytes: validated here
+    if docs is None:
+        cols, tag = _diagnose(open_bytes(path), source, kind)  # names the undecodable line
+        raise FileFormatError(source, [(None, "undecodable bytes (the file must be UTF-8)")])
     del table
     pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
     tag = None
