@@ -16,5 +16,17 @@ pages = {
         st.Page("pages/lesson_dcg.py", title="CG → DCG → nDCG", icon=":material/stairs:"),
         st.Page("pages/lesson_pr_curve.py", title="Precision–recall curve", icon=":material/ssid_chart:"),
     ],
+    "Teach": [
+        st.Page("pages/check_calculation.py", title="Check my calculation", icon=":material/task_alt:"),
+        st.Page("pages/practice.py", title="Practice", icon=":material/school:"),
+        st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/explore:"),
+        st.Page("pages/pitfalls.py", title="Pitfall gallery", icon=":material/warning:"),
+        st.Page("pages/compare.py", title="Compare two systems", icon=":material/compare_arrows:"),
+        st.Page("pages/swap_map.py", title="Swap map", icon=":material/swap_vert:"),
+    ],
+    "Reader": [st.Page("pages/reader.py", title="Reader (QA) metrics", icon=":material/quiz:")],
+    "Check numbers": [
+        st.Page("pages/evaluate_files.py", title="Evaluate files", icon=":material/upload_file:"),
+    ],
 }
 st.navigation(pages).run()

@@ -6,11 +6,11 @@
 """
 
 from . import conventions, grouped
-from .core import Evaluation, evaluate, explain, prepare, score, scores_over_k
+from .core import Evaluation, evaluate, explain, explain_many, prepare, score, scores_over_k
 from .explain import Explanation, Step
 from .measures import FAMILIES, Measure, UnknownMeasureError, parse, parse_many
 
 __all__ = [
-    "score", "explain", "evaluate", "scores_over_k", "prepare", "Evaluation", "Explanation", "Step",
+    "score", "explain", "explain_many", "evaluate", "scores_over_k", "prepare", "Evaluation", "Explanation", "Step",
     "Measure", "parse", "parse_many", "FAMILIES", "UnknownMeasureError", "conventions", "grouped",
 ]

@@ -1,5 +1,5 @@
 """``python -m metrics`` is the ``ranklab`` command."""
 
-from .cli import main
+from .cli import console
 
-raise SystemExit(main())
+console()

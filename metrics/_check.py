@@ -63,6 +63,9 @@ def judgments(value, name: str = "judgments") -> dict[str, int]:
     """Clean a mapping doc id → integer grade."""
     if not isinstance(value, Mapping):
         raise TypeError(f"{name} must be a mapping of document id to grade, got {type(value).__name__}")
+    if all(type(d) is str and d and type(g) is int and -MAX_GRADE <= g <= MAX_GRADE
+           for d, g in value.items()):
+        return dict(value)  # the common case, checked in one pass
     out: dict[str, int] = {}
     for doc, g in value.items():
         d = doc_id(doc, f"{name}")
@@ -103,7 +106,10 @@ def ranking(value, name: str = "ranking", *, ties: str = "docid-desc") -> list[s
         except TypeError:
             raise TypeError(f"{name} must be a list of document ids or a mapping id → score, "
                             f"got {type(value).__name__}") from None
-    docs = [doc_id(d, f"{name}[{i}]") for i, d in enumerate(value)]
+    if all(type(d) is str for d in value) and "" not in value:
+        docs = list(value)  # the common case: plain strings
+    else:
+        docs = [doc_id(d, f"{name}[{i}]") for i, d in enumerate(value)]
     if len(set(docs)) != len(docs):
         first: dict[str, int] = {}
         for i, d in enumerate(docs):

@@ -14,12 +14,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS: tuple[str, ...] = ()
+SUBCOMMANDS: tuple[str, ...] = ("metrics.cli_evaluate", "metrics.cli_reader")
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+EXAMPLES = """\
+Examples:
+  ranklab evaluate assets/collection/qrels.txt assets/collection/run_bm25.txt
+  ranklab evaluate qrels.txt run.txt -m P@10 -m nDCG@10 -q --format json
+  ranklab COMMAND --help        (each command's options and more examples)
+
+"""
 
 
 class UsageError(ValueError):
@@ -31,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ranklab",
         description="Ranklab: ranking metrics, checked against trec_eval and explained.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Exit codes:" + __doc__.split("Exit codes:", 1)[1],
+        epilog=EXAMPLES + "Exit codes:" + __doc__.split("Exit codes:", 1)[1],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
@@ -61,3 +71,19 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_DATA
     except BrokenPipeError:
         return EXIT_OK
+
+
+def console() -> None:
+    """The ``ranklab`` script and ``python -m metrics``: :func:`main`, then exit at once.
+
+    Exiting with ``os._exit`` after flushing skips the interpreter's teardown, where
+    pyarrow's worker threads can rarely abort the process after all output was written
+    ("terminate called without an active exception", apache/arrow#34314).
+    """
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+    os._exit(code)

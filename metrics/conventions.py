@@ -73,7 +73,11 @@ PRESETS: dict[str, Convention] = {
 
 
 def get(name: str) -> Convention:
-    """The preset called ``name`` (ValueError listing the presets otherwise)."""
+    """The preset called ``name`` (ValueError listing the presets otherwise).
+
+    >>> get("sklearn").params["ideal"]
+    'ranking'
+    """
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
@@ -81,5 +85,9 @@ def get(name: str) -> Convention:
 
 
 def apply(name: str, measure: str | Measure) -> Measure:
-    """``measure`` as the preset ``name`` computes it."""
+    """``measure`` as the preset ``name`` computes it.
+
+    >>> str(apply("seed002", "nDCG@100"))  # the course lab's Järvelin–Kekäläinen DCG
+    "nDCG(dcg='jarvelin')@100"
+    """
     return get(name).apply(measure)

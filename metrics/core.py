@@ -10,7 +10,7 @@ from .explain import Explanation
 from .measures import Measure, parse, parse_many
 from .ranking import KERNELS, Query
 
-__all__ = ["score", "explain", "evaluate", "Evaluation", "prepare"]
+__all__ = ["score", "explain", "explain_many", "evaluate", "Evaluation", "prepare"]
 
 MISSING = ("skip", "zero")
 
@@ -19,6 +19,10 @@ def prepare(ranking, judgments, *, ties: str = "docid-desc", depth: int | None =
     """Validate a ranking and its judgments once, for several measures.
 
     ``depth`` keeps only the first ``depth`` documents (trec_eval ``-M``).
+
+    >>> q = prepare({"a": 0.5, "b": 0.9, "c": 0.5}, {"a": 2}, depth=2)
+    >>> q.docs  # b (0.9) first, then the tie a/c broken by doc id descending: c
+    ['b', 'c']
     """
     docs = _check.ranking(ranking, "ranking", ties=ties)
     depth = _check.positive_int(depth, "depth")
@@ -69,6 +73,18 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
     m = parse(measure)
     q = prepare(ranking, judgments, ties=ties)
     return KERNELS[m.name].trace(m, q)
+
+
+def explain_many(measures, ranking, judgments, *, ties: str = "docid-desc") -> dict[str, Explanation]:
+    """Explain several measures on one ranking, validating the inputs once.
+
+    >>> es = explain_many("P@2 RR", ["a", "b", "c"], {"b": 1})
+    >>> {m: e.value for m, e in es.items()}
+    {'P@2': 0.5, 'RR': 0.5}
+    """
+    ms = parse_many(measures)
+    q = prepare(ranking, judgments, ties=ties)
+    return {str(m): KERNELS[m.name].trace(m, q) for m in ms}
 
 
 def score(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc") -> float:

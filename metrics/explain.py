@@ -14,26 +14,46 @@ from functools import cached_property
 __all__ = ["Explanation", "Step", "num", "frac"]
 
 
-@dataclass(frozen=True)
 class Step:
     """One rank of a trace: ``rank``, ``doc`` and the measure's own columns.
 
-    Columns are read by name: ``step["precision"]``; ``step.as_dict()`` gives them all.
+    A light view onto one row of :attr:`Explanation.columns`: read a column by name with
+    ``step["precision"]``; ``step.values`` holds every column but rank and doc, and
+    ``step.as_dict()`` all of them.
     """
 
-    rank: int
-    doc: str
-    values: Mapping[str, object]
+    __slots__ = ("_columns", "_row")
+
+    def __init__(self, columns: Mapping[str, Sequence], row: int):
+        self._columns = columns
+        self._row = row
+
+    @property
+    def rank(self) -> int:
+        return self._columns["rank"][self._row]
+
+    @property
+    def doc(self) -> str:
+        return self._columns["doc"][self._row]
+
+    @property
+    def values(self) -> dict:
+        return {c: v[self._row] for c, v in self._columns.items() if c not in ("rank", "doc")}
 
     def __getitem__(self, column: str):
-        if column == "rank":
-            return self.rank
-        if column == "doc":
-            return self.doc
-        return self.values[column]
+        return self._columns[column][self._row]
 
     def as_dict(self) -> dict:
-        return {"rank": self.rank, "doc": self.doc, **self.values}
+        return {c: v[self._row] for c, v in self._columns.items()}
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Step) and self.as_dict() == other.as_dict()
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.doc))
+
+    def __repr__(self) -> str:
+        return f"Step({self.as_dict()!r})"
 
 
 @dataclass(frozen=True)
@@ -70,16 +90,17 @@ class Explanation:
     @cached_property
     def steps(self) -> tuple[Step, ...]:
         """One :class:`Step` per rank, built from :attr:`columns`."""
-        names = [c for c in self.columns if c not in ("rank", "doc")]
-        ranks = self.columns.get("rank", ())
-        docs = self.columns.get("doc", ())
-        return tuple(
-            Step(int(ranks[i]), str(docs[i]), {c: self.columns[c][i] for c in names})
-            for i in range(len(ranks))
-        )
+        return tuple(Step(self.columns, i) for i in range(len(self.columns.get("rank", ()))))
 
     def to_frame(self, which: str = "steps"):
-        """The step table (or ``which="ideal"``: the ideal ordering) as a pandas DataFrame."""
+        """The step table (or ``which="ideal"``: the ideal ordering) as a pandas DataFrame.
+
+        >>> import metrics
+        >>> metrics.explain("P@2", ["a", "b"], {"b": 1}).to_frame()[["rank", "doc", "hits", "precision"]]
+           rank doc  hits  precision
+        0     1   a     0        0.0
+        1     2   b     1        0.5
+        """
         import pandas as pd  # lazy: metrics must import without pandas
 
         data = self.columns if which == "steps" else (self.ideal or {})
@@ -110,16 +131,27 @@ def num(x, digits: int = 4) -> str:
 
 
 def frac(a, b) -> str:
-    """``\\frac{a}{b}`` with both numbers formatted by :func:`num`."""
+    """``\\frac{a}{b}`` with both numbers formatted by :func:`num`.
+
+    >>> print(frac(2, 4), frac("R", 0.5))
+    \\frac{2}{4} \\frac{R}{0.5}
+    """
     return rf"\frac{{{a if isinstance(a, str) else num(a)}}}{{{b if isinstance(b, str) else num(b)}}}"
 
 
-def join_terms(terms: Sequence[str], sep: str = " + ", limit: int = 10) -> str:
-    """Join formula terms, eliding the middle of long sums (first 6, ``\\cdots``, last 3)."""
-    terms = list(terms)
-    if len(terms) > limit:
-        terms = terms[:6] + [r"\cdots"] + terms[-3:]
-    return sep.join(terms) if terms else "0"
+def join_terms(items: Sequence, fmt=None, sep: str = " + ", limit: int = 10) -> str:
+    """Join formula terms, eliding the middle of long sums (first 6, ``\\cdots``, last 3).
+
+    ``fmt`` turns an item into its LaTeX term; it is only called for the terms shown.
+
+    >>> print(join_terms(range(1, 13), num))
+    1 + 2 + 3 + 4 + 5 + 6 + \\cdots + 10 + 11 + 12
+    """
+    items = list(items)
+    fmt = fmt or str
+    if len(items) > limit:
+        return sep.join([fmt(x) for x in items[:6]] + [r"\cdots"] + [fmt(x) for x in items[-3:]])
+    return sep.join(fmt(x) for x in items) if items else "0"
 
 
 def value_text(x: float) -> str:

@@ -226,8 +226,8 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
             accepted = ", ".join(sorted(fam.params)) or "none"
             raise ValueError(f"measure {text!r}: {name} has no parameter {key!r} (accepted: {accepted})")
         if key == "rel":
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise ValueError(f"measure {text!r}: rel must be an integer >= 0, got {value!r}")
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"measure {text!r}: rel must be an integer >= 1, got {value!r}")
         elif key in _CHOICES and value not in _CHOICES[key]:
             choices = ", ".join(repr(c) for c in _CHOICES[key])
             raise ValueError(f"measure {text!r}: {key} must be one of {choices}, got {value!r}")

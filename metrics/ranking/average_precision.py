@@ -50,13 +50,13 @@ def trace(m, q: Query) -> Explanation:
     total = float(running[-1]) if n else 0.0
     value = total / denom if denom else 0.0
     hit_ranks = [int(r) for r in ranks[relevant]]
-    terms = [frac(int(hits_i[r - 1]), r) for r in hit_ranks]
+    terms = [(int(hits_i[r - 1]), r) for r in hit_ranks]
     lhs = label(m)
     name = DENOMINATOR_NAMES[how]
     if denom == 0:
         formula = rf"{lhs} = 0 \quad (\text{{{'no relevant document' if R == 0 else 'nothing relevant retrieved'}}}: {name} = 0)"
     else:
         formula = (rf"{lhs} = \frac{{1}}{{{name}}} \sum_{{i:\,rel_i = 1}} P@i = "
-                   rf"\frac{{1}}{{{denom}}}\left({join_terms(terms)}\right) = {frac(total, denom)} = {value_text(value)}")
+                   rf"\frac{{1}}{{{denom}}}\left({join_terms(terms, lambda t: frac(*t))}\right) = {frac(total, denom)} = {value_text(value)}")
     summary = {"R": R, "hits": len(hit_ranks), "denominator": denom, "sum": total, "hit_ranks": hit_ranks}
     return Explanation(str(m), value, cols, formula, DEFINITIONS[how], summary)

@@ -86,14 +86,14 @@ def trace(m, q: Query) -> Explanation:
     cols["dcg"] = running.tolist()
     summary: dict = {"CG": float(gain.sum()), "DCG": float(running[-1]) if n else 0.0}
     lhs = label(m)
-    dcg_terms = [rf"\frac{{{num(a)}}}{{{num(b)}}}" for a, b in zip(gain, disc, strict=True)]
+    dcg_terms = list(zip(gain.tolist(), disc.tolist(), strict=True))
     if m.name == "CG":
         value = summary["CG"]
-        formula = rf"{lhs} = {join_terms([num(x) for x in gain])} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(gain.tolist(), num)} = {value_text(value)}"
         return Explanation(str(m), value, cols, formula, DEFINITIONS["CG"], summary)
     if m.name == "DCG":
         value = summary["DCG"]
-        formula = rf"{lhs} = {join_terms(dcg_terms)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {value_text(value)}"
         return Explanation(str(m), value, cols, formula, _definition("DCG", dcg), summary)
 
     ideal_docs, ideal_grades, ideal_gains = ideal_order(m, q)
@@ -115,21 +115,26 @@ def trace(m, q: Query) -> Explanation:
     with np.errstate(invalid="ignore", divide="ignore"):
         cols["ndcg"] = np.where(idcg_i > 0, running / np.where(idcg_i > 0, idcg_i, 1), 0.0).tolist()
     summary["IDCG"] = idcg
-    ideal_terms = [rf"\frac{{{num(a)}}}{{{num(b)}}}" for a, b in zip(ideal_gains, ideal_disc, strict=True)]
+    ideal_terms = list(zip(ideal_gains.tolist(), ideal_disc.tolist(), strict=True))
     k = "" if m.cutoff is None else f"@{m.cutoff}"
     if m.name == "IDCG":
         value = idcg
-        formula = rf"{lhs} = {join_terms(ideal_terms)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {value_text(value)}"
         return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg), summary, ideal)
     value = summary["DCG"] / idcg if idcg > 0 else 0.0
     ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {value_text(value)}"
                  if idcg > 0 else rf"\mathrm{{nDCG}}{k} &= 0 \quad (\text{{IDCG}} = 0\text{{: nothing relevant}})")
     formula = (r"\begin{aligned}"
-               rf"\mathrm{{DCG}}{k} &= {join_terms(dcg_terms)} = {num(summary['DCG'])} \\ "
-               rf"\mathrm{{IDCG}}{k} &= {join_terms(ideal_terms)} = {num(idcg)} \\ "
+               rf"\mathrm{{DCG}}{k} &= {join_terms(dcg_terms, _term)} = {num(summary['DCG'])} \\ "
+               rf"\mathrm{{IDCG}}{k} &= {join_terms(ideal_terms, _term)} = {num(idcg)} \\ "
                rf"{ndcg_line}"
                r"\end{aligned}")
     return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg), summary, ideal)
+
+
+def _term(pair) -> str:
+    gain, discount = pair
+    return rf"\frac{{{num(gain)}}}{{{num(discount)}}}"
 
 
 def _definition(name: str, dcg: str) -> str:

@@ -1,8 +1,11 @@
 """Interpolated precision at a recall level, and the 11-point average.
 
-IPrec@r = the highest precision at any rank whose recall is at least r (0 when recall r is
-never reached), as trec_eval's ``iprec_at_recall_*``. The 11-point average is the mean of
-IPrec at r = 0.0, 0.1, ..., 1.0 (trec_eval ``11pt_avg``).
+IPrec@r = the highest precision at any rank at or below the rank where recall level r is
+reached (0 when it is never reached), as trec_eval's ``iprec_at_recall_*``. trec_eval turns
+the level into a number of relevant documents, c = floor(r * R + 0.9) computed in doubles,
+so a level counts as reached a little before recall r exactly: with R = 3, r = 0.7 gives
+0.7 * 3 + 0.9 = 2.9999... and c = 2 (recall 2/3 < 0.7). Ranklab follows that rule.
+The 11-point average is the mean of IPrec at r = 0.0, 0.1, ..., 1.0 (trec_eval ``11pt_avg``).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from ._query import Explanation, Query, base_columns, join_terms, label, num, va
 
 LEVELS = tuple(i / 10 for i in range(11))
 DEFINITIONS = {
-    "IPrec": r"IPrec@r = \max\{\, P@i : R@i \geq r \,\}",
+    "IPrec": r"IPrec@r = \max\{\, P@i : \text{hits}_i \geq \lfloor r \cdot R + 0.9 \rfloor \,\}",
     "11pt": r"11pt = \frac{1}{11} \sum_{r \in \{0, 0.1, \ldots, 1\}} IPrec@r",
 }
 
@@ -32,19 +35,28 @@ def trace(m, q: Query) -> Explanation:
     cols["recall"] = recall.tolist()
     cols["interpolated"] = best_after.tolist()
 
+    total_hits = int(hits[-1]) if n else 0
+    hit_ranks = np.flatnonzero(cols["relevant"]) if n else np.zeros(0, dtype=int)
+
+    def needed(level: float) -> int:
+        return int(level * R + 0.9)  # trec_eval's rounding, in doubles
+
     def at(level: float) -> float:
-        if R == 0 or n == 0:
+        c = needed(level)
+        if R == 0 or n == 0 or c > total_hits:
             return 0.0
-        reached = recall >= level
-        return float(precision[reached].max()) if reached.any() else 0.0
+        start = hit_ranks[c - 1] if c > 0 else 0
+        return float(precision[start:].max())
 
     lhs = label(m)
     if m.name == "IPrec":
         value = at(m.cutoff)
-        formula = rf"{lhs} = \max\{{P@i : R@i \geq {num(m.cutoff)}\}} = {value_text(value)}"
-        return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R})
+        c = needed(m.cutoff)
+        formula = (rf"{lhs} = \max\{{P@i : \text{{hits}}_i \geq \lfloor {num(m.cutoff)} \cdot {R} + 0.9 \rfloor = {c}\}}"
+                   rf" = {value_text(value)}")
+        return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})
     points = [at(level) for level in LEVELS]
     value = sum(points) / 11
-    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms([num(p) for p in points], limit=11)}\right) = {value_text(value)}"
+    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms(points, num, limit=11)}\right) = {value_text(value)}"
     summary = {"R": R, "levels": list(LEVELS), "iprec": points}
     return Explanation(str(m), value, cols, formula, DEFINITIONS["11pt"], summary)

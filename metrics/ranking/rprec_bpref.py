@@ -50,10 +50,12 @@ def trace(m, q: Query) -> Explanation:
     cols["running_sum"] = np.cumsum(contrib).tolist()
     total = float(contrib.sum())
     value = total / R if R else 0.0
-    terms = [rf"\left(1 - {frac(int(min(a, R)), denom)}\right)" if a else "1"
-             for a in above[relevant]]
+    terms = above[relevant].tolist()
+
+    def term(a: int) -> str:
+        return rf"\left(1 - {frac(min(a, R), denom)}\right)" if a else "1"
     lhs = label(m)
-    formula = (rf"{lhs} = \frac{{1}}{{{R}}}\left({join_terms(terms)}\right) = {frac(total, R)} = {value_text(value)}"
+    formula = (rf"{lhs} = \frac{{1}}{{{R}}}\left({join_terms(terms, term)}\right) = {frac(total, R)} = {value_text(value)}"
                if R else rf"{lhs} = 0 \quad (R = 0)")
     summary = {"R": R, "N": N, "sum": total}
     return Explanation(str(m), value, cols, formula, DEFINITIONS["Bpref"] + rf", \quad N = {num(N)}", summary)

@@ -1,0 +1,248 @@
+"""``ranklab evaluate QRELS RUN``: evaluate a run file, with output that diffs against trec_eval."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import sys
+import time
+
+from . import cli
+from .batch import evaluate_batch
+from .io import DEDUP, FORMATS, read_qrels, read_run
+from .measures import Measure, UnknownMeasureError, parse_many
+
+# trec_eval's default measures (its "official" set), as far as Ranklab implements them
+DEFAULT_MEASURES = (
+    ["NumQ", "NumRet", "NumRel", "NumRelRet", "AP", "Rprec", "Bpref", "RR"]
+    + [f"IPrec@{i / 10:.1f}" for i in range(11)]
+    + [f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+)
+
+# the order in which trec_eval prints measure families (its measure table)
+TREC_ORDER = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+              "recip_rank", "iprec_at_recall", "P", "recall", "11pt_avg", "ndcg", "ndcg_cut",
+              "map_cut", "set_P", "set_recall", "set_F", "success"]
+
+EXAMPLES = """\
+examples:
+  ranklab evaluate assets/collection/qrels.txt assets/collection/run_bm25.txt
+  ranklab evaluate qrels.txt run.txt -m P@10 -m "nDCG@10 AP" -q --format json
+  ranklab evaluate qrels.txt run.txt -m ndcg_cut.5,10 -m map -q > ours.txt
+      (diff it against: trec_eval -q -m ndcg_cut.5,10 -m map qrels.txt run.txt)
+  ranklab evaluate qrels.txt run.txt -l 2 -M 100 -c          trec_eval's -l, -M and -c
+  ranklab evaluate gt.jsonl results.jsonl --id-fields filename,page_number
+
+measures: ir_measures notation (P@10, nDCG(dcg='exp-log2')@10, AP(denominator='retrieved'))
+or trec_eval names (P_10, ndcg_cut.5,10, map, recip_rank). Default: trec_eval's default set.
+Queries follow trec_eval 9.0.8: only queries both judged and in the run are averaged; with
+-c, judged queries missing from the run count as 0. A document retrieved twice for one
+query is an error (as in trec_eval) unless --dedup says which line to keep.
+
+exit codes: 0 success; 1 bad input data (malformed line, duplicate document); 2 bad usage
+(unknown measure, bad option); 3 a file that cannot be read; 130 interrupted.
+"""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "evaluate", help="evaluate a run file against qrels (trec_eval-compatible output)",
+        description="Evaluate a run against relevance judgments, per query and on average.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
+    p.add_argument("qrels", metavar="QRELS", help="judgments: TREC qrels, .jsonl, .csv or .tsv (.gz too)")
+    p.add_argument("run", metavar="RUN", help="run: TREC run, 'qid docid' list, .jsonl, .csv or .tsv (.gz too)")
+    p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
+                   help="measure(s) to compute; repeatable (default: trec_eval's default set)")
+    p.add_argument("-q", "--per-query", action="store_true", help="also print the value of each query")
+    p.add_argument("--format", choices=("trec", "json", "csv", "table"), default="trec",
+                   help="output format (default: trec, trec_eval's own layout)")
+    p.add_argument("-l", "--level", type=int, metavar="N",
+                   help="binary measures count grade >= N as relevant (trec_eval -l; nDCG ignores it)")
+    p.add_argument("-c", "--complete", action="store_true",
+                   help="judged queries missing from the run count as 0 (trec_eval -c)")
+    p.add_argument("-M", "--depth", type=int, metavar="DEPTH",
+                   help="evaluate only the first DEPTH documents of each ranking (trec_eval -M)")
+    p.add_argument("--dedup", choices=DEDUP, default="error",
+                   help="a document retrieved twice for one query: error (default, as trec_eval), "
+                        "or keep the first, last or highest-scored line")
+    p.add_argument("--qrels-format", choices=[f for f in FORMATS if f != "list"], default="auto")
+    p.add_argument("--run-format", choices=FORMATS, default="auto",
+                   help="list = two columns 'qid docid' in rank order (auto-detected)")
+    p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
+                   help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
+    p.set_defaults(func=run)
+
+
+_TREC_LIST = re.compile(r"^([A-Za-z_]+)\.([0-9.]+(?:,[0-9.]+)*)$")
+
+
+def measures_from(args) -> list[Measure]:
+    """The measures asked for, with -l applied to the binary ones."""
+    texts = args.measure or DEFAULT_MEASURES
+    expanded: list[str] = []
+    for text in texts:
+        text = text.strip()
+        if text in ("official", "all_trec"):
+            expanded += DEFAULT_MEASURES
+            continue
+        m = _TREC_LIST.match(text)  # trec_eval's -m ndcg_cut.5,10
+        if m:
+            name = m.group(1).rstrip("_")
+            if name == "iprec_at_recall":
+                expanded += [f"{name}_{float(v):.2f}" for v in m.group(2).split(",")]
+            else:
+                expanded += [f"{name}_{v}" for v in m.group(2).split(",")]
+        else:
+            expanded.append(text)
+    try:
+        ms = parse_many(expanded)
+    except UnknownMeasureError as err:
+        raise cli.UsageError(str(err)) from None
+    except (ValueError, TypeError) as err:
+        raise cli.UsageError(str(err)) from None
+    if args.level is not None:
+        if args.level < 1:
+            raise cli.UsageError(f"-l must be an integer >= 1, got {args.level}")
+        ms = [m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
+              and not any(k == "rel" for k, _ in m.params) else m for m in ms]
+    if args.depth is not None and args.depth < 1:
+        raise cli.UsageError(f"-M must be a positive integer, got {args.depth}")
+    return ms
+
+
+class Progress:
+    """Stage messages on stderr, only when stderr is a terminal."""
+
+    def __init__(self):
+        self.on = sys.stderr.isatty()
+        self.start = time.perf_counter()
+
+    def __call__(self, text: str) -> None:
+        if self.on:
+            print(f"\r\033[K{text} ({time.perf_counter() - self.start:.1f} s)", end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.on:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
+def run(args) -> int:
+    ms = measures_from(args)
+    progress = Progress()
+    fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
+    jsonl = {"id_fields": fields}
+    progress(f"reading {args.qrels}")
+    qrels = read_qrels(args.qrels, format=args.qrels_format,
+                       **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
+    progress(f"reading {args.run}")
+    run_ = read_run(args.run, format=args.run_format, dedup=args.dedup,
+                    **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
+    progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
+    result = evaluate_batch(qrels, run_, ms, missing="zero" if args.complete else "skip", depth=args.depth)
+    progress.done()
+    for line in warnings(result, qrels, run_, args.complete):
+        print(f"ranklab: warning: {line}", file=sys.stderr)
+    if not result.per_query:
+        print("ranklab: warning: no query is both judged and in the run; nothing to average",
+              file=sys.stderr)
+    out = sys.stdout
+    default = not args.measure
+    if args.format == "trec":
+        write_trec(out, ms, result, args.per_query, run_.tag if default else None)
+    elif args.format == "json":
+        json.dump({"aggregate": result.aggregate,
+                   "per_query": result.per_query if args.per_query else {},
+                   "warnings": warnings(result, qrels, run_, args.complete)},
+                  out, indent=None if args.per_query else 2)  # per-query output can be large
+        out.write("\n")
+    elif args.format == "csv":
+        write_csv(out, ms, result, args.per_query)
+    else:
+        write_table(out, ms, result, args.per_query)
+    return 0
+
+
+def _is_jsonl(path: str, fmt: str) -> bool:
+    from .io import detect_format
+    return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
+
+
+def warnings(result, qrels, run_, complete: bool) -> list[str]:
+    out = list(result.warnings)
+    if complete:
+        in_run = set(run_.queries)
+        zero = [q for q in qrels.queries if q not in in_run]
+        if zero:
+            shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
+            out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "
+                       f"scored 0 (-c): {shown}")
+    return out
+
+
+def trec_name(m: Measure) -> str:
+    return m.trec_name or str(m)
+
+
+def _order_key(m: Measure) -> tuple:
+    name = m.trec_name
+    if name is None:
+        return (len(TREC_ORDER) + 1, 0.0)
+    family = re.sub(r"_[0-9.]+$", "", name) if name not in TREC_ORDER else name
+    rank = TREC_ORDER.index(family) if family in TREC_ORDER else len(TREC_ORDER)
+    return (rank, float(m.cutoff) if m.cutoff is not None else 0.0)
+
+
+def _value(m: Measure, v: float) -> str:
+    if m.family.aggregate == "sum":
+        return str(int(round(v)))
+    return f"{v:6.4f}"
+
+
+def _byte_order(qid: str) -> bytes:
+    return qid.encode("utf-8")
+
+
+def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None) -> None:
+    """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order."""
+    ordered = sorted(ms, key=_order_key)
+    if per_query:
+        # trec_eval prints num_q only in the summary
+        shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered if m.name != "NumQ"]
+        lines = []
+        for qid in sorted(result.per_query, key=_byte_order):
+            values = result.per_query[qid]
+            for head, key, count in shown:
+                v = values[key]
+                lines.append(f"{head}{qid}\t{int(round(v)) if count else format(v, '6.4f')}\n")
+        out.write("".join(lines))
+    if tag is not None:
+        out.write(f"{'runid':<22}\tall\t{tag}\n")
+    for m in ordered:
+        out.write(f"{trec_name(m):<22}\tall\t{_value(m, result.aggregate[str(m)])}\n")
+
+
+def write_csv(out, ms, result, per_query: bool) -> None:
+    buffer = io.StringIO()
+    w = csv.writer(buffer, lineterminator="\n")
+    w.writerow(["qid"] + [str(m) for m in ms])
+    if per_query:
+        for qid, values in result.per_query.items():
+            w.writerow([qid] + [repr(values[str(m)]) for m in ms])
+    w.writerow(["all"] + [repr(result.aggregate[str(m)]) for m in ms])
+    out.write(buffer.getvalue())
+
+
+def write_table(out, ms, result, per_query: bool) -> None:
+    names = [str(m) for m in ms]
+    rows = [(qid, [values[n] for n in names]) for qid, values in result.per_query.items()] if per_query else []
+    rows.append(("all", [result.aggregate[n] for n in names]))
+    cells = [[qid] + [_value(m, v).strip() for m, v in zip(ms, vals, strict=True)] for qid, vals in rows]
+    header = ["query"] + names
+    widths = [max(len(r[i]) for r in [header] + cells) for i in range(len(header))]
+    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
+    out.write(line.rstrip() + "\n" + "  ".join("-" * w for w in widths) + "\n")
+    for r in cells:
+        out.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))) + "\n")

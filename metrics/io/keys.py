@@ -1,0 +1,166 @@
+"""Vectorised 64-bit keys for (query, document) pairs, to find duplicates and judgments.
+
+Document ids are hashed straight from the Arrow string buffers with numpy (no Python string
+per row); every match found through a hash is then confirmed on the strings themselves, so a
+hash collision costs time, never correctness.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .arrays import as_numpy, index_array
+
+__all__ = ["doc_hashes", "pair_keys", "duplicate_groups", "lookup", "take"]
+
+_P = np.uint64(0x100000001B3)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _hash_fixed(matrix: np.ndarray) -> np.ndarray:
+    """Hash the rows of an (n, L) uint8 matrix."""
+    n, width = matrix.shape
+    words = -(-width // 8)
+    if words * 8 != width:
+        padded = np.zeros((n, words * 8), dtype=np.uint8)
+        padded[:, :width] = matrix
+        matrix = padded
+    else:
+        matrix = np.ascontiguousarray(matrix)
+    view = matrix.view(np.uint64)
+    h = view[:, 0] ^ (np.uint64(width) * _GOLD)
+    h *= _P
+    for w in range(1, words):
+        h ^= view[:, w]
+        h *= _P
+    return h
+
+
+def _hash_chunk(arr: pa.Array) -> np.ndarray:
+    n = len(arr)
+    if n == 0:
+        return np.zeros(0, dtype=np.uint64)
+    if arr.null_count:
+        arr = pc.fill_null(arr, "")
+    if pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.string())
+    _, offsets_buf, data_buf = arr.buffers()
+    offsets = np.frombuffer(offsets_buf, dtype=np.int32)[arr.offset: arr.offset + n + 1]
+    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
+    lengths = np.diff(offsets)
+    out = np.empty(n, dtype=np.uint64)
+    if (lengths == lengths[0]).all():
+        width = int(lengths[0])
+        block = data[offsets[0]: offsets[0] + n * width].reshape(n, width)
+        with np.errstate(over="ignore"):
+            return _hash_fixed(block)
+    with np.errstate(over="ignore"):
+        for width in np.unique(lengths).tolist():
+            rows = np.flatnonzero(lengths == width)
+            block = data[offsets[rows].astype(np.int64)[:, None] + np.arange(width)[None, :]]
+            out[rows] = _hash_fixed(block.reshape(len(rows), width))
+    return out
+
+
+def take(values: pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """``values[rows]`` chunk by chunk (taking from a ChunkedArray would first concatenate it)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if not isinstance(values, pa.ChunkedArray) or values.num_chunks <= 1:
+        arr = values.chunk(0) if isinstance(values, pa.ChunkedArray) and values.num_chunks else values
+        if isinstance(arr, pa.ChunkedArray):  # no chunks at all
+            return pa.array([], values.type)
+        return arr.take(index_array(rows))
+    bounds = np.cumsum([0] + [len(c) for c in values.chunks])
+    order = np.argsort(rows, kind="stable")
+    sorted_rows = rows[order]
+    cuts = np.searchsorted(sorted_rows, bounds)
+    parts = []
+    for i, chunk in enumerate(values.chunks):
+        local = sorted_rows[cuts[i]:cuts[i + 1]] - bounds[i]
+        if local.size:
+            parts.append(chunk.take(index_array(local)))
+    taken = pa.concat_arrays(parts) if parts else pa.array([], values.type)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order))
+    return taken.take(index_array(inverse))
+
+
+def doc_hashes(docs: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """One uint64 per string; equal strings get equal hashes."""
+    chunks = docs.chunks if isinstance(docs, pa.ChunkedArray) else [docs]
+    out = np.empty(sum(len(c) for c in chunks), dtype=np.uint64)
+    at = 0
+    for c in chunks:
+        out[at: at + len(c)] = _hash_chunk(c)
+        at += len(c)
+    return out
+
+
+BLOCK = 1 << 20
+
+
+def pair_keys(codes: np.ndarray, hashes: np.ndarray, *, inplace: bool = False) -> np.ndarray:
+    """A key per (query code, document hash) row (written over ``hashes`` when ``inplace``)."""
+    keys = hashes if inplace else hashes.copy()
+    with np.errstate(over="ignore"):
+        for i in range(0, len(keys), BLOCK):  # in blocks: no large temporary arrays
+            part = codes[i: i + BLOCK].astype(np.uint64)
+            part *= _GOLD
+            keys[i: i + BLOCK] ^= part
+    return keys
+
+
+def duplicate_groups(codes: np.ndarray, docs: pa.ChunkedArray, keys: np.ndarray | None = None) -> list[np.ndarray]:
+    """Row indices of each (query, document) pair that occurs more than once, in file order."""
+    if keys is None:
+        keys = pair_keys(codes, doc_hashes(docs))
+    s = np.sort(keys)
+    repeated = s[1:][s[1:] == s[:-1]]
+    if repeated.size == 0:
+        return []
+    repeated = np.unique(repeated)
+    pos = np.searchsorted(repeated, keys)
+    pos[pos == repeated.size] = 0
+    rows = np.flatnonzero(repeated[pos] == keys)
+    names = take(docs, rows).to_pylist()
+    groups: dict[tuple[int, str], list[int]] = {}
+    for r, q, d in zip(rows.tolist(), codes[rows].tolist(), names, strict=True):
+        groups.setdefault((q, d), []).append(r)
+    return [np.asarray(g) for g in groups.values() if len(g) > 1]
+
+
+def lookup(run_keys: np.ndarray, run_docs: pa.ChunkedArray, run_codes: np.ndarray,
+           qrels_keys: np.ndarray, qrels_docs: pa.ChunkedArray, qrels_codes: np.ndarray):
+    """(run rows, qrels rows) of every run row whose (query, document) is judged.
+
+    Query codes must be in one shared vocabulary; qrels keys must be unique.
+    """
+    order = np.argsort(qrels_keys, kind="stable")
+    sorted_keys = qrels_keys[order]
+    if sorted_keys.size == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    # a bitmap on the top bits of a multiplicative hash filters out almost every unjudged
+    # row with one random access, before the binary search on the few candidates left
+    bits = int(min(24, max(12, 6 + np.ceil(np.log2(sorted_keys.size + 1)))))  # ~1.5 % false hits
+    shift = np.uint64(64 - bits)
+    seen = np.zeros(1 << bits, dtype=bool)
+    found = []
+    with np.errstate(over="ignore"):
+        seen[(sorted_keys * _GOLD) >> shift] = True
+        for start in range(0, len(run_keys), BLOCK):  # in blocks that stay in the CPU cache
+            slots = run_keys[start: start + BLOCK] * _GOLD
+            slots >>= shift
+            found.append(np.flatnonzero(seen[slots]) + start)
+    candidates = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+    pos = np.searchsorted(sorted_keys, run_keys[candidates])
+    np.minimum(pos, sorted_keys.size - 1, out=pos)
+    hit = sorted_keys[pos] == run_keys[candidates]
+    rows = candidates[hit]
+    judged = order[pos[hit]]
+    if rows.size:  # confirm on the strings: a hash collision is not a match
+        same = pc.equal(take(run_docs, rows), take(qrels_docs, judged))
+        same = as_numpy(same) & (run_codes[rows] == qrels_codes[judged])
+        rows, judged = rows[same], judged[same]
+    return rows, judged

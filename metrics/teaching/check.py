@@ -1,0 +1,539 @@
+"""Check my calculation: find the first wrong step and name the likely mistake.
+
+The learner picks a measure, a ranking and judgments, and types numbers: the final value
+only, or any of the intermediate steps (:func:`blanks` lists them in order — precision at
+each hit, running sums, each gain and discount, the running DCG, the ideal DCG...).
+:func:`check` compares each typed number with the right one, stops at the first wrong
+step, and recomputes the whole calculation under every mistaken rule of :data:`MISTAKES`
+that applies; the rule that reproduces the learner's numbers is named.
+
+Tolerance comes from what the learner typed: half a unit of the last decimal typed, at
+most ±0.005 (so "0.54" is checked to ±0.005 and "0.5429" to ±0.00005); a fraction such
+as ``2/3`` is exact; counts (hits, ranks, R) must be exact integers.
+
+Mistakes that *are* a named convention are recomputed by :mod:`metrics` itself
+(``denominator='retrieved'``, ``ideal='ranking'``, ``dcg='exp-log2'``/``'log2'``); the
+others are small mistaken kernels below, each named after the mistake it reproduces.
+
+Examples
+--------
+REFERENCE.md's example: R = 4 relevant documents, the run has relevant documents at
+ranks 1 and 3. AP = (1/1 + 2/3) / 4 = 0.4167; dividing by the 2 relevant documents
+retrieved instead gives (1 + 2/3) / 2 = 0.8333.
+
+>>> ranking = ["a", "x", "b", "y", "z"]
+>>> judged = {"a": 1, "b": 1, "c": 1, "d": 1}
+>>> r = check("AP", ranking, judged, {"value": "0.83"})
+>>> r.all_correct, r.first_wrong.key, r.diagnosis.mistake.key
+(False, 'value', 'ap_retrieved')
+>>> check("AP", ranking, judged, {"precision@3": "2/3", "value": "0.42"}).all_correct
+True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .. import core
+from ..measures import Measure, parse
+
+__all__ = ["Blank", "Mistake", "MISTAKES", "StepResult", "Diagnosis", "CheckResult",
+           "blanks", "check", "parse_answer", "tolerance_for", "MAX_TOLERANCE"]
+
+MAX_TOLERANCE = 0.005  # a 2-decimal answer: ±0.005
+EPS = 1e-9  # float slack so that 0.225 typed as 0.22 or 0.23 is within ±0.005
+MAX_ANSWER_CHARS = 40
+SUPPORTED = ("P", "R", "F1", "Success", "RR", "AP", "CG", "DCG", "IDCG", "nDCG")
+DCG_FAMILY = ("CG", "DCG", "IDCG", "nDCG")
+
+
+# --------------------------------------------------------------------------- numbers typed
+
+def parse_answer(text) -> tuple[float, float | None, int | None]:
+    """A typed number: ``(value, tolerance, decimals)``.
+
+    Accepts ``0.54``, ``.54``, ``0,54`` (decimal comma), ``54%``, ``2/3`` (exact) and
+    integers. The tolerance is half a unit of the last decimal typed, capped at
+    :data:`MAX_TOLERANCE`; a fraction is exact (tolerance 0). Raises ``ValueError``
+    with a plain message for anything else.
+
+    >>> parse_answer("0.54")
+    (0.54, 0.005, 2)
+    >>> parse_answer("0.5429")[1]  # half a unit of the 4th decimal
+    5e-05
+    >>> parse_answer("2/3")[0:2]
+    (0.6666666666666666, 0.0)
+    >>> parse_answer("54%")
+    (0.54, 0.005, 2)
+    """
+    if isinstance(text, bool):
+        raise ValueError("type a number such as 0.54 or 2/3")
+    if isinstance(text, int | float):
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError("type a finite number such as 0.54")
+        return value, MAX_TOLERANCE, None
+    if not isinstance(text, str):
+        raise ValueError("type a number such as 0.54 or 2/3")
+    s = text.strip()
+    if not s:
+        raise ValueError("empty answer")
+    if len(s) > MAX_ANSWER_CHARS:
+        raise ValueError(f"answer too long ({len(s)} characters): type a number such as 0.54")
+    s = s.replace(" ", "").replace("−", "-")
+    if "," in s and "." not in s and s.count(",") == 1:
+        s = s.replace(",", ".")
+    m = re.fullmatch(r"(-?\d+)/(\d+)", s)
+    if m:
+        den = int(m.group(2))
+        if den == 0:
+            raise ValueError(f"{text.strip()!r}: division by zero")
+        return float(Fraction(int(m.group(1)), den)), 0.0, None
+    percent = s.endswith("%")
+    if percent:
+        s = s[:-1]
+    m = re.fullmatch(r"-?(\d+)?(?:\.(\d*))?", s)
+    if not m or not (m.group(1) or m.group(2)):
+        raise ValueError(f"{_short(text)} is not a number: type e.g. 0.54, 2/3 or 54%")
+    decimals = len(m.group(2) or "")
+    value = float(s)
+    if percent:
+        value /= 100.0
+        decimals += 2
+    value = round(value, decimals)  # 54% -> 0.54 exactly as typed
+    return value, tolerance_for(decimals), decimals
+
+
+def tolerance_for(decimals: int) -> float:
+    """Half a unit of the last decimal typed, at most ±0.005.
+
+    >>> tolerance_for(2), tolerance_for(3), tolerance_for(0)
+    (0.005, 0.0005, 0.005)
+    """
+    return min(MAX_TOLERANCE, 0.5 * 10.0 ** -decimals)
+
+
+def _short(text, limit: int = 30) -> str:
+    s = repr(str(text))
+    return s if len(s) <= limit else s[: limit - 4] + "...'"
+
+
+# --------------------------------------------------------------------------- the steps
+
+@dataclass(frozen=True)
+class Blank:
+    """One step the learner may fill in: its ``key``, a readable ``label``, the right
+    ``value``, and whether it is a count (compared exactly)."""
+
+    key: str
+    label: str
+    value: float
+    integer: bool = False
+
+
+def _prepared(measure, ranking, judgments):
+    m = parse(measure)
+    if m.name not in SUPPORTED:
+        raise ValueError(f"measure: checking step by step supports {', '.join(SUPPORTED)}, got {m.name}")
+    q = core.prepare(ranking, judgments)
+    return m, q
+
+
+def _table(m: Measure, q) -> dict[str, tuple[str, float, bool]]:
+    """The ordered steps of measure ``m`` on prepared query ``q``, computed by metrics."""
+    e = core.explain(m, q.docs, q.judgments)
+    cols, out = e.columns, {}
+    name = m.name
+    if name in ("P", "R", "F1", "Success"):
+        top = "retrieved" if m.cutoff is None else f"in the top {m.cutoff}"
+        out["hits"] = (f"relevant documents {top}", float(e.summary["hits"]), True)
+        if name in ("R", "F1"):
+            out["R"] = ("R, the relevant documents in the judgments", float(e.summary["R"]), True)
+        if name == "F1":
+            out["P"] = ("precision P@k", float(e.summary["P"]), False)
+            out["recall"] = ("recall R@k", float(e.summary["R_value"]), False)
+    elif name == "RR":
+        first = e.summary["first_relevant_rank"]
+        out["first_relevant_rank"] = ("rank of the first relevant document (0 if none)",
+                                      float(first or 0), True)
+    elif name == "AP":
+        for r, hit, p, s in zip(cols["rank"], cols["relevant"], cols["precision"], cols["running_sum"],
+                                strict=True):
+            if hit:
+                out[f"precision@{r}"] = (f"precision at rank {r} (a relevant document)", float(p), False)
+                out[f"running_sum@{r}"] = (f"sum of those precisions up to rank {r}", float(s), False)
+        out["denominator"] = ("the denominator", float(e.summary["denominator"]), True)
+    else:
+        for i, (g, d, c) in enumerate(zip(cols["gain"], cols["discount"], cols["dcg"], strict=True), 1):
+            out[f"gain@{i}"] = (f"gain at rank {i}", float(g), False)
+            if name != "CG":
+                out[f"discount@{i}"] = (f"discount at rank {i}", float(d), False)
+                out[f"dcg@{i}"] = (f"DCG after rank {i}", float(c), False)
+            else:
+                out[f"cg@{i}"] = (f"CG after rank {i}", float(cols["cg"][i - 1]), False)
+        if name in ("IDCG", "nDCG"):
+            out["DCG"] = ("DCG", float(e.summary["DCG"]), False)
+            out["IDCG"] = ("IDCG, the DCG of the ideal ordering", float(e.summary["IDCG"]), False)
+    out["value"] = (f"the value of {e.measure}", float(e.value), False)
+    return out
+
+
+def blanks(measure, ranking, judgments) -> list[Blank]:
+    """Every step of the calculation, in the order a learner does it.
+
+    >>> [(b.key, round(b.value, 4)) for b in blanks("AP", ["a", "x", "b"], {"a": 1, "b": 1, "c": 1})]
+    [('precision@1', 1.0), ('running_sum@1', 1.0), ('precision@3', 0.6667), ('running_sum@3', 1.6667), ('denominator', 3.0), ('value', 0.5556)]
+    """
+    m, q = _prepared(measure, ranking, judgments)
+    return [Blank(k, label, v, integer) for k, (label, v, integer) in _table(m, q).items()]
+
+
+# --------------------------------------------------------------------------- mistaken kernels
+# Each returns one or more candidate step tables {key: value} as the mistaken rule computes them.
+
+def _convention(**params) -> Callable:
+    """A mistake that equals a named convention: recompute with metrics under ``params``."""
+    def kernel(m, q):
+        changed = m.with_params(**params)
+        if changed == m:
+            return []
+        return [{k: v for k, (_, v, _) in _table(changed, q).items()}]
+    return kernel
+
+
+def _ap_steps(m, q, *, every_rank=False, round_to=None, denominators=("R",)):
+    e = core.explain(m, q.docs, q.judgments)
+    ranks, relevant, hits = e.columns["rank"], e.columns["relevant"], e.columns["hits"]
+    out = []
+    for how in denominators:
+        table, total = {}, 0.0
+        for r, hit, h in zip(ranks, relevant, hits, strict=True):
+            if not (hit or every_rank):
+                continue
+            p = h / r
+            if round_to is not None:
+                p = round(p, round_to)
+            total += p
+            table[f"precision@{r}"] = p
+            table[f"running_sum@{r}"] = total
+        denom = {"R": e.summary["R"], "ranks": len(ranks), "used": e.summary["denominator"]}[how]
+        table["denominator"] = float(denom)
+        table["value"] = total / denom if denom else 0.0
+        out.append(table)
+    return out
+
+
+def ap_nonrelevant_counted(m, q):
+    """Precision added at every rank, relevant or not (divided by R or by the number of ranks)."""
+    return _ap_steps(m, q, every_rank=True, denominators=("used", "ranks"))
+
+
+def _gain(grade, dcg, rel):
+    if grade is None or grade <= 0 or (rel is not None and grade < rel):
+        return 0.0
+    return 2.0 ** grade - 1.0 if dcg == "exp-log2" else float(grade)
+
+
+def _correct_discount(i, dcg):
+    return max(1.0, math.log2(i)) if dcg == "jarvelin" else math.log2(i + 1)
+
+
+def _dcg_steps(m, q, *, discount=None, ideal_grades=None, round_to=None):
+    """A DCG-family calculation with one rule swapped (discount, ideal list or rounding)."""
+    dcg, rel = m["dcg"], m["rel"]
+    discount = discount or (lambda i: _correct_discount(i, dcg))
+    n = len(q.docs) if m.cutoff is None else min(m.cutoff, len(q.docs))
+
+    def rnd(x):
+        return round(x, round_to) if round_to is not None else x
+
+    def run(grades):
+        total, rows = 0.0, []
+        for i, g in enumerate(grades, 1):
+            gain, d = _gain(g, dcg, rel), rnd(discount(i))
+            total += rnd(gain / d) if d > 0 else gain  # a zero discount: the gain is kept as is
+            rows.append((gain, d, total))
+        return rows, total
+
+    table = {}
+    rows, dcg_value = run([q.judgments.get(doc) for doc in q.docs[:n]])
+    for i, (gain, d, total) in enumerate(rows, 1):
+        table[f"gain@{i}"] = gain
+        if m.name == "CG":
+            continue
+        table[f"discount@{i}"] = d
+        table[f"dcg@{i}"] = total
+    if m.name == "CG":
+        table["value"] = sum(r[0] for r in rows)
+        return table
+    if m.name == "DCG":
+        table["value"] = dcg_value
+        return table
+    if ideal_grades is None:
+        pool = (q.judgments.values() if m["ideal"] == "qrels"
+                else [q.judgments.get(doc) for doc in q.docs])
+        ideal_grades = sorted((g for g in pool if _gain(g, dcg, rel) > 0), reverse=True)
+    ideal_grades = ideal_grades if m.cutoff is None else ideal_grades[: m.cutoff]
+    _, idcg = run(ideal_grades)
+    table["DCG"], table["IDCG"] = dcg_value, idcg
+    table["value"] = idcg if m.name == "IDCG" else (dcg_value / idcg if idcg > 0 else 0.0)
+    return table
+
+
+def log2_i_discount(m, q):
+    """Discount log2(i) instead of log2(i + 1): rank 1 gets log2(1) = 0 (kept undiscounted)."""
+    if m.name == "CG" or m["dcg"] == "jarvelin":
+        return []
+    return [_dcg_steps(m, q, discount=lambda i: math.log2(i))]
+
+
+def ideal_not_sorted(m, q):
+    """The ideal list is the judged grades in the order they were listed, never sorted."""
+    if m.name not in ("IDCG", "nDCG"):
+        return []
+    listed = [g for g in q.judgments.values() if _gain(g, m["dcg"], m["rel"]) > 0]
+    return [_dcg_steps(m, q, ideal_grades=listed)]
+
+
+def p_divided_by_list_length(m, q):
+    """P@k divided by the number of documents in the list instead of k."""
+    if m.name != "P" or m.cutoff is None:
+        return []
+    e = core.explain(m, q.docs, q.judgments)
+    hits = e.summary["hits"]
+    out = []
+    for length in (len(q.docs), min(m.cutoff, len(q.docs))):
+        if length and length != m.cutoff:
+            out.append({"hits": float(hits), "value": hits / length})
+    return out
+
+
+def first_rank_off_by_one(m, q):
+    """The rank of the first relevant document counted from 0 (or one too far)."""
+    if m.name == "RR":
+        e = core.explain(m, q.docs, q.judgments)
+        first = e.summary["first_relevant_rank"]
+        if not first:
+            return []
+        return [{"first_relevant_rank": float(r), "value": 1.0 / r} for r in (first - 1, first + 1) if r > 0]
+    if m.name in ("DCG", "IDCG", "nDCG") and m["dcg"] != "jarvelin":
+        return [_dcg_steps(m, q, discount=lambda i: math.log2(i + 2))]
+    return []
+
+
+def rounding_too_early(m, q):
+    """Intermediate numbers rounded (to 1, 2 or 3 decimals) before the final division."""
+    if m.name == "AP":
+        return [t for d in (1, 2, 3) for t in _ap_steps(m, q, round_to=d, denominators=("used",))]
+    if m.name in ("DCG", "IDCG", "nDCG"):
+        return [_dcg_steps(m, q, round_to=d) for d in (1, 2, 3)]
+    return []
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One mistake of the catalogue: ``key``, a short ``title``, the ``explanation`` shown to
+    the learner, the ``families`` it applies to, and the ``kernel`` that recomputes under it."""
+
+    key: str
+    title: str
+    explanation: str
+    families: tuple[str, ...]
+    kernel: Callable = field(repr=False, compare=False)
+
+
+MISTAKES: tuple[Mistake, ...] = (
+    Mistake("ap_retrieved", "AP divided by the relevant documents retrieved instead of R",
+            "AP divides the sum of precisions by R, every relevant document in the judgments — a "
+            "relevant document never retrieved contributes 0. Dividing by the relevant documents "
+            "retrieved is scikit-learn's convention (AP(denominator='retrieved')).",
+            ("AP",), _convention(denominator="retrieved")),
+    Mistake("ap_nonrelevant", "precision counted at non-relevant ranks too",
+            "Only ranks holding a relevant document add their precision to AP's sum; the precision at "
+            "a non-relevant rank is skipped.", ("AP",), ap_nonrelevant_counted),
+    Mistake("log2_i", "discount log2(i) instead of log2(i + 1)",
+            "The discount at rank i is log2(i + 1): 1 at rank 1, 1.585 at rank 2, 2 at rank 3. With "
+            "log2(i) rank 1 would be divided by 0 and rank 2 not discounted at all.",
+            DCG_FAMILY, log2_i_discount),
+    Mistake("ideal_from_ranking", "ideal ordering taken from the list instead of the judgments",
+            "The ideal DCG sorts every judged document, including relevant documents the system never "
+            "retrieved. Sorting only the retrieved list is scikit-learn's convention (ideal='ranking').",
+            ("IDCG", "nDCG"), _convention(ideal="ranking")),
+    Mistake("ideal_not_sorted", "the ideal list not sorted",
+            "The ideal ordering puts the highest grades first: sort the judged grades in descending "
+            "order before computing IDCG.", ("IDCG", "nDCG"), ideal_not_sorted),
+    Mistake("exp_gain", "2^rel - 1 gain instead of the grade",
+            "This measure's gain is the grade itself (trec_eval). 2^grade - 1 is another convention "
+            "(dcg='exp-log2', ranx's ndcg_burges).", DCG_FAMILY, _convention(dcg="exp-log2")),
+    Mistake("linear_gain", "the grade as gain instead of 2^rel - 1",
+            "This measure uses the exponential gain 2^grade - 1 (dcg='exp-log2'): a grade 3 is worth 7, "
+            "not 3.", DCG_FAMILY, _convention(dcg="log2")),
+    Mistake("p_list_length", "P@k divided by the length of the list instead of k",
+            "P@k always divides by k, even when the list is longer or shorter than k (trec_eval: 2 "
+            "retrieved, both relevant, P@5 = 2/5).", ("P",), p_divided_by_list_length),
+    Mistake("rank_off_by_one", "ranks off by one",
+            "Ranks start at 1: the first document is rank 1, and its discount is log2(1 + 1) = 1.",
+            ("RR", "DCG", "IDCG", "nDCG"), first_rank_off_by_one),
+    Mistake("rounding_early", "rounding too early",
+            "Intermediate numbers were rounded before the final step; keep full precision until the "
+            "end and round only the answer.", ("AP", "DCG", "IDCG", "nDCG"), rounding_too_early),
+)
+
+
+# --------------------------------------------------------------------------- checking
+
+@dataclass(frozen=True)
+class StepResult:
+    """The verdict on one step: ``status`` is "correct", "wrong", "unreadable" or "blank"."""
+
+    key: str
+    label: str
+    expected: float
+    given_text: str
+    given: float | None
+    tolerance: float | None
+    status: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The mistake that reproduces the learner's numbers: the value it gives at the first
+    wrong step, and how many of the learner's steps it reproduces."""
+
+    mistake: Mistake
+    value: float
+    matched: int
+    compared: int
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    measure: str
+    value: float
+    steps: tuple[StepResult, ...]
+    first_wrong: StepResult | None
+    diagnosis: Diagnosis | None
+
+    @property
+    def all_correct(self) -> bool:
+        """True when every step the learner typed is right (and at least one was typed)."""
+        typed = [s for s in self.steps if s.status != "blank"]
+        return bool(typed) and all(s.status == "correct" for s in typed)
+
+    @property
+    def message(self) -> str:
+        """One plain sentence for the learner."""
+        if self.first_wrong is None:
+            if not any(s.status != "blank" for s in self.steps):
+                return "Type at least one number to check."
+            if not self.all_correct:
+                bad = next(s for s in self.steps if s.status == "unreadable")
+                return f"Could not read {bad.label}: {bad.note}"
+            return "Every number you typed is right."
+        s = self.first_wrong
+        text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {_fmt(s.expected)}."
+        if self.diagnosis:
+            text += f" Likely mistake: {self.diagnosis.mistake.title}."
+        elif sum(1 for t in self.steps if t.status != "blank") > 1:
+            text += " None of the usual mistakes gives your number: compare this step with the worked solution."
+        else:
+            text += (" None of the usual mistakes gives your number: type every step to find where it goes "
+                     "wrong, or open the worked solution.")
+        return text
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.4f}".rstrip("0").rstrip(".")
+
+
+def _close(given: float, expected: float, tol: float, integer: bool) -> bool:
+    if integer:
+        return abs(given - expected) < EPS
+    return abs(given - expected) <= tol + EPS
+
+
+def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckResult:
+    """Check the learner's numbers for one measure on one ranking.
+
+    Parameters
+    ----------
+    measure : str or Measure
+        One of P, R, F1, Success, RR, AP, CG, DCG, IDCG, nDCG (any cutoff and convention).
+    ranking, judgments
+        As for :func:`metrics.explain`.
+    answers : mapping step key -> typed text (or number)
+        Keys from :func:`blanks` (``"value"`` for the final answer). Empty texts are skipped.
+
+    Returns
+    -------
+    CheckResult
+        Every step's verdict, the first wrong step, and the diagnosed mistake (or None).
+
+    Examples
+    --------
+    nDCG@3 of the ranking c, b, a with grades a=3, b=2, c=1 (trec_eval: linear gain):
+    DCG = 1 + 2/log2(3) + 3/2 = 3.7619, IDCG = 3 + 2/log2(3) + 1/2 = 4.7619, nDCG = 0.79.
+    A learner who used 2^rel - 1 finds DCG = 1 + 3/1.585 + 7/2 = 6.39, IDCG = 7 + 3/1.585 + 1/2
+    = 9.39 and nDCG = 0.68:
+
+    >>> r = check("nDCG@3", ["c", "b", "a"], {"a": 3, "b": 2, "c": 1},
+    ...           {"gain@1": "1", "gain@2": "3", "value": "0.68"})
+    >>> r.first_wrong.key, r.first_wrong.expected, r.diagnosis.mistake.key
+    ('gain@2', 2.0, 'exp_gain')
+    """
+    m, q = _prepared(measure, ranking, judgments)
+    if not isinstance(answers, Mapping):
+        raise TypeError(f"answers must be a mapping step -> number, got {type(answers).__name__}")
+    table = _table(m, q)
+    unknown = [k for k in answers if k not in table]
+    if unknown:
+        raise ValueError(f"answers: unknown step {unknown[0]!r} for {m} (steps: {', '.join(list(table)[:6])}, ...)")
+    results, parsed = [], {}
+    for key, (label, expected, integer) in table.items():
+        raw = answers.get(key)
+        text = "" if raw is None else str(raw)
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            results.append(StepResult(key, label, expected, "", None, None, "blank"))
+            continue
+        try:
+            given, tol, decimals = parse_answer(raw)
+        except ValueError as err:
+            results.append(StepResult(key, label, expected, text, None, None, "unreadable", str(err)))
+            continue
+        tol = 0.0 if integer else tol
+        parsed[key] = (given, tol, integer)
+        ok = _close(given, expected, tol, integer)
+        note = ""
+        if not ok and decimals is not None and decimals < 2 and not integer \
+                and abs(given - expected) <= 0.5 * 10.0 ** -decimals + EPS:
+            note = "right when rounded to the decimals you typed, but type at least 2 decimals"
+        results.append(StepResult(key, label, expected, text, given, None if integer else tol,
+                                  "correct" if ok else "wrong", note))
+    first = next((s for s in results if s.status == "wrong"), None)
+    diagnosis = _diagnose(m, q, table, parsed, first) if first else None
+    return CheckResult(str(m), table["value"][1], tuple(results), first, diagnosis)
+
+
+def _diagnose(m, q, table, parsed, first: StepResult) -> Diagnosis | None:
+    keys = list(table)
+    later = [k for k in keys[keys.index(first.key):] if k in parsed]
+    best = None
+    for mistake in MISTAKES:
+        if m.name not in mistake.families:
+            continue
+        for candidate in mistake.kernel(m, q):
+            if first.key not in candidate:
+                continue
+            given, tol, integer = parsed[first.key]
+            wrong_value = candidate[first.key]
+            if not _close(given, wrong_value, tol, integer) or _close(wrong_value, first.expected, tol, integer):
+                continue
+            matched = sum(1 for k in later if k in candidate and _close(parsed[k][0], candidate[k], *parsed[k][1:]))
+            if best is None or matched > best.matched:
+                best = Diagnosis(mistake, wrong_value, matched, len(later))
+    return best

@@ -1,0 +1,345 @@
+"""Generated exercises, reproducible from an integer seed, at three levels of difficulty.
+
+Every exercise is one ranking with its judgments and a few questions: "compute" questions
+(type a number; checked with the tolerance of :mod:`.check`) and "predict, then reveal"
+questions ("if the documents at ranks 1 and 3 swap, does nDCG@3 go up, down or stay the
+same?"). Every answer is computed by :mod:`metrics`. :func:`worksheet_markdown` and
+:func:`worksheet_html` print a set of exercises with an answer key.
+
+Levels: 1 — binary relevance, 5 results, P@k, R@k, RR. 2 — binary relevance, 8 results,
+relevant documents the system missed, AP. 3 — graded relevance 0–3, DCG and nDCG, and
+the conventions that change them.
+
+Examples
+--------
+>>> ex = generate(7, level=1)
+>>> ex == generate(7, level=1)  # the same seed gives the same exercise
+True
+>>> len(ex.ranking), sorted(set(ex.judgments.values())) <= [0, 1]
+(5, True)
+>>> q = ex.questions[0]
+>>> grade_answer(q, f"{q.answer:.2f}").correct
+True
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import core
+from ..measures import parse
+from .check import EPS, parse_answer
+
+__all__ = ["LEVELS", "Question", "Exercise", "Grade", "generate", "grade_answer", "swapped",
+           "worksheet_markdown", "worksheet_html", "MAX_SEED", "working"]
+
+LEVELS = {1: "easy", 2: "medium", 3: "hard"}
+MAX_SEED = 2**31 - 1
+PREDICT_CHOICES = ("up", "down", "same")
+DOC_NAMES = "ABCDEFGHIJKL"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question. ``kind`` is "compute" (``answer`` a float) or "predict" (``answer`` one
+    of ``choices``); ``reveal`` explains the answer with its numbers."""
+
+    kind: str
+    prompt: str
+    measure: str
+    answer: float | str
+    reveal: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Exercise:
+    seed: int
+    level: int
+    ranking: tuple[str, ...]
+    judgments: dict
+    questions: tuple[Question, ...]
+
+    @property
+    def missed(self) -> list[str]:
+        """Relevant documents (grade > 0) the system did not retrieve."""
+        return [d for d, g in self.judgments.items() if g > 0 and d not in self.ranking]
+
+
+@dataclass(frozen=True)
+class Grade:
+    correct: bool
+    message: str
+
+
+def _seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"seed must be an integer, got {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
+    return int(seed)
+
+
+def _level(level) -> int:
+    if isinstance(level, bool) or level not in LEVELS:
+        raise ValueError(f"level must be 1 (easy), 2 (medium) or 3 (hard), got {level!r}")
+    return int(level)
+
+
+def swapped(ranking, i: int, j: int) -> list[str]:
+    """The ranking with the documents at ranks ``i`` and ``j`` (1-based) exchanged.
+
+    >>> swapped(["a", "b", "c"], 1, 3)
+    ['c', 'b', 'a']
+    """
+    out = list(ranking)
+    out[i - 1], out[j - 1] = out[j - 1], out[i - 1]
+    return out
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.4f}".rstrip("0").rstrip(".")
+
+
+def working(measure: str, ranking, judgments) -> str:
+    """The calculation as one line of plain text, for answer keys.
+
+    >>> working("AP", ["a", "x", "b"], {"a": 1, "b": 1, "c": 1})
+    'AP = (1/1 + 2/3) / 3 = 0.5556'
+    >>> working("nDCG@2", ["b", "a"], {"a": 2, "b": 1})
+    'DCG@2 = 1/1 + 2/1.585 = 2.2619; IDCG@2 = 2/1 + 1/1.585 = 2.6309; nDCG@2 = 2.2619 / 2.6309 = 0.8597'
+    """
+    e = core.explain(measure, ranking, judgments)
+    name, c, s = e.measure.split("(")[0].split("@")[0], e.columns, e.summary
+    at = "" if "@" not in e.measure else "@" + e.measure.split("@")[1]
+    v = _fmt(e.value)
+    if name == "P":
+        return f"{e.measure} = (relevant in the top {s['k']}) / {s['k']} = {s['hits']}/{s['k']} = {v}"
+    if name == "R":
+        return f"{e.measure} = (relevant in the top {s['k']}) / R = {s['hits']}/{s['R']} = {v}"
+    if name == "RR":
+        first = s["first_relevant_rank"]
+        return f"{e.measure} = 1/{first} = {v}" if first else f"{e.measure} = 0 (no relevant document)"
+    if name == "AP":
+        terms = [f"{h}/{r}" for r, h, hit in zip(c["rank"], c["hits"], c["relevant"], strict=True) if hit]
+        if not terms or not s["denominator"]:
+            return f"{e.measure} = 0"
+        return f"{e.measure} = ({' + '.join(terms)}) / {s['denominator']} = {v}"
+    if name in ("DCG", "nDCG"):
+        terms = [f"{_fmt(g)}/{d:.3f}".rstrip("0").rstrip(".") for g, d in zip(c["gain"], c["discount"], strict=True)]
+        dcg = f"DCG{at} = {' + '.join(terms) or '0'} = {_fmt(s['DCG'])}"
+        if name == "DCG":
+            return dcg
+        ideal = e.ideal or {"gain": [], "discount": []}
+        iterms = [f"{_fmt(g)}/{d:.3f}".rstrip("0").rstrip(".") for g, d in zip(ideal["gain"], ideal["discount"], strict=True)]
+        return (f"{dcg}; IDCG{at} = {' + '.join(iterms) or '0'} = {_fmt(s['IDCG'])}; "
+                f"nDCG{at} = {_fmt(s['DCG'])} / {_fmt(s['IDCG'])} = {v}")
+    return f"{e.measure} = {v}"
+
+
+def _compute(measure: str, ranking, judgments, prompt: str) -> Question:
+    value = core.score(measure, ranking, judgments)
+    return Question("compute", prompt, measure, value, working(measure, ranking, judgments))
+
+
+def _predict(measure: str, ranking, judgments, i: int, j: int) -> Question:
+    before = core.score(measure, ranking, judgments)
+    after = core.score(measure, swapped(ranking, i, j), judgments)
+    answer = "up" if after > before + EPS else "down" if after < before - EPS else "same"
+    a, b = ranking[i - 1], ranking[j - 1]
+    prompt = (f"Predict, then reveal: if {a} (rank {i}) and {b} (rank {j}) swap places, "
+              f"does {measure} go up, down or stay the same?")
+    why = f"{measure} goes from {_fmt(round(before, 4))} to {_fmt(round(after, 4))}"
+    if answer == "same":
+        why += " — " + _why_same(measure, ranking, judgments, i, j)
+    return Question("predict", prompt, measure, answer, why + ".", PREDICT_CHOICES)
+
+
+def _why_same(measure: str, ranking, judgments, i: int, j: int) -> str:
+    m = parse(measure)
+    k = m.cutoff
+    if k is not None and i > k:
+        return f"both ranks are below the cutoff {k}, so {measure} never sees them"
+    if judgments.get(ranking[i - 1], 0) == judgments.get(ranking[j - 1], 0):
+        return "the two documents are equally relevant"
+    if m.name in ("P", "R", "Success") and (k is None or j <= k):
+        return f"both stay in the top {k}, and {m.name} counts relevant documents, not their order"
+    if m.name == "RR":
+        return "the first relevant document stays where it was"
+    return "the change happens where this measure does not look"
+
+
+def _pair(rng, n: int, ranking, judgments, measure: str, want_change: bool):
+    """Two ranks to swap; prefer a pair that changes ``measure`` when ``want_change``."""
+    pairs = [(i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1)
+             if judgments.get(ranking[i - 1], 0) != judgments.get(ranking[j - 1], 0)]
+    if not pairs:
+        pairs = [(1, 2)]
+    rng.shuffle(pairs)
+    base = core.score(measure, ranking, judgments)
+    for i, j in pairs:
+        changed = abs(core.score(measure, swapped(ranking, i, j), judgments) - base) > EPS
+        if changed == want_change:
+            return i, j
+    return pairs[0]
+
+
+def generate(seed: int, level: int = 1) -> Exercise:
+    """The exercise for ``seed`` at ``level`` (1 easy, 2 medium, 3 hard).
+
+    Documents are named by letters in rank order (A is rank 1); judged documents the
+    system missed are named after the last retrieved one.
+    """
+    seed, level = _seed(seed), _level(level)
+    rng = np.random.default_rng([seed, level])
+    n = 5 if level == 1 else 8
+    ranking = list(DOC_NAMES[:n])
+    for _ in range(100):
+        if level < 3:
+            rel = rng.random(n) < 0.45
+            grades = [int(x) for x in rel]
+        else:
+            grades = [int(g) for g in rng.choice([0, 0, 1, 2, 3], size=n)]
+        if 0 < sum(g > 0 for g in grades) < n and any(g > 0 for g in grades[:3]):
+            break
+    judgments = dict(zip(ranking, grades, strict=True))
+    if level >= 2:
+        for d in DOC_NAMES[n:n + int(rng.integers(1, 3))]:
+            judgments[d] = 1 if level == 2 else int(rng.integers(1, 4))
+    k = int(rng.integers(2, 5)) if level == 1 else int(rng.integers(3, 6))
+    want_change = bool(rng.random() < 0.7)
+    qs = []
+    if level == 1:
+        qs.append(_compute(f"P@{k}", ranking, judgments, f"What is P@{k}?"))
+        qs.append(_compute(f"R@{k}", ranking, judgments, f"What is R@{k} (recall at {k})?"))
+        qs.append(_compute("RR", ranking, judgments, "What is the reciprocal rank RR?"))
+        i, j = _pair(rng, n, ranking, judgments, f"P@{k}", want_change)
+        qs.append(_predict(f"P@{k}", ranking, judgments, i, j))
+    elif level == 2:
+        qs.append(_compute(f"P@{k}", ranking, judgments, f"What is P@{k}?"))
+        qs.append(_compute("AP", ranking, judgments,
+                           "What is the average precision AP (trec_eval: divide by R, every relevant "
+                           "document in the judgments)?"))
+        qs.append(_compute("AP(denominator='retrieved')", ranking, judgments,
+                           "What is AP if you divide by the relevant documents retrieved instead "
+                           "(scikit-learn's convention)?"))
+        i, j = _pair(rng, n, ranking, judgments, "AP", want_change)
+        qs.append(_predict("AP", ranking, judgments, i, j))
+    else:
+        qs.append(_compute(f"DCG@{k}", ranking, judgments,
+                           f"What is DCG@{k} (gain = grade, discount log2(i + 1))?"))
+        qs.append(_compute(f"nDCG@{k}", ranking, judgments,
+                           f"What is nDCG@{k}? The ideal ordering sorts every judged document."))
+        qs.append(_compute(f"nDCG(dcg='exp-log2')@{k}", ranking, judgments,
+                           f"What is nDCG@{k} with the gain 2^grade - 1?"))
+        i, j = _pair(rng, n, ranking, judgments, "nDCG@3", want_change)
+        qs.append(_predict("nDCG@3", ranking, judgments, i, j))
+    return Exercise(seed, level, tuple(ranking), judgments, tuple(qs))
+
+
+def grade_answer(question: Question, text) -> Grade:
+    """Grade a typed answer: a number within the typed tolerance, or a predicted direction.
+
+    >>> q = Question("compute", "P@3?", "P@3", 1 / 3, "1/3")
+    >>> grade_answer(q, "0.33"), grade_answer(q, "0.3").correct
+    (Grade(correct=True, message='Right: 0.3333 (±0.005).'), False)
+    """
+    if question.kind == "predict":
+        choice = str(text).strip().lower() if text is not None else ""
+        if choice not in question.choices:
+            return Grade(False, f"Choose one of: {', '.join(question.choices)}.")
+        ok = choice == question.answer
+        return Grade(ok, ("Right: " if ok else f"Not quite — it goes {question.answer}: ") + question.reveal)
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return Grade(False, "Type an answer first.")
+    try:
+        given, tol, _ = parse_answer(text)
+    except ValueError as err:
+        return Grade(False, f"Could not read your answer: {err}.")
+    ok = abs(given - question.answer) <= tol + EPS
+    shown = _fmt(round(question.answer, 4))
+    if ok:
+        return Grade(True, f"Right: {shown} (±{tol:g}).")
+    return Grade(False, f"Not quite: the answer is {shown}. {question.reveal}")
+
+
+# --------------------------------------------------------------------------- worksheets
+
+def _md(text: str) -> str:
+    """Escape Markdown so that user text (a title) prints literally."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~])", r"\\\1", str(text))
+
+
+def _answer_text(q: Question) -> str:
+    return q.answer if isinstance(q.answer, str) else _fmt(round(q.answer, 4))
+
+
+def worksheet_markdown(exercises, *, title: str = "Ranking metrics worksheet") -> str:
+    """A printable worksheet in Markdown, the answer key at the end.
+
+    >>> text = worksheet_markdown([generate(1, 1)], title="Week *3*")
+    >>> text.splitlines()[0], "## Answer key" in text
+    ('# Week \\\\*3\\\\*', True)
+    """
+    exercises = list(exercises)
+    out = [f"# {_md(title)}", ""]
+    for n, ex in enumerate(exercises, 1):
+        out += [f"## Exercise {n} ({LEVELS[ex.level]}, seed {ex.seed})", "",
+                "| rank | document | grade |", "|---:|:---|---:|"]
+        out += [f"| {r} | {d} | {ex.judgments.get(d, 0)} |" for r, d in enumerate(ex.ranking, 1)]
+        out.append("")
+        if ex.missed:
+            out += ["Judged relevant but not retrieved: "
+                    + ", ".join(f"{d} (grade {ex.judgments[d]})" for d in ex.missed), ""]
+        out += [f"{i}. {q.prompt}" + (" (up / down / same)" if q.kind == "predict" else "")
+                for i, q in enumerate(ex.questions, 1)]
+        out.append("")
+    out += ["## Answer key", ""]
+    for n, ex in enumerate(exercises, 1):
+        out.append(f"**Exercise {n}**")
+        out.append("")
+        out += [f"{i}. **{_answer_text(q)}** — {q.reveal}" for i, q in enumerate(ex.questions, 1)]
+        out.append("")
+    return "\n".join(out)
+
+
+_CSS = ("body{font-family:sans-serif;max-width:42em;margin:2em auto}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:.2em .6em}.key{page-break-before:always}"
+        "li{margin:.4em 0}")
+
+
+def worksheet_html(exercises, *, title: str = "Ranking metrics worksheet") -> str:
+    """The same worksheet as a standalone HTML page for the browser's print (every text
+    escaped; the answer key starts on a new printed page).
+
+    >>> page = worksheet_html([generate(1, 1)], title="<script>alert(1)</script>")
+    >>> "<script>" in page, "&lt;script&gt;" in page
+    (False, True)
+    """
+    exercises = list(exercises)
+    e = html.escape
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>", f"<title>{e(title)}</title>",
+             f"<style>{_CSS}</style></head><body>", f"<h1>{e(title)}</h1>"]
+    for n, ex in enumerate(exercises, 1):
+        parts.append(f"<h2>Exercise {n} ({e(LEVELS[ex.level])}, seed {ex.seed})</h2>")
+        parts.append("<table><tr><th>rank</th><th>document</th><th>grade</th></tr>")
+        parts += [f"<tr><td>{r}</td><td>{e(d)}</td><td>{ex.judgments.get(d, 0)}</td></tr>"
+                  for r, d in enumerate(ex.ranking, 1)]
+        parts.append("</table>")
+        if ex.missed:
+            parts.append("<p>Judged relevant but not retrieved: "
+                         + e(", ".join(f"{d} (grade {ex.judgments[d]})" for d in ex.missed)) + "</p>")
+        parts.append("<ol>" + "".join(
+            f"<li>{e(q.prompt)}{' (up / down / same)' if q.kind == 'predict' else ''}"
+            "<br>Answer: ________</li>" for q in ex.questions) + "</ol>")
+    parts.append("<div class='key'><h2>Answer key</h2>")
+    for n, ex in enumerate(exercises, 1):
+        parts.append(f"<h3>Exercise {n}</h3><ol>")
+        parts += [f"<li><b>{e(_answer_text(q))}</b> — {e(q.reveal)}</li>" for q in ex.questions]
+        parts.append("</ol>")
+    parts.append("</div></body></html>")
+    return "\n".join(parts)

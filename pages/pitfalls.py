@@ -1,0 +1,86 @@
+"""Pitfall gallery: one small example per classic mistake, wrong and right side by side."""
+
+from __future__ import annotations
+
+import inspect
+
+import pandas as pd
+import streamlit as st
+
+import metrics
+from metrics.teaching import pitfalls
+from ui import teach_view, teaching_charts
+
+PAGE = "pitfalls"
+VERDICT = {True: "✓ right", False: "✗ wrong", None: "another convention"}
+
+
+def _outcomes(p) -> pd.DataFrame:
+    rows = [{"computation": o.label, "value": "error" if o.error else teach_view.fmt(o.value),
+             "verdict": VERDICT[o.right], "note": " — ".join(t for t in (o.error, o.note) if t)}
+            for o in p.outcomes]
+    return pd.DataFrame(rows, columns=["computation", "value", "verdict", "note"])
+
+
+def _example(example: dict) -> str:
+    return "  \n".join(f"**{teach_view.plain(k)}**: {teach_view.plain(teach_view.describe(v))}"
+                       for k, v in example.items())
+
+
+TRY = ("ndcg_falling", "p_at_k_short", "seed002_ndcg", "ap_denominators")
+
+
+def _try_it(key: str) -> None:
+    """The interactive part of some pitfalls: the same effect on the current example."""
+    if key not in TRY:
+        return
+    st.subheader("Try it")
+    if key != "p_at_k_short":
+        teach_view.example_controls(PAGE, k=False)
+    cq = teach_view.current()
+    if key == "ndcg_falling":
+        st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”): nDCG at each cutoff k")
+        p = pitfalls.ndcg_falling(cq.ranking, cq.judgments)
+        st.altair_chart(teaching_charts.values_over_k([o.value for o in p.outcomes], "nDCG"), width="stretch")
+    elif key == "p_at_k_short":
+        k = st.slider("k", 1, 10, 5, key=f"{PAGE}.k")
+        st.dataframe(_outcomes(pitfalls.p_at_k_short(k)), hide_index=True, width="stretch")
+    elif key == "seed002_ndcg":
+        k = int(st.number_input("k (the seed uses 100)", 1, 1000, 100, key=f"{PAGE}.seed002_k"))
+        qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the seed's loader keeps grade > 0
+        p = pitfalls.seed002_ndcg(qrels, {"q1": cq.ranking}, k)
+        st.markdown(f"**Seed 002's code on your example** (query “{teach_view.plain(cq.name)}”, k = {k}):")
+        st.dataframe(_outcomes(p), hide_index=True, width="stretch")
+    elif key == "ap_denominators":
+        k = cq.k
+        rows = [{"computation": m, "value": teach_view.fmt(metrics.score(m, cq.ranking, cq.judgments))}
+                for m in (f"AP@{k}", f"AP(denominator='retrieved')@{k}", f"AP(denominator='min(k,R)')@{k}")]
+        st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”, k = {k}):")
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def main() -> None:
+    st.title("Pitfall gallery")
+    st.markdown("Nine ways ranking metrics go wrong in real code and papers — each with a tiny example, "
+                "the wrong numbers next to the right one, and why.")
+    teach_view.show_messages()
+    gallery = {key: fn() for key, fn in pitfalls.GALLERY.items()}
+    key = st.radio("Pitfall", list(gallery), format_func=lambda k: gallery[k].title, key=f"{PAGE}.choice")
+    p = gallery[key]
+    st.header(p.title)
+    st.markdown(f"**What goes wrong.** {teach_view.plain(p.what)}")
+    st.markdown("**The example**  \n" + _example(p.example))
+    st.markdown("**Wrong and right, side by side**")
+    st.dataframe(_outcomes(p), hide_index=True, width="stretch",
+                 column_config={"computation": st.column_config.TextColumn(width="large"),
+                                "value": st.column_config.TextColumn(width="small"),
+                                "verdict": st.column_config.TextColumn(width="small"),
+                                "note": st.column_config.TextColumn(width="large")})
+    st.markdown(f"**Why.** {teach_view.plain(p.why)}")
+    if key == "seed002_ndcg":
+        with st.expander("Seed 002's NDCG function, reproduced line for line"):
+            st.code(inspect.getsource(pitfalls.seed002_ndcg_as_written), language="python")
+    _try_it(key)
+
+
+main()

@@ -1,0 +1,187 @@
+"""Reader (QA) metrics: SQuAD's exact match and F1 step by step, and seed 000's twelve metrics."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from metrics import reader
+from metrics.explain import num
+from metrics.reader_io import read_predictions, read_squad
+from ui import reader_view as view
+
+K = view.KEYS
+ASSETS = Path(__file__).resolve().parents[1] / "assets" / "reader"
+SCORE_COLUMNS = {name: st.column_config.NumberColumn(format="%.4f")
+                 for name in ("all questions", "answerable only (_has_answer)", "top-1", "top-k",
+                              *reader.PER_QUESTION)}
+SAMPLE = "Sample dataset (assets/reader: 14 questions, top-3 answers)"
+
+
+def _load_preset() -> None:
+    gold, preds, unit = view.PRESETS[st.session_state[K["preset"]]]
+    st.session_state[K["gold"]] = "\n".join(gold)
+    st.session_state[K["predictions"]] = "\n".join(preds)
+    st.session_state[K["unit"]] = unit
+    st.session_state.pop(K["explain_rank"], None)
+
+
+@st.cache_data
+def _sample_rows():
+    gold = read_squad(ASSETS / "dev.json")
+    preds = read_predictions(ASSETS / "predictions_topk.jsonl")
+    return [(q, f" {view.SEPARATOR} ".join(g), f" {view.SEPARATOR} ".join(a if a and a.strip() else "no answer" for a in preds.answers[q]),
+             preds.retrieved.get(q, True)) for q, g in gold.answers.items()]
+
+
+def _load_table_preset() -> None:
+    name = st.session_state[K["table_preset"]]
+    rows = _sample_rows() if name == SAMPLE else view.TABLE_PRESETS[name]
+    st.session_state[K["table_data"]] = view.questions_frame(rows)
+    st.session_state.pop(K["table"], None)  # forget the edits made to the previous table
+
+
+def _init() -> None:
+    if K["gold"] not in st.session_state:
+        st.session_state[K["preset"]] = next(iter(view.PRESETS))
+        _load_preset()
+    if K["table_data"] not in st.session_state:
+        st.session_state[K["table_preset"]] = next(iter(view.TABLE_PRESETS))
+        _load_table_preset()
+
+
+def one_question() -> None:
+    st.selectbox("Example", list(view.PRESETS), key=K["preset"], on_change=_load_preset,
+                 help="Loads gold and predicted answers; you can then edit them freely.")
+    left, right = st.columns(2)
+    left.text_area("Gold answers, one per line", key=K["gold"], height=120,
+                   help="Leave empty if the question has no answer (SQuAD 2.0 'is_impossible').")
+    right.text_area("Predicted answers, best first, one per line", key=K["predictions"],
+                    height=120, help="Write 'no answer' (or leave the box empty) for a reader "
+                                     "that abstains.")
+    gold = view.parse_lines(st.session_state[K["gold"]])
+    preds = view.parse_lines(st.session_state[K["predictions"]]) or [""]
+    c1, c2 = st.columns([1, 2])
+    unit = c1.radio("F1 over", reader.UNITS, key=K["unit"], horizontal=True,
+                    format_func={"token": "tokens (SQuAD)", "char": "characters (seed 000)"}.get)
+    labels = [f"{i + 1}: {view.shorten(p)}" for i, p in enumerate(preds)]
+    if st.session_state.get(K["explain_rank"]) not in labels:
+        st.session_state[K["explain_rank"]] = labels[0]  # the predictions changed
+    rank = labels.index(c2.selectbox("Explain the prediction at rank", labels,
+                                     key=K["explain_rank"]))
+
+    try:
+        e = reader.explain_answer(preds[rank], gold, unit=unit)
+        ev = reader.evaluate_reader({"q": gold}, {"q": preds}, unit=unit)
+    except (TypeError, ValueError) as err:
+        st.error(view.escape_markdown(str(err)))
+        return
+
+    if not e.answerable:
+        st.info("This question has **no gold answer** (unanswerable): only an abstention "
+                "('no answer', or an empty answer) is right, and it then scores 1 on every metric.")
+    m = st.columns(5)
+    scored = e.answerable and not e.abstains  # precision and recall mean something
+    m[0].metric("Exact match", num(e.em))
+    m[1].metric("Precision", num(e.precision) if scored else "–")
+    m[2].metric("Recall", num(e.recall) if scored else "–")
+    m[3].metric(f"F1 ({view.UNIT_WORDS[unit]}s)", num(e.f1))
+    m[4].metric("Correct reading", "yes" if e.correct else "no",
+                help="Seed 000's accuracy counts a reading as correct when it shares at least "
+                     "one token with a gold answer (always tokens, even when F1 is over "
+                     "characters).")
+
+    st.subheader("1. Normalise (SQuAD)")
+    st.caption("Each answer goes through the same four stages; exact match compares the last row.")
+    st.dataframe(view.steps_frame(e), hide_index=True, width="stretch")
+
+    st.subheader(f"2. Compare the {view.UNIT_WORDS[unit]}s")
+    if scored:
+        best = e.best + 1
+        st.markdown(f"Prediction ({view.count(len(e.prediction_units), unit)}): "
+                    + view.overlap_markdown(e.prediction_units, e.common, unit=unit, colour="red"))
+        st.markdown(f"Best gold answer, #{best} ({view.count(len(e.gold_units), unit)}): "
+                    + view.overlap_markdown(e.gold_units, e.common, unit=unit, colour="orange"))
+        st.caption("Green: shared (each copy counted once, as in a multiset). "
+                   "Red: only in the prediction, lowers precision. "
+                   "Orange: only in the gold answer, lowers recall.")
+        st.dataframe(view.gold_frame(e), hide_index=True, width="stretch")
+        st.caption("With several gold answers, EM and F1 are the best over them.")
+    else:
+        st.write(e.reason)
+    st.latex(e.formula)
+    with st.expander("The general formula"):
+        st.latex(e.definition)
+
+    st.subheader("3. Top-1 and top-k for this question")
+    st.caption(f"Top-1 looks at rank 1 only; top-k at the best of all {len(preds)} "
+               "predicted answer(s).")
+    row = ev.per_question["q"]
+    st.dataframe(view.single_question_frame(row), hide_index=True, width="stretch",
+                 column_config=SCORE_COLUMNS)
+
+
+def many_questions() -> None:
+    st.selectbox("Example set", [*view.TABLE_PRESETS, SAMPLE], key=K["table_preset"],
+                 on_change=_load_table_preset)
+    st.caption(f"Separate several answers in a cell with a vertical bar ( {view.SEPARATOR} ). Leave the gold "
+               "answers empty for an unanswerable question; write 'no answer' (or nothing) for a "
+               "reader that abstains. Untick *retrieved* when the retriever missed every "
+               "relevant passage: the question is then left out, as in Haystack.")
+    edited = st.data_editor(
+        st.session_state[K["table_data"]], key=K["table"], num_rows="dynamic", hide_index=True,
+        width="stretch", height=view.table_height(len(st.session_state[K["table_data"]]), extra=1),
+        column_config={
+            "question": st.column_config.TextColumn("question", help="an id, e.g. q1"),
+            "gold answers": st.column_config.TextColumn("gold answers", width="medium"),
+            "predictions": st.column_config.TextColumn("predictions (best first)", width="large"),
+            "retrieved": st.column_config.CheckboxColumn("retrieved", default=True),
+        })
+    c1, c2 = st.columns(2)
+    k = c1.number_input("k (top-k uses the first k answers)", min_value=1, max_value=100, value=3,
+                        step=1, key=K["k"])
+    unit = c2.radio("F1 over", reader.UNITS, key=K["table_unit"], horizontal=True,
+                    format_func={"token": "tokens (SQuAD)", "char": "characters (seed 000)"}.get)
+    gold, preds, retrieved, problems = view.table_to_questions(edited)
+    for p in problems:
+        st.warning(view.escape_markdown(p))
+    if not gold:
+        st.info("Add a row to the table to see the metrics.")
+        return
+    try:
+        ev = reader.evaluate_reader(gold, preds, k=int(k), unit=unit, retrieved=retrieved)
+    except (TypeError, ValueError) as err:
+        st.error(view.escape_markdown(str(err)))
+        return
+    c = ev.counts
+    st.subheader("The twelve metrics")
+    st.markdown(
+        f"Every metric divides by the **correct retrievals**: {c['correct_retrievals']} of "
+        f"{c['questions']} questions. The *_has_answer* ones divide by the answerable ones among "
+        f"them: {c['correct_retrievals']} − {c['no_answer']} unanswerable = {c['has_answer']}.")
+    for w in ev.warnings:
+        st.warning(w)
+    st.dataframe(view.metrics_frame(ev), hide_index=True, width="stretch",
+                 column_config=SCORE_COLUMNS)
+    st.subheader("Per question")
+    st.caption("The metrics above are the averages of these columns over the retrieved "
+               "questions (all of them, or the answerable ones only).")
+    st.dataframe(view.per_question_frame(ev), hide_index=True, width="stretch",
+                 height=view.table_height(len(ev.per_question)),
+                 column_config=SCORE_COLUMNS)
+
+
+def main() -> None:
+    _init()
+    st.title("Reader (QA) metrics")
+    st.write("A question-answering *reader* returns answers, best first. It is scored against "
+             "the gold answers with SQuAD's **exact match** and **F1**, and seed 000 (Haystack) "
+             "reports twelve averages: accuracy, exact match and F1, each for the top-1 and the "
+             "top-k answers, each over all questions and over answerable ones only.")
+    tab1, tab2 = st.tabs(["One question, step by step", "Many questions: the twelve metrics"])
+    with tab1:
+        one_question()
+    with tab2:
+        many_questions()
+
+
+main()

@@ -1,0 +1,119 @@
+"""AppTest for pages/evaluate_files.py: the sample collection, pasted files, bad input, hostile text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytrec_eval
+from streamlit.testing.v1 import AppTest
+
+from tests.test_io import simple_qrels_parse, simple_run_parse
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "evaluate_files.py")
+SAMPLE = ROOT / "assets" / "collection"
+TREC = {"P@10": "P_10", "R@100": "recall_100", "RR": "recip_rank", "AP": "map", "nDCG@10": "ndcg_cut_10"}
+
+
+def run_page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def means(run_file: str) -> dict[str, float]:
+    """pytrec_eval's means on the sample files, parsed by the test's own reader."""
+    qrels = simple_qrels_parse(SAMPLE / "qrels.txt")
+    run = simple_run_parse(SAMPLE / run_file)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"P.10", "recall.100", "recip_rank", "map",
+                                                       "ndcg_cut.10"}).evaluate(run)
+    return {ours: sum(v[name] for v in per_query.values()) / len(per_query) for ours, name in TREC.items()}
+
+
+def aggregate(at) -> dict[str, float]:
+    frame = at.dataframe[0].value
+    return dict(zip(frame["measure"], frame.iloc[:, 2], strict=True))
+
+
+def test_sample_collection_matches_pytrec_eval():
+    at = run_page()
+    got = aggregate(at)
+    for measure, value in means("run_bm25.txt").items():
+        assert got[measure] == pytest.approx(value, abs=1e-12), measure
+    assert len(at.dataframe[1].value) == 30  # one row per query
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+
+
+def test_switching_to_the_baseline_run():
+    at = run_page()
+    at.selectbox(key="evaluate_files.sample_run").select("TF baseline (run_tf.txt)").run()
+    assert not at.exception
+    got = aggregate(at)
+    for measure, value in means("run_tf.txt").items():
+        assert got[measure] == pytest.approx(value, abs=1e-12), measure
+    assert at.subheader[0].value == "run_tf.txt against qrels.txt"
+
+
+def test_convention_preset_renames_the_measures():
+    at = run_page()
+    at.selectbox(key="evaluate_files.convention").select("sklearn").run()
+    assert "nDCG(ideal='ranking')@10" in aggregate(at)
+
+
+def paste(at, qrels: str, run: str) -> AppTest:
+    at.radio(key="evaluate_files.source").set_value("Paste text").run()
+    at.text_area(key="evaluate_files.qrels_text").set_value(qrels)
+    at.text_area(key="evaluate_files.run_text").set_value(run).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_pasted_files_and_a_malformed_line_keeps_the_previous_results():
+    at = paste(run_page(), "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n", "q1 Q0 b 1 2.0 x\nq1 Q0 a 2 1.0 x\nq2 Q0 c 1 1 x\n")
+    got = aggregate(at)
+    assert got["RR"] == pytest.approx((1 / 2 + 1) / 2)  # a at rank 2 for q1, c at rank 1 for q2
+    assert got["P@10"] == pytest.approx((1 / 10 + 1 / 10) / 2)
+    at.text_area(key="evaluate_files.run_text").set_value("q1 Q0 b 1 2.0 x\nq1 Q0 a 2 high x\n").run()
+    assert not at.exception
+    assert "pasted run:2: score 'high' is not a number" in at.code[0].value
+    assert at.error[0].value == "These files could not be evaluated:"
+    assert any("previous results" in c.value for c in at.caption)
+    assert aggregate(at)["RR"] == pytest.approx(0.75)  # still the last good evaluation
+
+
+def test_unknown_measure_is_shown_with_a_suggestion():
+    at = run_page()
+    at.text_input(key="evaluate_files.measures").set_value("nDGC@10").run()
+    assert not at.exception
+    assert "did you mean 'nDCG@10'?" in at.code[0].value
+    assert "P@10" in aggregate(at)  # the previous results stay
+
+
+def test_hostile_query_ids_render_as_plain_text():
+    hostile = "**bold**<script>x</script>"
+    at = paste(run_page(), f"{hostile} 0 a 1\nq9 0 b 1\n", f"{hostile} Q0 a 1 1 x\nq8 Q0 b 1 1 x\n")
+    texts = [m.value for m in at.markdown] + [w.value for w in at.warning]
+    assert not any("**bold**" in t and "\\*" not in t for t in texts)
+    assert any("q9" in w.value for w in at.warning)  # judged but not in the run
+
+
+def test_worst_query_links_to_its_ranking_in_the_playground():
+    import re
+
+    from ui import state
+
+    at = run_page()
+    links = [m.value for m in at.markdown if "open in the playground" in m.value]
+    assert len(links) == 10  # five worst, five best
+    qid = re.search(r"`(\w+)`", links[0]).group(1)
+    example = state.decode(re.search(r"\(\./\?ex=([^)]+)\)", links[0]).group(1))
+    run = simple_run_parse(SAMPLE / "run_bm25.txt")[qid]
+    qrels = simple_qrels_parse(SAMPLE / "qrels.txt")[qid]
+    top = sorted(sorted(run, reverse=True), key=lambda d: -run[d])  # trec_eval order
+    query = example.query
+    assert query.name == qid
+    assert [item.id for item in query.ranking] == top[:30]
+    assert [item.grade for item in query.ranking] == [max(qrels.get(d, 0), 0) for d in top[:30]]
+    missing = {d for d, g in qrels.items() if g > 0 and d not in top[:30]}
+    assert {item.id for item in query.tray} == missing

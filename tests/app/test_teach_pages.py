@@ -1,0 +1,302 @@
+"""AppTest for the Teach pages: no exception, key values shown, hostile input handled."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import state
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+HOSTILE = ["<script>alert(1)</script>", "**bold** [x](http://e) $x$", "x" * 10_000, "nan", "-1e308", "🐱" * 50]
+
+
+def open_page(page: str, preset: str | None = None, params: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    if params:
+        for k, v in params.items():
+            at.query_params[k] = v
+    if preset:
+        at.session_state[state.KEYS["example"]] = state.build_preset(preset)
+    at.run()
+    at.switch_page(f"pages/{page}.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(elements) -> str:
+    """The text of some elements, Markdown escapes removed."""
+    return " ".join(str(e.value) for e in elements).replace("\\", "")
+
+
+def frames(at) -> str:
+    return " ".join(df.value.to_csv() for df in at.dataframe)
+
+
+# --------------------------------------------------------------------------- check my calculation
+
+def test_check_final_value_right_and_wrong():
+    at = open_page("check_calculation")  # cat in the box, k = 2: P@2 = 1/2
+    at.text_input[0].set_value("0.5")
+    at.button[0].click().run()
+    assert "Every number you typed is right." in texts(at.success)
+    at.selectbox(key="check_calculation.measure").set_value("AP").run()
+    # (1/2 + 2/4 + 3/5 + 0.57) / 4 = 0.5425 instead of 0.5429: intermediate rounding
+    at.text_input[0].set_value("0.5425")
+    at.button[0].click().run()
+    assert not at.exception
+    assert "0.5429" in texts(at.error)
+    assert "rounding too early" in texts(at.warning)
+
+
+def test_check_every_step_finds_the_first_wrong_one():
+    at = open_page("check_calculation", preset="dcg")  # REFERENCE.md's DCG example, k = 6
+    at.selectbox(key="check_calculation.measure").set_value("nDCG@{k}").run()
+    at.radio(key="check_calculation.detail").set_value("Every step").run()
+    boxes = {t.key.rsplit(".", 1)[-1]: t for t in at.text_input}
+    boxes["gain@1"].set_value("3")
+    boxes["discount@1"].set_value("0")  # log2(1) instead of log2(2)
+    boxes["discount@2"].set_value("1")
+    at.button[0].click().run()
+    assert not at.exception
+    assert "discount at rank 1" in texts(at.error)
+    assert "log2(i) instead of log2(i + 1)" in texts(at.warning)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_check_hostile_answers(text):
+    at = open_page("check_calculation")
+    at.text_input[0].set_value(text)
+    at.button[0].click().run()
+    assert not at.exception
+    assert not at.success
+
+
+def test_check_generated_exercise():
+    at = open_page("check_calculation")
+    at.radio(key="check_calculation.source").set_value("A generated exercise").run()
+    assert not at.exception
+    at.number_input(key="check_calculation.seed").set_value(12).run()
+    assert not at.exception and "exercise 12" in texts(at.markdown)
+
+
+# --------------------------------------------------------------------------- practice
+
+def test_practice_seed_from_the_url_and_running_score():
+    from metrics.teaching.exercises import generate
+
+    at = open_page("practice", params={"seed": "42", "level": "2"})
+    assert at.session_state["practice.seed"] == 42
+    assert "Exercise 42 (medium)" in texts(at.subheader)
+    assert at.query_params["seed"] == ["42"] or at.query_params["seed"] == "42"
+    q = generate(42, 2).questions[0]  # the page must grade with the generated answer
+    at.text_input(key="practice.q.42.2.0.answer").set_value(f"{q.answer:.4f}")
+    at.button(key="practice.q.42.2.0.check").click().run()
+    assert "Right" in texts(at.success)
+    assert at.metric[0].value == "1 / 1"
+    at.text_input(key="practice.q.42.2.1.answer").set_value("7")
+    at.button(key="practice.q.42.2.1.check").click().run()
+    assert at.metric[0].value == "1 / 2"
+    assert len(at.get("download_button")) == 2
+
+
+@pytest.mark.parametrize("seed", ["abc", "-5", "99999999999", "<b>"])
+def test_practice_bad_url_seed(seed):
+    at = open_page("practice", params={"seed": seed, "level": "9"})
+    assert 0 <= at.session_state["practice.seed"] < 10_000
+    assert at.session_state["practice.level"] == 1
+
+
+def test_practice_predict_question_and_hostile_title():
+    at = open_page("practice", params={"seed": "3", "level": "3"})
+    at.radio(key="practice.q.3.3.3.answer").set_value("same")
+    at.button(key="practice.q.3.3.3.check").click().run()
+    assert not at.exception and (at.success or at.error)
+    at.text_input(key="practice.sheet_title").set_value("<script>x</script>").run()
+    assert not at.exception
+
+
+# --------------------------------------------------------------------------- conventions
+
+def test_conventions_values_and_snippets():
+    at = open_page("conventions")  # cat: AP = (1/2 + 2/4 + 3/5 + 4/7) / 4 = 0.5429 everywhere
+    table = at.dataframe[0].value
+    assert "0.5429" in table.to_csv()
+    assert len(at.tabs) >= 2 and any("pytrec_eval" in c.value for c in at.code)
+    at.selectbox(key="conventions.code_preset").set_value("sklearn").run()
+    assert not at.exception
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert spec["mark"]["type"] == "bar"
+
+
+def test_conventions_graded_example_shows_what_moves():
+    at = open_page("conventions", preset="dcg")
+    moves = at.dataframe[1].value
+    assert "ideal='ranking'" in moves.to_csv() and "dcg='exp-log2'" in moves.to_csv()
+
+
+@pytest.mark.parametrize("text", ["nDGC@10", "<b>P@5</b>", "P@0", "x" * 300, ""])
+def test_conventions_bad_measures(text):
+    at = open_page("conventions")
+    at.text_input(key="conventions.measures.2").set_value(text).run()
+    assert not at.exception and at.error
+
+
+# --------------------------------------------------------------------------- pitfalls
+
+def test_every_pitfall_renders():
+    at = open_page("pitfalls")
+    for key in at.radio(key="pitfalls.choice").options:
+        at.radio(key="pitfalls.choice").set_value(key).run()
+        assert not at.exception, key
+    assert "0.4693" in frames(at)  # the last one shown: nDCG@3 = 3 / (3 + 3/log2 3 + 3/2)
+
+
+def test_seed002_pitfall_shows_the_error_and_the_fix():
+    at = open_page("pitfalls")
+    at.radio(key="pitfalls.choice").set_value("seed002_ndcg").run()
+    csv = frames(at)
+    assert "TypeError" in csv and "0.7592" in csv and "0.9767" in csv
+    at.number_input(key="pitfalls.seed002_k").set_value(3).run()
+    assert not at.exception
+
+
+# --------------------------------------------------------------------------- compare
+
+def test_compare_three_queries_variant():
+    at = open_page("compare", preset="three-queries")
+    at.radio(key="compare.source").set_value("The example's queries vs. a variant").run()
+    csv = at.dataframe[0].value.to_csv()
+    assert "RR" in csv and "AP" in csv
+    # B moves each first relevant document down one rank: RR falls on every query
+    # A: (1/2 + 1 + 1/5) / 3 = 0.5667; B: (1/3 + 1/2 + 1/6) / 3 = 0.3333
+    assert "0.5667" in csv and "0.3333" in csv
+    assert at.get("vega_lite_chart")
+
+
+def test_compare_sample_collection_agrees_with_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from metrics import io as metrics_io
+
+    folder = Path(APP).parent / "assets" / "collection"
+    qrels = metrics_io.read_qrels(folder / "qrels.txt").to_dict()
+    runs = [metrics_io.read_run(folder / f"run_{n}.txt").to_dict() for n in ("bm25", "tf")]
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut_10"})
+    expected = []
+    for run in runs:
+        per = ev.evaluate(run)
+        # queries judged but missing from a run count 0 (the page compares on the same queries)
+        expected.append(sum(per.get(q, {}).get("map", 0.0) for q in qrels) / len(qrels))
+    at = open_page("compare")  # the default source is the sample collection
+    table = at.dataframe[0].value.set_index("measure")
+    assert float(table.loc["AP", "mean A"]) == pytest.approx(expected[0], abs=5e-5)
+    assert float(table.loc["AP", "mean B"]) == pytest.approx(expected[1], abs=5e-5)
+    assert table.loc["AP", "t-test p"] not in ("—", "") and len(at.get("vega_lite_chart")) == 1
+
+
+def test_compare_uploaded_files_and_a_broken_one():
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value("Upload qrels and two runs").run()
+    assert at.info  # asks for the three files
+    at.file_uploader(key="compare.upload.0").set_value(("qrels.txt", b"q1 0 a 1\nq2 0 b 1\n", "text/plain"))
+    at.file_uploader(key="compare.upload.1").set_value(("a.txt", b"q1 Q0 a 1 2.0 A\nq2 Q0 x 1 2.0 A\n", "text/plain"))
+    at.file_uploader(key="compare.upload.2").set_value(("b.txt", b"q1 Q0 x 1 2.0 B\nq2 Q0 b 1 2.0 B\n", "text/plain"))
+    at.run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value.set_index("measure")
+    assert table.loc["RR", "mean A"] == "0.5" and table.loc["RR", "queries A / B / tie"] == "1 / 1 / 0"
+    assert at.dataframe[1].value.set_index("measure").loc["RR", "A better on"] == "q1"
+    at.file_uploader(key="compare.upload.2").set_value(("b.txt", b"<script>\x00\xff garbage", "text/plain"))
+    at.run()
+    assert not at.exception and at.error and "run B" in texts(at.error)
+
+
+def test_compare_generated_disagreement():
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value("Two rankings where nDCG and AP disagree").run()
+    assert not at.exception
+    assert "disagree" in texts(at.warning)  # default measures there: nDCG AP P@3 RR
+
+
+@pytest.mark.parametrize("text", ["1 1 2", "", "<b>x</b> y", "z " * 2000])
+def test_compare_typed_order_hostile(text):
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value("Type system B's order").run()
+    at.text_area(key="compare.b_text").set_value(text).run()
+    assert not at.exception
+
+
+# --------------------------------------------------------------------------- swap map
+
+def test_swap_map_heatmaps():
+    at = open_page("swap_map")
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 3
+    spec = json.loads(charts[0].proto.spec)
+    assert spec["mark"]["type"] == "rect"
+    at.multiselect(key="swap_map.measures.2").set_value([]).run()
+    assert not at.exception and at.info
+
+
+def test_example_picker_switches_the_shared_example():
+    at = open_page("conventions")
+    at.selectbox(key="conventions.preset").set_value("dcg").run()
+    assert not at.exception
+    # REFERENCE.md: nDCG@6 = 6.861 / 8.740 = 0.785 (trec_eval); ideal from the list: 0.961
+    table = at.dataframe[0].value.set_index("measure")
+    assert round(float(table.loc["nDCG@6", "trec_eval"].split()[0]), 3) == 0.785
+    assert round(float(table.loc["nDCG@6", "sklearn"].split()[0]), 3) == 0.961
+    at.switch_page("pages/swap_map.py").run()
+    assert not at.exception and at.session_state[state.KEYS["preset"]] == "dcg"
+    assert at.multiselect(key="swap_map.measures.6").value == ["P@6", "AP", "nDCG@6"]  # k = 6 now
+    assert len(at.get("vega_lite_chart")) == 3
+
+
+def test_practice_keeps_the_exercise_when_coming_back():
+    at = open_page("practice", params={"seed": "77", "level": "3"})
+    at.switch_page("pages/swap_map.py").run()
+    at.query_params.clear()  # page switches drop the query string
+    at.switch_page("pages/practice.py").run()
+    assert at.session_state["practice.seed"] == 77 and "Exercise 77 (hard)" in texts(at.subheader)
+
+
+def test_user_text_is_not_rendered_as_markdown():
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value("Type system B's order").run()
+    at.text_area(key="compare.b_text").set_value("**bold** [link](http://e) **bold**").run()
+    assert not at.exception
+    assert "\\*\\*bold\\*\\*" in " ".join(str(e.value) for e in at.error)
+    at = open_page("conventions")
+    at.text_input(key="conventions.measures.2").set_value("[x](http://e)").run()
+    assert "\\[x\\]" in " ".join(str(e.value) for e in at.error)
+
+
+EDGE_EXAMPLES = {
+    "empty ranking": state.Example((state.Query("nothing retrieved", (), (state.Item("a", "A", 2),)),), k=3),
+    "nothing relevant": state.Example((state.Query("all zero", tuple(state.Item(f"d{i}", "", 0) for i in range(4))),)),
+    "long": state.Example((state.Query("long", tuple(state.Item(f"d{i}", f"<b>{i}</b>", i % 4) for i in range(60))),),
+                          k=50, mode="graded"),
+}
+TEACH_PAGES = ["check_calculation", "practice", "conventions", "pitfalls", "compare", "swap_map"]
+
+
+@pytest.mark.parametrize("name", list(EDGE_EXAMPLES))
+@pytest.mark.parametrize("page", TEACH_PAGES)
+def test_teach_pages_survive_edge_examples(page, name):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[state.KEYS["example"]] = EDGE_EXAMPLES[name]
+    at.run()
+    at.switch_page(f"pages/{page}.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page == "pitfalls":
+        for key in ("ndcg_falling", "seed002_ndcg", "ap_denominators"):
+            at.radio(key="pitfalls.choice").set_value(key).run()
+            assert not at.exception, key
+    if page == "compare":
+        at.radio(key="compare.source").set_value("The example's queries vs. a variant").run()
+        assert not at.exception

@@ -1,0 +1,64 @@
+"""ui/reader_view: escaping is lossless and complete; frames and table parsing."""
+
+from __future__ import annotations
+
+import re
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from metrics.reader import evaluate_reader, explain_answer
+from ui import reader_view as view
+
+
+@given(st.text(max_size=200))
+def test_escape_markdown_is_lossless_and_escapes_every_ascii_punctuation(text):
+    out = view.escape_markdown(text)
+    assert "\n" not in out and "\r" not in out
+    # undoing the escapes gives back the text (newlines as spaces)
+    assert re.sub(r"\\(.)", r"\1", out) == " ".join(text.splitlines())
+    # no ASCII punctuation is left unescaped
+    unescaped = re.sub(r"\\.", "", out)
+    assert not set(unescaped) & set(string.punctuation)
+
+
+def test_overlap_markdown_marks_shared_units_once_and_truncates():
+    md = view.overlap_markdown(["new", "new", "york"], ["new", "york"], unit="token", colour="red")
+    assert md == (":green-background[:green[**new**]] :red[new] "
+                  ":green-background[:green[**york**]]")
+    assert view.overlap_markdown([], [], unit="token", colour="red").startswith("*(nothing")
+    long = view.overlap_markdown([str(i) for i in range(250)], [], unit="token", colour="red")
+    assert long.endswith("… (50 more)")
+    assert view.overlap_markdown(["a", " ", "b"], [" "], unit="char", colour="red").count("␣") == 1
+
+
+def test_frames():
+    e = explain_answer("Broncos", ["Denver Broncos", "the Broncos"])
+    steps = view.steps_frame(e)
+    assert list(steps.columns) == ["stage", "prediction", "gold 1", "gold 2"]
+    assert steps["gold 2"].iloc[-1] == "broncos"
+    g = view.gold_frame(e)
+    assert g["best"].tolist() == ["", "✓"]
+    assert g["F1"].round(4).tolist() == [0.6667, 1.0] and g["common"].tolist() == ["broncos"] * 2
+    none = view.steps_frame(explain_answer(None, []))
+    assert none["prediction"][0] == "(no answer)" and len(none) == 5
+    ev = evaluate_reader({"q1": ["Paris"], "q2": []}, {"q1": ["Lyon", "Paris"], "q2": "x"})
+    m = view.metrics_frame(ev).set_index("metric")
+    assert m.loc["reader_topk_em", "= sum / count"] == "1 / 2"      # q1 at rank 2, q2 wrong
+    assert m.loc["reader_topk_em", "= sum / count "] == "1 / 1"     # answerable: q1 only
+    assert view.per_question_frame(ev)["topk_em"].tolist() == [1.0, 0.0]
+
+
+def test_table_to_questions_cleans_cells():
+    import pandas as pd
+
+    df = pd.DataFrame({"question": ["q1", None, "q1", "  "],
+                       "gold answers": ["a | b ||", None, "x", float("nan")],
+                       "predictions": [" b ", "", "y", None],
+                       "retrieved": [True, None, True, False]})
+    gold, preds, retrieved, problems = view.table_to_questions(df)
+    assert gold == {"q1": ["a", "b"], "row 2": [], "row 4": []}
+    assert preds == {"q1": ["b"], "row 2": [], "row 4": []}
+    assert retrieved == {"q1": True, "row 2": True, "row 4": False}
+    assert len(problems) == 1 and "Row 3" in problems[0] and "row 1" in problems[0]

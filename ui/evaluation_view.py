@@ -1,0 +1,89 @@
+"""Charts and helpers for the "Evaluate files" page (no Streamlit calls here).
+
+``distribution_chart`` turns per-query values into an Altair histogram; ``query_example``
+turns one query of a run into the playground's example, so a page can link to it.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+
+from metrics.io import Qrels, Run
+from metrics.io.keys import take
+
+from . import state
+
+__all__ = ["distribution_chart", "per_query_rows", "extremes", "query_example", "PLAYGROUND_ITEMS"]
+
+PLAYGROUND_ITEMS = 30  # documents of a ranking shown in the playground
+
+
+def per_query_rows(per_query: dict[str, dict[str, float]], measures: list[str]) -> list[dict]:
+    """One row per query: ``{"query": qid, measure: value, ...}``.
+
+    >>> per_query_rows({"q1": {"P@5": 0.4}}, ["P@5"])
+    [{'query': 'q1', 'P@5': 0.4}]
+    """
+    return [{"query": qid, **{m: values[m] for m in measures}} for qid, values in per_query.items()]
+
+
+def extremes(per_query: dict[str, dict[str, float]], measure: str, n: int = 5) -> tuple[list, list]:
+    """The ``n`` worst and ``n`` best queries on a measure, as (qid, value) pairs.
+
+    Ties are broken by query id, so the lists are stable.
+
+    >>> pq = {"a": {"AP": 0.5}, "b": {"AP": 0.1}, "c": {"AP": 0.9}}
+    >>> extremes(pq, "AP", 1)
+    ([('b', 0.1)], [('c', 0.9)])
+    """
+    pairs = sorted(((qid, values[measure]) for qid, values in per_query.items()), key=lambda p: (p[1], p[0]))
+    best = sorted(pairs, key=lambda p: (-p[1], p[0]))
+    return pairs[:n], best[:n]
+
+
+def distribution_chart(per_query: dict[str, dict[str, float]], measure: str, *, bins: int = 20) -> alt.Chart:
+    """A histogram of one measure over the queries (how many queries got each value).
+
+    >>> spec = distribution_chart({"q1": {"AP": 0.5}, "q2": {"AP": 0.25}}, "AP").to_dict()
+    >>> spec["mark"]["type"], len(spec["data"]["values"])
+    ('bar', 2)
+    """
+    data = [{"query": qid, "value": values[measure]} for qid, values in per_query.items()]
+    unit = all(0.0 <= row["value"] <= 1.0 for row in data)
+    binning = alt.Bin(extent=[0, 1], step=1 / bins) if unit else alt.Bin(maxbins=bins)
+    return (
+        alt.Chart(alt.Data(values=data))
+        .mark_bar()
+        .encode(
+            x=alt.X("value:Q", bin=binning, title=measure),
+            y=alt.Y("count():Q", title="queries"),
+            tooltip=[alt.Tooltip("count():Q", title="queries")],
+        )
+        .properties(height=220, title=f"{measure} over {len(data)} queries")
+    )
+
+
+def query_example(qrels: Qrels, run: Run, qid: str, *, items: int = PLAYGROUND_ITEMS) -> state.Example:
+    """One query of a run as the playground's example: its top ``items`` documents in trec_eval
+    order, with their grades, and the judged relevant documents it did not retrieve."""
+    judged: dict[str, int] = {}
+    if qid in qrels.queries:
+        rows = np.flatnonzero(qrels.query == qrels.queries.index(qid))
+        judged = dict(zip(take(qrels.doc, rows).to_pylist(), qrels.grade[rows].tolist(), strict=True))
+    ranking: list[str] = []
+    if qid in run.queries:
+        rows = np.flatnonzero(run.query == run.queries.index(qid))
+        docs = take(run.doc, rows).to_pylist()
+        scores = run.score[rows].tolist()
+        by_doc = sorted(zip(docs, scores, strict=True), key=lambda p: p[0].encode(), reverse=True)
+        ranking = [d for d, _ in sorted(by_doc, key=lambda p: -p[1])][:items]
+    limit = state.LIMITS
+
+    def item(doc: str) -> state.Item:
+        grade = min(max(judged.get(doc, 0), 0), limit.grade_max)
+        return state.Item(doc[: limit.id_chars], doc[: limit.label_chars], grade)
+    shown = set(ranking)
+    tray = [d for d, g in judged.items() if g > 0 and d not in shown][:items]
+    query = state.Query(qid[: limit.name_chars], tuple(item(d) for d in ranking), tuple(item(d) for d in tray))
+    return state.validate(state.Example((query,), k=min(10, max(1, len(ranking))), mode="graded"))

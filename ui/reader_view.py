@@ -1,0 +1,273 @@
+"""Rendering helpers for the Reader (QA) page: plain-text-safe markdown, tables, presets.
+
+Nothing here computes a metric: it turns :mod:`metrics.reader` results into pandas frames
+and markdown strings, and the page's text boxes and table into the inputs of
+``metrics.reader``. User text only ever reaches the screen inside a dataframe (plain text)
+or escaped by :func:`escape_markdown`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pandas as pd
+
+from metrics.reader import PER_QUESTION, AnswerExplanation, ReaderEvaluation
+
+__all__ = ["count", "UNIT_WORDS", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
+           "overlap_markdown", "steps_frame", "gold_frame", "metrics_frame",
+           "per_question_frame", "single_question_frame", "table_to_questions", "questions_frame", "shorten", "table_height"]
+
+# every session key the page uses ("reader.<name>")
+KEYS = {
+    "preset": "reader.preset", "gold": "reader.gold", "predictions": "reader.predictions",
+    "unit": "reader.unit", "explain_rank": "reader.explain_rank", "table_preset": "reader.table_preset",
+    "table_data": "reader.table_data", "table": "reader.table", "k": "reader.k",
+    "table_unit": "reader.table_unit",
+}
+SEPARATOR = "|"  # several answers in one table cell
+MAX_UNITS_SHOWN = 200
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'@%;/,?])")
+
+# one question: (gold answers, predicted answers best first, unit)
+PRESETS: dict[str, tuple[list[str], list[str], str]] = {
+    "Denver Broncos (SQuAD's example)": (["Denver Broncos"], ["Broncos", "The Denver Broncos!"],
+                                         "token"),
+    "Several gold answers": (["Paris", "the city of Paris", "Paris, France"],
+                             ["city of Paris", "London"], "token"),
+    "Unanswerable question": ([], ["1931", "no answer"], "token"),
+    "Word order: F1 ignores it, EM does not": (["Denver Broncos"], ["Broncos Denver"], "token"),
+    "Characters: an anagram scores F1 = 1": (["act"], ["cat"], "char"),
+    "Markup is not removed, only punctuation": (["The Beatles"], ["<b>The Beatles</b>",
+                                                                 "**the beatles**"], "token"),
+}
+
+# many questions: rows of (id, gold answers, predictions, retrieved)
+TABLE_PRESETS: dict[str, list[tuple[str, str, str, bool]]] = {
+    "Five questions: top-k, unanswerable, a failed retrieval": [
+        ("q1", "Denver Broncos", "Broncos | Denver Broncos | Carolina", True),
+        ("q2", "Paris | the city of Paris", "London | city of Paris", True),
+        ("q3", "", "Paris | no answer", True),
+        ("q4", "1998", "1998", False),
+        ("q5", "", "", True),
+    ],
+    "Every answer right at rank 1": [
+        ("a", "Marie Curie", "Marie Curie", True),
+        ("b", "", "no answer", True),
+        ("c", "1903 | in 1903", "in 1903", True),
+    ],
+}
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape every markdown-active character, so the text renders literally.
+
+    Newlines become spaces (a markdown line break could start a heading or a list).
+
+    >>> escape_markdown("**bold** [link](http://x) <b>")
+    '\\\\*\\\\*bold\\\\*\\\\* \\\\[link\\\\]\\\\(http\\\\:\\\\/\\\\/x\\\\) \\\\<b\\\\>'
+    """
+    text = " ".join(str(text).splitlines())
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def shorten(text: str | None, limit: int = 60) -> str:
+    """Text for a label: at most ``limit`` characters, ``(no answer)`` for None/empty.
+
+    >>> shorten("x" * 70, 10), shorten(None), shorten("")
+    ('xxxxxxxxx…', '(no answer)', '(empty: no answer)')
+    """
+    if text is None:
+        return "(no answer)"
+    if text.strip() == "":
+        return "(empty: no answer)"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def parse_lines(text: str | None) -> list[str]:
+    """One answer per non-blank line, stripped.
+
+    >>> parse_lines("Paris\\n\\n  the city of Paris  \\n")
+    ['Paris', 'the city of Paris']
+    """
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
+UNIT_WORDS = {"token": "token", "char": "character"}
+
+
+def count(n: int, unit: str) -> str:
+    """``"1 token"``, ``"3 characters"``.
+
+    >>> count(1, "token"), count(3, "char")
+    ('1 token', '3 characters')
+    """
+    return f"{n} {UNIT_WORDS[unit]}{'' if n == 1 else 's'}"
+
+
+def _unit_label(u: str, unit: str) -> str:
+    return "␣" if unit == "char" and u == " " else u
+
+
+def overlap_markdown(units, common, *, unit: str, colour: str) -> str:
+    """Markdown for a row of units, the shared ones on a green background.
+
+    ``colour`` is the colour of the units that are not shared (``"red"`` for the prediction:
+    they cost precision; ``"orange"`` for the gold answer: they cost recall).
+
+    >>> overlap_markdown(["denver", "broncos"], ["broncos"], unit="token", colour="orange")
+    ':orange[denver] :green-background[:green[**broncos**]]'
+    """
+    left = Counter(common)
+    parts = []
+    units = list(units)
+    for u in units[:MAX_UNITS_SHOWN]:
+        label = escape_markdown(_unit_label(u, unit))
+        if left[u] > 0:
+            left[u] -= 1
+            parts.append(f":green-background[:green[**{label}**]]")
+        else:
+            parts.append(f":{colour}[{label}]")
+    if len(units) > MAX_UNITS_SHOWN:
+        parts.append(f"… ({len(units) - MAX_UNITS_SHOWN} more)")
+    return " ".join(parts) if parts else "*(nothing left after normalisation)*"
+
+
+def steps_frame(e: AnswerExplanation) -> pd.DataFrame:
+    """Normalisation stages (rows) of the prediction and of each gold answer (columns)."""
+    cols: dict[str, list[str]] = {}
+    stages = [s for s, _ in (e.prediction_steps or (e.gold_steps[0] if e.gold_steps else ()))]
+    if not stages:
+        from metrics.reader import NORMALIZATION_STAGES
+        stages = list(NORMALIZATION_STAGES)
+    cols["stage"] = stages
+    cols["prediction"] = ([t for _, t in e.prediction_steps] if e.prediction_steps
+                          else ["(no answer)"] + [""] * (len(stages) - 1))
+    for i, steps in enumerate(e.gold_steps):
+        cols[f"gold {i + 1}"] = [t for _, t in steps]
+    return pd.DataFrame(cols)
+
+
+def gold_frame(e: AnswerExplanation) -> pd.DataFrame:
+    """One row per (non-empty) gold answer: its normalised form, common units, P, R, F1, EM."""
+    c = e.columns
+    if not c or not c.get("gold"):
+        return pd.DataFrame()
+    sep = " " if e.unit == "token" else ""
+    return pd.DataFrame({
+        "best": ["✓" if i == e.best else "" for i in c["gold_index"]],
+        "gold answer": c["gold"], "normalised": c["normalized"],
+        "common": [sep.join(_unit_label(u, e.unit) for u in x) for x in c["common"]],
+        "common count": c["n_common"], "prediction count": c["n_prediction"],
+        "gold count": c["n_gold"], "precision": c["precision"], "recall": c["recall"],
+        "F1": c["f1"], "EM": c["em"],
+    })
+
+
+LABELS = {"accuracy": "accuracy (correct reading)", "em": "exact match", "f1": "F1"}
+
+
+def _ratio(ev: ReaderEvaluation, name: str) -> str:
+    from metrics.explain import num
+
+    return f"{num(ev.totals[name])} / {ev.denominator(name)}"
+
+
+def metrics_frame(ev: ReaderEvaluation) -> pd.DataFrame:
+    """The twelve metrics as a 6 × 2 table: rows metric × top1/topk, columns all / answerable."""
+    rows = []
+    for kind in ("accuracy", "em", "f1"):
+        for depth in ("top1", "topk"):
+            name = f"reader_{depth}_{kind}"
+            has = f"{name}_has_answer"
+            rows.append({"metric": name, "what": f"{LABELS[kind]}, {depth.replace('top', 'top-')}",
+                         "all questions": ev.metrics[name], "= sum / count": _ratio(ev, name),
+                         "answerable only (_has_answer)": ev.metrics[has],
+                         "= sum / count ": _ratio(ev, has)})
+    return pd.DataFrame(rows)
+
+
+def single_question_frame(row: dict) -> pd.DataFrame:
+    """The six scores of one question as rows accuracy / EM / F1 and columns top-1 / top-k.
+
+    >>> single_question_frame({"top1_accuracy": 1.0, "topk_accuracy": 1.0, "top1_em": 0.0,
+    ...                        "topk_em": 1.0, "top1_f1": 0.5, "topk_f1": 1.0})["top-1"].tolist()
+    [1.0, 0.0, 0.5]
+    """
+    return pd.DataFrame([{"metric": LABELS[kind], "top-1": row[f"top1_{kind}"],
+                          "top-k": row[f"topk_{kind}"]} for kind in ("accuracy", "em", "f1")])
+
+
+def per_question_frame(ev: ReaderEvaluation) -> pd.DataFrame:
+    """One row per question: answerable, retrieved and the six per-question scores."""
+    rows = []
+    for qid, r in ev.per_question.items():
+        rows.append({"question": qid, "answerable": r["answerable"], "retrieved": r["retrieved"],
+                     **{n: r[n] for n in PER_QUESTION}})
+    return pd.DataFrame(rows)
+
+
+def questions_frame(rows) -> pd.DataFrame:
+    """The editable table from ``(id, gold, predictions, retrieved)`` rows."""
+    return pd.DataFrame([{"question": q, "gold answers": g, "predictions": p, "retrieved": r}
+                         for q, g, p, r in rows],
+                        columns=["question", "gold answers", "predictions", "retrieved"])
+
+
+def table_height(n_rows: int, *, extra: int = 0, limit: int = 700) -> int:
+    """Pixels for a dataframe showing ``n_rows`` rows (+ ``extra`` empty ones) without scrolling.
+
+    >>> table_height(5), table_height(100)
+    (213, 700)
+    """
+    return min(35 * (n_rows + extra + 1) + 3, limit)
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    try:
+        if pd.isna(value):
+            return ""
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+def _split(text: str) -> list[str]:
+    return [a.strip() for a in text.split(SEPARATOR) if a.strip()]
+
+
+def table_to_questions(df: pd.DataFrame):
+    """Gold answers, predictions and retrieved flags from the edited table.
+
+    Returns ``(gold, predictions, retrieved, problems)``: answers are split on ``|`` and
+    stripped; an empty question id becomes ``row N``; ``problems`` lists messages about
+    rows that were left out (a duplicate id).
+
+    >>> df = questions_frame([("q1", "Paris | the city", "city | Paris", True),
+    ...                       ("", "", "no answer", False)])
+    >>> gold, preds, retrieved, problems = table_to_questions(df)
+    >>> gold, preds, retrieved, problems
+    ({'q1': ['Paris', 'the city'], 'row 2': []}, {'q1': ['city', 'Paris'], 'row 2': ['no answer']}, {'q1': True, 'row 2': False}, [])
+    """
+    gold: dict[str, list[str]] = {}
+    preds: dict[str, list[str]] = {}
+    retrieved: dict[str, bool] = {}
+    problems: list[str] = []
+    first_row: dict[str, int] = {}
+    for i, row in enumerate(df.to_dict("records"), start=1):
+        qid = _cell(row.get("question")).strip() or f"row {i}"
+        if qid in first_row:
+            problems.append(f"Row {i}: question id {qid!r} is already used by row "
+                            f"{first_row[qid]}; this row is left out.")
+            continue
+        first_row[qid] = i
+        gold[qid] = _split(_cell(row.get("gold answers")))
+        preds[qid] = _split(_cell(row.get("predictions")))
+        flag = row.get("retrieved")
+        retrieved[qid] = bool(flag) if _cell(flag) != "" else True
+    return gold, preds, retrieved, problems

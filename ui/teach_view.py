@@ -1,0 +1,118 @@
+"""Small rendering helpers shared by the Teach pages (tables, messages, plain text)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ui import state
+
+__all__ = ["CurrentQuery", "current", "describe", "example_controls", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
+
+
+@dataclass(frozen=True)
+class CurrentQuery:
+    """What a single-query page needs from the shared example."""
+
+    name: str
+    ranking: list
+    judgments: dict
+    labels: dict
+    k: int
+    mode: str
+    groups: list
+
+
+def current() -> CurrentQuery:
+    """The current query of the shared example, ready for :mod:`metrics`."""
+    ex = state.get_example()
+    q = ex.query
+    ranking, judgments = q.inputs(ex.mode)
+    return CurrentQuery(q.name, ranking, judgments, q.labels(), state.effective_k(ex), ex.mode, q.group_lists())
+
+
+def example_controls(page: str, *, k: bool = True) -> None:
+    """The app's own example controls (preset, query, k, relevance mode) for a Teach page."""
+    from ui import widgets
+
+    widgets.preset_picker(page)
+    if k:
+        widgets.example_bar(page, len(state.get_example().query.ranking))
+    else:
+        widgets.query_picker(page)
+
+
+def show_messages() -> None:
+    """Show (once) the messages the shared state queued, e.g. a damaged permalink."""
+    from ui import render
+
+    render.messages()
+
+
+def plain(text) -> str:
+    """``text`` escaped for Markdown by :func:`ui.render.plain` (long texts kept whole).
+
+    >>> print(plain("2^grade - 1 *bold* [link](u)"))
+    2^grade \\- 1 \\*bold\\* \\[link\\]\\(u\\)
+    """
+    from ui import render
+
+    return render.plain(str(text), limit=10_000)
+
+
+def fmt(x, digits: int = 4) -> str:
+    """A value for a table: integers as integers, others with ``digits`` decimals, None as —.
+
+    >>> fmt(0.5), fmt(2.0), fmt(None), fmt(1 / 3)
+    ('0.5', '2', '—', '0.3333')
+    """
+    if x is None:
+        return "—"
+    x = float(x)
+    if x != x:
+        return "not a number"
+    if x.is_integer():
+        return str(int(x))
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def describe(value, depth: int = 0) -> str:
+    """A small input (list, dict, nested dict) as short plain text for people.
+
+    >>> describe(["a", "b"]), describe({"a": 2, "b": 1}), describe({"q1": ["a", "b"]})
+    ('a, b', 'a = 2, b = 1', 'q1: a, b')
+    """
+    if isinstance(value, dict):
+        if value and all(isinstance(v, dict | list | tuple) for v in value.values()) and depth == 0:
+            return "; ".join(f"{k}: {describe(v, depth + 1)}" for k, v in value.items())
+        return ", ".join(f"{k} = {describe(v, depth + 1)}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list | tuple):
+        return ", ".join(describe(v, depth + 1) for v in value) or "(empty)"
+    return str(value)
+
+
+def ranking_frame(ranking, judgments, labels: dict | None = None) -> pd.DataFrame:
+    """The ranking as a table (rank, document, label, grade), then the judged relevant documents
+    not retrieved (rank "—"); the label column is left out when no document has a label.
+
+    >>> ranking_frame(["a", "b"], {"a": 1, "c": 2}).to_dict("list")
+    {'rank': ['1', '2', '—'], 'document': ['a', 'b', 'c (not retrieved)'], 'grade': ['1', 'unjudged', '2']}
+    """
+    labels = labels or {}
+    rows = [{"rank": str(i), "document": d, "label": labels.get(d, ""),
+             "grade": "unjudged" if d not in judgments else str(judgments[d])}
+            for i, d in enumerate(ranking, 1)]
+    seen = set(ranking)
+    rows += [{"rank": "—", "document": f"{d} (not retrieved)", "label": labels.get(d, ""), "grade": str(g)}
+             for d, g in judgments.items() if d not in seen and g > 0]
+    frame = pd.DataFrame(rows, columns=["rank", "document", "label", "grade"])
+    if not any(r["label"] for r in rows):
+        frame = frame.drop(columns="label")
+    return frame
+
+
+def signature(*parts) -> str:
+    """A short stable hash of the inputs, for widget keys that must reset when they change."""
+    return hashlib.sha1(repr(parts).encode()).hexdigest()[:10]

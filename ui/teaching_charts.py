@@ -1,0 +1,107 @@
+"""Altair chart builders for the Teach pages (they return ``alt.Chart``; no ``st.*`` here).
+
+Each builder takes the data objects of :mod:`metrics.teaching` and returns a small chart,
+so tests can check ``chart.to_dict()`` without a Streamlit session.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+__all__ = ["swap_heatmap", "delta_bars", "conventions_bars", "values_over_k"]
+
+DIVERGING = "redblue"
+
+
+def swap_heatmap(swap_map, *, labels: dict | None = None, extent: float | None = None) -> alt.Chart:
+    """Heatmap of ``swap_map.delta``: rank i on y, rank j on x, colour = change of the measure.
+
+    Blue cells improve the measure, red cells hurt it, white cells leave it unchanged; the
+    colour scale is symmetric around 0 so both directions read the same. Pass the same
+    ``extent`` to several maps so that one colour means one amount on all of them.
+    """
+    labels = labels or {}
+    rows = swap_map.cells()
+    for r in rows:
+        r["label_i"] = labels.get(r["doc_i"], r["doc_i"])
+        r["label_j"] = labels.get(r["doc_j"], r["doc_j"])
+        r["change"] = f"{r['delta']:+.4f}"
+    df = pd.DataFrame(rows, columns=["i", "j", "doc_i", "doc_j", "delta", "label_i", "label_j", "change"])
+    if extent is None or extent <= 0:
+        biggest = float(df["delta"].abs().max()) if len(df) else 0.0
+        extent = biggest if biggest > 0 else 1.0
+    n = len(swap_map.docs)
+    side = max(160, min(520, 36 * n))
+    return (
+        alt.Chart(df, title=swap_map.measure)
+        .mark_rect(stroke="#ddd", strokeWidth=0.5)
+        .encode(
+            x=alt.X("j:O", title="swap with rank j", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("i:O", title="rank i"),
+            color=alt.Color("delta:Q", title="change",
+                            scale=alt.Scale(scheme=DIVERGING, domain=[-extent, extent], domainMid=0)),
+            tooltip=[alt.Tooltip("i:O", title="rank i"), alt.Tooltip("label_i:N", title="document at i"),
+                     alt.Tooltip("j:O", title="rank j"), alt.Tooltip("label_j:N", title="document at j"),
+                     alt.Tooltip("change:N", title="change")],
+        )
+        .properties(width=side, height=side)
+    )
+
+
+def delta_bars(comparison, measure: str) -> alt.Chart:
+    """Per-query difference B - A for one measure, bars coloured by the system that wins."""
+    result = comparison.results[measure]
+    df = pd.DataFrame([{"query": q, "delta": d, "better": "B" if d > 1e-12 else "A" if d < -1e-12 else "tie"}
+                       for q, d in result.deltas.items()], columns=["query", "delta", "better"])
+    biggest = float(df["delta"].abs().max()) if len(df) else 0.0
+    extent = biggest if biggest > 0 else 1.0
+    return (
+        alt.Chart(df)  # no chart title: Streamlit squeezes titled charts; the page labels it
+        .mark_bar()
+        .encode(
+            x=alt.X("delta:Q", title=f"{measure} of B minus {measure} of A",
+                    scale=alt.Scale(domain=[-extent, extent])),
+            y=alt.Y("query:N", sort=None, title="query"),
+            color=alt.Color("better:N", title="better system",
+                            scale=alt.Scale(domain=["A", "B", "tie"], range=["#d95f02", "#1b9e77", "#999999"])),
+            tooltip=["query:N", alt.Tooltip("delta:Q", format="+.4f"), "better:N"],
+        )
+        .properties(height=alt.Step(22))  # one band per query, whatever the container
+    )
+
+
+def conventions_bars(exploration, measure: str, titles: dict | None = None) -> alt.Chart:
+    """One measure's value under every preset (presets that do not define it are left out)."""
+    titles = titles or {}
+    row = next(r for r in exploration.rows if r.measure == measure)
+    df = pd.DataFrame([{"preset": titles.get(p, p), "value": c.value,
+                        "moves": "differs from trec_eval" if c.differs else "same as trec_eval"}
+                       for p, c in row.cells.items() if c.value is not None],
+                      columns=["preset", "value", "moves"])
+    return (
+        alt.Chart(df)  # titled by the page
+        .mark_bar()
+        .encode(
+            x=alt.X("value:Q", title=measure),
+            y=alt.Y("preset:N", sort=None, title=None),
+            color=alt.Color("moves:N", title=None,
+                            scale=alt.Scale(domain=["same as trec_eval", "differs from trec_eval"],
+                                            range=["#9ecae1", "#e6550d"])),
+            tooltip=["preset:N", alt.Tooltip("value:Q", format=".4f"), "moves:N"],
+        )
+        .properties(height=alt.Step(24))
+    )
+
+
+def values_over_k(values, measure: str) -> alt.Chart:
+    """A measure's value at k = 1..n (points joined by a line)."""
+    df = pd.DataFrame({"k": list(range(1, len(values) + 1)), "value": [float(v) for v in values]})
+    return (
+        alt.Chart(df)  # titled by the page
+        .mark_line(point=True)
+        .encode(x=alt.X("k:O", title="k", axis=alt.Axis(labelAngle=0)),
+                y=alt.Y("value:Q", title=measure, scale=alt.Scale(domain=[0, max(1.0, df["value"].max() if len(df) else 1.0)])),
+                tooltip=["k:O", alt.Tooltip("value:Q", format=".4f")])
+        .properties(height=220)
+    )
