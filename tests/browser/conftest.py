@@ -35,7 +35,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server():
     _need_browser()
     port = _free_port()
@@ -67,8 +67,9 @@ def server():
         proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # module scope: one sync Playwright at a time (other browser test modules start their own)
     _need_browser()
     from playwright.sync_api import sync_playwright
 
