@@ -34,6 +34,17 @@ def main() -> None:
         return
     if ex.mode == "binary":
         st.info("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades.", icon="ℹ️")
+    lesson(k)
+
+
+@st.fragment
+def lesson(k: int) -> None:
+    """Everything the gain/discount and ideal switches change: they rerun only this part."""
+    ex = state.get_example()
+    if state.effective_k(ex) != k:  # a click on a chart set another k: the whole page follows
+        st.rerun()
+    q = ex.query
+    n = len(q.ranking)
     switches = st.columns(2)
     dcg = switches[0].radio("gain and discount", list(CONVENTIONS), format_func=CONVENTIONS.get,
                             key=f"{PAGE}.dcg")

@@ -45,6 +45,14 @@ def grouped_summary(q, k: int) -> None:
         col.metric(f"{title}@{k} (groups)", views.number(value))
 
 
+@st.fragment
+def actions(version: int) -> None:
+    """Picking an item reruns only this part; a move changes the example and reruns the page."""
+    if st.session_state.get(state.KEYS["version"], 0) != version:
+        st.rerun()
+    widgets.item_actions(PAGE)
+
+
 def main() -> None:
     st.title("Playground")
     render.messages()
@@ -79,7 +87,7 @@ def main() -> None:
     lower = st.columns([3, 2], gap="large")
     with lower[0]:
         st.markdown("**Move an item**")
-        widgets.item_actions(PAGE)
+        actions(st.session_state.get(state.KEYS["version"], 0))
     with lower[1]:
         st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
         widgets.tray_editor(PAGE)
