@@ -29,12 +29,15 @@ def plain(text: str, limit: int = 80) -> str:
     """``text`` escaped for Markdown (no links, images, HTML or formatting), cut to ``limit``.
 
     >>> plain("[click](http://x) <b>hi</b> *a*")
-    '\\\\[click\\\\]\\\\(http\\\\://x\\\\) \\\\<b\\\\>hi\\\\</b\\\\> \\\\*a\\\\*'
+    '\\\\[click\\\\]\\\\(http\\\\:/\\u200b/x\\\\) \\\\<b\\\\>hi\\\\</b\\\\> \\\\*a\\\\*'
     """
     text = str(text).replace("\n", " ")
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    # Markdown turns bare addresses into links even when escaped: break them with a
+    # zero-width space (invisible) after "/" of "//", after "www" and after "@"
+    return text.replace("//", "/\u200b/").replace("www", "www\u200b").replace("@", "@\u200b")
 
 
 def messages() -> None:
