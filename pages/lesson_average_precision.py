@@ -57,7 +57,7 @@ def main() -> None:
     with charts_row[1]:
         series = {f"÷ {p}": views.curve(metrics.explain(f"AP(denominator='{p}')@{n}", ranking, judgments), "ap_at_i")
                   for p, _ in DENOMINATORS}
-        render.chart(charts.metric_over_k, series, k, title="AP@k for each denominator (click a point)",
+        render.chart(charts.metric_over_k, series, k=k, title="AP@k for each denominator (click a point)",
                      key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)
 
     st.subheader("Step by step")

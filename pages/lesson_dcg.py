@@ -86,7 +86,7 @@ def lesson(k: int) -> None:
             st.info("No relevant document is judged, so there is no ideal ordering (nDCG is 0).")
 
     series = {"nDCG@k": views.curve(full, "ndcg")}
-    render.chart(charts.metric_over_k, series, k, title="nDCG at every k (click a point)",
+    render.chart(charts.metric_over_k, series, k=k, title="nDCG at every k (click a point)",
                  key=f"{PAGE}.over_k", name="ndcg_over_k", pick_k=True)
     falls = views.falls(series["nDCG@k"])
     st.markdown(
@@ -96,7 +96,7 @@ def lesson(k: int) -> None:
         + (f"Here nDCG falls at k = {', '.join(map(str, falls))}." if falls else
            "Here it does not fall: try moving a grade-0 item up on the Playground."))
     dcg_series = {"DCG": views.curve(full, "dcg"), "IDCG": views.curve(full, "idcg")}
-    render.chart(charts.metric_over_k, dcg_series, k, title="DCG and IDCG at every k", y_title="gain",
+    render.chart(charts.metric_over_k, dcg_series, k=k, title="DCG and IDCG at every k", y_title="gain",
                                       domain_one=False,
                  key=f"{PAGE}.dcg_over_k", name="dcg_idcg_over_k", pick_k=True)
 

@@ -56,7 +56,7 @@ def main() -> None:
         full = metrics.explain(f"P@{n}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
         series = {"P": views.curve(full, "precision"), "R": views.curve(full, "recall"),
                   "F1": views.curve(full, "f1")}
-        render.chart(charts.metric_over_k, series, k, title="P, R and F1 at every k (click a point to set k)",
+        render.chart(charts.metric_over_k, series, k=k, title="P, R and F1 at every k (click a point to set k)",
                      key=f"{PAGE}.over_k", name="precision_recall_over_k", pick_k=True)
         st.caption("Recall never goes down as k grows; precision can go either way.")
 

@@ -103,7 +103,7 @@ def main() -> None:
     n = len(ranking)
     pr, nd = metrics.explain(f"P@{n}", ranking, judgments), metrics.explain(f"nDCG@{n}", ranking, judgments)
     series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"), "nDCG": views.curve(nd, "ndcg")}
-    render.chart(charts.metric_over_k, series, k, title="Precision, recall and nDCG at every k (click a point)",
+    render.chart(charts.metric_over_k, series, k=k, title="Precision, recall and nDCG at every k (click a point)",
                  key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
     with st.expander("Permalink: share this exact example"):
         params = state.permalink_params(ex)

@@ -19,7 +19,7 @@ import pandas as pd
 __all__ = [
     "GRADE_COLORS", "SERIES_COLORS", "grade_scale", "grade_text_color", "ranking_strip",
     "metric_over_k", "confusion_matrix", "pr_curve", "per_query_bars", "gain_bars",
-    "precision_at_ranks", "PICK",
+    "precision_at_ranks", "PICK", "K", "K_PARAM_CHARTS", "set_k",
 ]
 
 # grade 0 is grey (not relevant); then light cyan to deep indigo as the grade grows
@@ -28,6 +28,8 @@ GRADE_COLORS = ["#a3a3a3", "#4dd8ec", "#1aa7d1", "#1479b8", "#1f4e9c", "#2e2f86"
 # measures (not grades): a categorical palette that never looks like a grade
 SERIES_COLORS = ["#e8590c", "#7048e8", "#2b8a3e", "#c2255c", "#495057", "#b08900"]
 PICK = "pick"   # the name of the click-to-set-k selection
+K = "kcut"      # the Vega-Lite parameter holding k: a new k changes one value in the spec
+K_PARAM_CHARTS = {"ranking_strip", "metric_over_k", "gain_bars", "precision_at_ranks"}
 FONT = 15       # base font size: readable on a projector
 MAX_STRIP = 40  # ranks shown in a ranking strip
 
@@ -49,6 +51,21 @@ def grade_text_color(grade: int) -> str:
     ('#111111', '#ffffff')
     """
     return "#111111" if grade <= 2 else "#ffffff"
+
+
+def _k_param(k: int) -> alt.Parameter:
+    return alt.param(name=K, value=int(k))
+
+
+def set_k(spec: dict, k: int) -> dict:
+    """A copy of a built spec whose k parameter is ``k`` (for the charts of :data:`K_PARAM_CHARTS`).
+
+    >>> spec = metric_over_k({"P": [0.0, 0.5]}, k=1).to_dict()
+    >>> [p["value"] for p in set_k(spec, 2)["params"] if p["name"] == K]
+    [2]
+    """
+    params = [{**p, "value": int(k)} if p.get("name") == K else p for p in spec.get("params", [])]
+    return {**spec, "params": params}
 
 
 def _base(chart, height: int = 300):
@@ -80,7 +97,7 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> alt.C
     shown = list(items)[:MAX_STRIP]
     top = max([int(i["grade"]) for i in shown] + [1])
     data = [{"rank": int(i["rank"]), "label": str(i["label"]), "grade": int(i["grade"]),
-             "in_top_k": int(i["rank"]) <= k, "ink": grade_text_color(int(i["grade"]))}
+             "ink": grade_text_color(int(i["grade"]))}
             for i in shown]
     base = alt.Chart(pd.DataFrame(data)).encode(
         x=alt.X("rank:O", title=None, axis=alt.Axis(labelAngle=0, orient="top", ticks=False, domain=False,
@@ -90,14 +107,14 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> alt.C
         color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right",
                                                                                  direction="horizontal" if top > 2 else "vertical",
                                                                                  columns=6)),
-        opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
     text = base.mark_text(fontSize=FONT, limit=105, baseline="middle").encode(
         text="label:N", color=alt.Color("ink:N", scale=None),
-        opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.45)),
+        opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.45)),
     )
-    chart = alt.layer(tiles, text)
+    chart = alt.layer(tiles, text).add_params(_k_param(k))
     if title:
         chart = chart.properties(title=title)
     return _base(chart, height=130 if title else 100)
@@ -127,12 +144,12 @@ def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str =
     if selectable:
         pick = alt.selection_point(name=PICK, fields=["k"], on="click", nearest=True, clear=False)
         points = points.add_params(pick)
-    rule = alt.Chart(alt.Data(values=[{"k": k}])).mark_rule(color="#111111", strokeDash=[6, 4],
-                                                              strokeWidth=2).encode(x="k:Q")
-    label = alt.Chart(alt.Data(values=[{"k": k, "text": f"k = {k}"}])).mark_text(
+    one = alt.Chart(pd.DataFrame({"one": [1]})).transform_calculate(k=K, text=f"'k = ' + {K}")
+    rule = one.mark_rule(color="#111111", strokeDash=[6, 4], strokeWidth=2).encode(x="k:Q")
+    label = one.mark_text(
         align="left", dx=6, dy=-6, fontSize=FONT, fontWeight="bold", baseline="top",
     ).encode(x="k:Q", y=alt.value(0), text="text:N")
-    chart = alt.layer(line, points, rule, label).properties(title=title or "over k")
+    chart = alt.layer(line, points, rule, label).add_params(_k_param(k)).properties(title=title or "over k")
     return _base(chart, height=330)
 
 
@@ -237,7 +254,7 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
     >>> len(gain_bars(cols, title="t", max_grade=3, k=2).to_dict()["layer"])
     2
     """
-    data = [{"rank": int(r), "grade": int(g or 0), "gain": float(ga), "added": float(c), "in_top_k": int(r) <= k}
+    data = [{"rank": int(r), "grade": int(g or 0), "gain": float(ga), "added": float(c)}
             for r, g, ga, c in zip(columns["rank"], columns["grade"], columns["gain"], columns[value], strict=True)]
     x = alt.X("rank:O", title="rank", axis=alt.Axis(labelAngle=0))
     base = alt.Chart(pd.DataFrame(data)).encode(x=x)
@@ -246,11 +263,11 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
     added = base.mark_bar(width={"band": 0.55}).encode(
         y="added:Q",
         color=alt.Color("grade:O", scale=grade_scale(max_grade), legend=alt.Legend(title="grade", orient="right")),
-        opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("grade:O"), alt.Tooltip("gain:Q", format=".3f"),
                  alt.Tooltip("added:Q", format=".3f", title="gain ÷ discount")],
     )
-    chart = alt.layer(gain, added)
+    chart = alt.layer(gain, added).add_params(_k_param(k))
     return _base(chart.properties(title=title) if title else chart, height=300)
 
 
@@ -264,17 +281,17 @@ def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: in
     'bar'
     """
     data = [{"rank": int(r), "precision": float(p), "relevant": bool(rel),
-             "grade": int(g or 0) if rel else 0, "in_top_k": int(r) <= k}
+             "grade": int(g or 0) if rel else 0}
             for r, p, rel, g in zip(columns["rank"], columns["precision"], columns["relevant"],
                                     columns["grade"], strict=True)]
     base = alt.Chart(pd.DataFrame(data)).encode(x=alt.X("rank:O", title="rank i", axis=alt.Axis(labelAngle=0)))
     bars = base.mark_bar().encode(
         y=alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title="P@i"),
         color=alt.Color("grade:O", scale=grade_scale(max_grade), legend=alt.Legend(title="grade", orient="right")),
-        opacity=alt.condition("datum.relevant && datum.in_top_k", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.relevant && datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("precision:Q", format=".4f"), alt.Tooltip("relevant:N")],
     )
     text = base.transform_filter("datum.relevant").mark_text(dy=-10, fontSize=FONT - 1).encode(
         y="precision:Q", text=alt.Text("precision:Q", format=".2f"))
-    return _base(alt.layer(bars, text).properties(title="P@i at each rank i"),
+    return _base(alt.layer(bars, text).add_params(_k_param(k)).properties(title="P@i at each rank i"),
                  height=320)

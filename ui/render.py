@@ -107,7 +107,13 @@ def chart(builder: Callable, *args, key: str, name: str, pick_k: bool = False, e
 
     When ``pick_k``, clicking a point sets k for every page.
     """
-    spec = chart_spec(builder.__name__, args, kwargs)
+    name_ = builder.__name__
+    if name_ in charts.K_PARAM_CHARTS and "k" in kwargs:
+        # k lives in a Vega-Lite parameter: build (and cache) once per data, then set k
+        k = kwargs.pop("k")
+        spec = charts.set_k(chart_spec(name_, args, {**kwargs, "k": 1}), k)
+    else:
+        spec = chart_spec(name_, args, kwargs)
     st.vega_lite_chart(spec, key=key, width="stretch",
                        on_select=_pick_k(key) if pick_k else "ignore",
                        selection_mode=PICK if pick_k else None)
@@ -121,7 +127,7 @@ def chart(builder: Callable, *args, key: str, name: str, pick_k: bool = False, e
 
 def strip(items: Sequence[Mapping], k: int, *, key: str) -> None:
     """The ranked list as coloured tiles (:func:`ui.charts.ranking_strip`), no downloads."""
-    chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k, key=key, name="ranking", export=False)
+    chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, name="ranking", export=False)
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,

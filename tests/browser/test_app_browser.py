@@ -93,3 +93,22 @@ def test_a_damaged_permalink_shows_a_message(server, page):
     wait_ready(page)
     page.wait_for_selector("text=this link is damaged", timeout=TIMEOUT)
     assert "0.5" in summary_link(page, "Precision@2").inner_text()
+
+
+def test_clicking_a_point_sets_k(server, page):
+    page.goto(server)
+    wait_ready(page)
+    page.get_by_role("link", name="Precision, recall, F1").first.click()
+    page.wait_for_selector("text=Precision, recall and F1 at k", timeout=TIMEOUT)
+    chart = page.locator("[data-testid='stVegaLiteChart']", has_text="P, R and F1 at every k").first
+    chart.scroll_into_view_if_needed()
+    page.wait_for_timeout(1500)
+    box = chart.bounding_box()
+    # the plot spans the chart minus the y axis (~62 px) and a small right margin; k = 5 of 1..8
+    left, right = box["x"] + 62, box["x"] + box["width"] - 8
+    page.mouse.click(left + (right - left) * 4 / 7, box["y"] + box["height"] * 0.45)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
+        ".some(m => m.innerText.includes('P@5'))", timeout=TIMEOUT)
+    shot(page, "clicked_k")
+    assert "0.6000" in page.locator("[data-testid='stMetric']", has_text="P@5").first.inner_text()  # 3 / 5
