@@ -4,9 +4,10 @@
 
 The example is a single query of N items (grades 0..3 on every third item) in graded mode;
 each page is run once to warm up, then ``--repeat`` times; the median (p50) and the 90th
-percentile are printed in milliseconds, for two kinds of rerun: "same" (the example did not
-change, e.g. a download or an expander: chart specs come from the cache) and "new k" (k
-changes before every rerun, so every chart that shows k is rebuilt and serialised).
+percentile are printed in milliseconds, for three kinds of rerun: "same example" (e.g. an
+expander or a fragment-less widget: chart specs come from the cache), "new k" (k changes
+before every rerun; k is a Vega-Lite parameter, so cached specs are reused) and "new grade"
+(one grade changes before every rerun: every chart is rebuilt and serialised).
 """
 
 from __future__ import annotations
@@ -29,14 +30,17 @@ PAGES = ["pages/playground.py", "pages/many_queries.py", "pages/lesson_precision
          "pages/lesson_pr_curve.py"]
 
 
-def example(n: int, k: int = 10) -> state.Example:
-    items = tuple(state.Item(f"d{i}", f"result {i}", (i * 7) % 4 if i % 3 == 0 else 0) for i in range(1, n + 1))
+def example(n: int, k: int = 10, bump: int = 0) -> state.Example:
+    """N items, grades 0..3 on every third; ``bump`` sets item ``bump`` to grade 3."""
+    items = tuple(state.Item(f"d{i}", f"result {i}", 3 if i == bump else ((i * 7) % 4 if i % 3 == 0 else 0))
+                  for i in range(1, n + 1))
     tray = (state.Item("x1", "missed", 3),)
     return state.Example((state.Query(f"{n} items", items, tray),), k=k, mode="graded")
 
 
-def measure(n: int, repeat: int, change_k: bool) -> dict[str, tuple[float, float]]:
-    """p50 and p90 per page; ``change_k``: every rerun sees another k (charts rebuilt)."""
+def measure(n: int, repeat: int, change: str) -> dict[str, tuple[float, float]]:
+    """p50 and p90 per page; ``change``: "none", "k" (another k before every rerun) or
+    "grade" (another grade before every rerun: every chart's data changes)."""
     out = {}
     for page in PAGES:
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
@@ -48,8 +52,10 @@ def measure(n: int, repeat: int, change_k: bool) -> dict[str, tuple[float, float
             raise SystemExit(f"{page}: {at.exception}")
         times = []
         for i in range(repeat):
-            if change_k:
+            if change == "k":
                 at.session_state["state.example"] = example(n, k=5 + i)
+            elif change == "grade":
+                at.session_state["state.example"] = example(n, bump=i + 1)
             t = time.perf_counter()
             at.run()
             times.append((time.perf_counter() - t) * 1000)
@@ -64,12 +70,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
     for n in args.items:
-        same = measure(n, args.repeat, change_k=False)
-        moved = measure(n, args.repeat, change_k=True)
-        print(f"\n{n} items, {args.repeat} reruns per page, milliseconds")
-        print(f"{'page':36} {'same p50':>9} {'same p90':>9} {'new k p50':>10} {'new k p90':>10}")
+        runs = {change: measure(n, args.repeat, change) for change in ("none", "k", "grade")}
+        print(f"\n{n} items, {args.repeat} reruns per page, milliseconds (p50 / p90)")
+        print(f"{'page':36} {'same example':>14} {'new k':>14} {'new grade':>14}")
         for page in PAGES:
-            print(f"{page:36} {same[page][0]:9.1f} {same[page][1]:9.1f} {moved[page][0]:10.1f} {moved[page][1]:10.1f}")
+            cells = [f"{runs[c][page][0]:6.1f} /{runs[c][page][1]:6.1f}" for c in ("none", "k", "grade")]
+            print(f"{page:36} " + " ".join(f"{c:>14}" for c in cells))
 
 
 if __name__ == "__main__":
