@@ -37,12 +37,28 @@ def edit_first_grade(page, value: str) -> None:
     page.keyboard.press("Enter")
 
 
+def act_until(page, action, condition_js: str, tries: int = 3) -> None:
+    """Do a canvas interaction until the page shows its effect (clicks on a canvas can land
+    before it is ready on a loaded machine; each action here is idempotent)."""
+    for attempt in range(tries):
+        action()
+        try:
+            page.wait_for_function(condition_js, timeout=TIMEOUT // tries)
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise
+
+
 def test_default_page_renders_its_charts(server, page):
     page.goto(server)
     wait_ready(page)
     page.wait_for_selector("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg",
                            timeout=TIMEOUT)
-    assert page.locator("[data-testid='stVegaLiteChart']").count() >= 2
+    # the ranking strip and the curves over k, both drawn (a canvas or an svg inside each)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]')]"
+        ".filter(c => c.querySelector('canvas, svg')).length >= 2", timeout=TIMEOUT)
     assert page.locator("[data-testid='stException']").count() == 0
     shot(page, "playground")
     assert "0.5" in summary_link(page, "Precision@2").inner_text()
@@ -53,12 +69,11 @@ def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server
     wait_ready(page)
     page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
     assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
-    edit_first_grade(page, "1")
     # rank 1 becomes relevant: P@2 = 2/2 = 1
     try:
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-            ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
+        act_until(page, lambda: edit_first_grade(page, "1"),
+                  "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+                  ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))")
     finally:
         shot(page, "after_edit")
 
@@ -103,12 +118,14 @@ def test_clicking_a_point_sets_k(server, page):
     chart = page.locator("[data-testid='stVegaLiteChart']", has_text="P, R and F1 at every k").first
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(1500)
-    box = chart.bounding_box()
-    # the plot spans the chart minus the y axis (~62 px) and a small right margin; k = 5 of 1..8
-    left, right = box["x"] + 62, box["x"] + box["width"] - 8
-    page.mouse.click(left + (right - left) * 4 / 7, box["y"] + box["height"] * 0.45)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
-        ".some(m => m.innerText.includes('P@5'))", timeout=TIMEOUT)
+
+    def click_k5() -> None:
+        box = chart.bounding_box()
+        # the plot spans the chart minus the y axis (~62 px) and a small right margin; k = 5 of 1..8
+        left, right = box["x"] + 62, box["x"] + box["width"] - 8
+        page.mouse.click(left + (right - left) * 4 / 7, box["y"] + box["height"] * 0.45)
+
+    act_until(page, click_k5, "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
+                              ".some(m => m.innerText.includes('P@5'))")
     shot(page, "clicked_k")
     assert "0.6000" in page.locator("[data-testid='stMetric']", has_text="P@5").first.inner_text()  # 3 / 5
