@@ -110,7 +110,8 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> alt.C
         opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
-    text = base.mark_text(fontSize=FONT, limit=105, baseline="middle").encode(
+    # labels are cut to the tile (about 760 px shared by the tiles) so they never overlap
+    text = base.mark_text(fontSize=FONT, limit=max(24, 700 // max(len(shown), 1) - 20), baseline="middle").encode(
         text="label:N", color=alt.Color("ink:N", scale=None),
         opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.45)),
     )
