@@ -6,27 +6,27 @@ st.set_page_config(page_title="Ranklab", page_icon="📦", layout="wide")
 
 pages = {
     "Play": [
-        st.Page("pages/playground.py", title="Playground", icon=":material/tune:", default=True),
-        st.Page("pages/many_queries.py", title="Many queries", icon=":material/stacks:"),
+        st.Page("app_pages/playground.py", title="Playground", icon=":material/tune:", default=True),
+        st.Page("app_pages/many_queries.py", title="Many queries", icon=":material/stacks:"),
     ],
     "Lessons": [
-        st.Page("pages/lesson_precision_recall.py", title="Precision, recall, F1", icon=":material/target:"),
-        st.Page("pages/lesson_reciprocal_rank.py", title="RR and MRR", icon=":material/looks_one:"),
-        st.Page("pages/lesson_average_precision.py", title="AP and MAP", icon=":material/show_chart:"),
-        st.Page("pages/lesson_dcg.py", title="CG → DCG → nDCG", icon=":material/stairs:"),
-        st.Page("pages/lesson_pr_curve.py", title="Precision–recall curve", icon=":material/ssid_chart:"),
+        st.Page("app_pages/lesson_precision_recall.py", title="Precision, recall, F1", icon=":material/target:"),
+        st.Page("app_pages/lesson_reciprocal_rank.py", title="RR and MRR", icon=":material/looks_one:"),
+        st.Page("app_pages/lesson_average_precision.py", title="AP and MAP", icon=":material/show_chart:"),
+        st.Page("app_pages/lesson_dcg.py", title="CG → DCG → nDCG", icon=":material/stairs:"),
+        st.Page("app_pages/lesson_pr_curve.py", title="Precision–recall curve", icon=":material/ssid_chart:"),
     ],
     "Teach": [
-        st.Page("pages/check_calculation.py", title="Check my calculation", icon=":material/task_alt:"),
-        st.Page("pages/practice.py", title="Practice", icon=":material/school:"),
-        st.Page("pages/conventions.py", title="Conventions explorer", icon=":material/explore:"),
-        st.Page("pages/pitfalls.py", title="Pitfall gallery", icon=":material/warning:"),
-        st.Page("pages/compare.py", title="Compare two systems", icon=":material/compare_arrows:"),
-        st.Page("pages/swap_map.py", title="Swap map", icon=":material/swap_vert:"),
+        st.Page("app_pages/check_calculation.py", title="Check my calculation", icon=":material/task_alt:"),
+        st.Page("app_pages/practice.py", title="Practice", icon=":material/school:"),
+        st.Page("app_pages/conventions.py", title="Conventions explorer", icon=":material/explore:"),
+        st.Page("app_pages/pitfalls.py", title="Pitfall gallery", icon=":material/warning:"),
+        st.Page("app_pages/compare.py", title="Compare two systems", icon=":material/compare_arrows:"),
+        st.Page("app_pages/swap_map.py", title="Swap map", icon=":material/swap_vert:"),
     ],
-    "Reader": [st.Page("pages/reader.py", title="Reader (QA) metrics", icon=":material/quiz:")],
+    "Reader": [st.Page("app_pages/reader.py", title="Reader (QA) metrics", icon=":material/quiz:")],
     "Check numbers": [
-        st.Page("pages/evaluate_files.py", title="Evaluate files", icon=":material/upload_file:"),
+        st.Page("app_pages/evaluate_files.py", title="Evaluate files", icon=":material/upload_file:"),
     ],
 }
 st.navigation(pages).run()

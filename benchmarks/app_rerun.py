@@ -25,9 +25,9 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from ui import state  # noqa: E402
 
-PAGES = ["pages/playground.py", "pages/many_queries.py", "pages/lesson_precision_recall.py",
-         "pages/lesson_reciprocal_rank.py", "pages/lesson_average_precision.py", "pages/lesson_dcg.py",
-         "pages/lesson_pr_curve.py"]
+PAGES = ["app_pages/playground.py", "app_pages/many_queries.py", "app_pages/lesson_precision_recall.py",
+         "app_pages/lesson_reciprocal_rank.py", "app_pages/lesson_average_precision.py", "app_pages/lesson_dcg.py",
+         "app_pages/lesson_pr_curve.py"]
 
 
 def example(n: int, k: int = 10, bump: int = 0) -> state.Example:

@@ -6,9 +6,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-PAGES = ["pages/playground.py", "pages/many_queries.py", "pages/lesson_precision_recall.py",
-         "pages/lesson_reciprocal_rank.py", "pages/lesson_average_precision.py", "pages/lesson_dcg.py",
-         "pages/lesson_pr_curve.py"]
+PAGES = ["app_pages/playground.py", "app_pages/many_queries.py", "app_pages/lesson_precision_recall.py",
+         "app_pages/lesson_reciprocal_rank.py", "app_pages/lesson_average_precision.py", "app_pages/lesson_dcg.py",
+         "app_pages/lesson_pr_curve.py"]
 
 
 def new_app(**query_params) -> AppTest:

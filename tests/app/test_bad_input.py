@@ -33,12 +33,12 @@ def test_hostile_label_is_kept_as_plain_text(app):
 
 
 def test_hostile_query_name_is_escaped(app):
-    app.switch_page("pages/many_queries.py")
+    app.switch_page("app_pages/many_queries.py")
     app.run()
     key = f"many.name.0.v{app.session_state['state.version']}"
     app.text_input(key=key).set_value("[x](http://evil.example) <b>hi</b>").run()
     assert example(app).query.name == "[x](http://evil.example) <b>hi</b>"
-    app.switch_page("pages/playground.py")
+    app.switch_page("app_pages/playground.py")
     app.run()
     shown = [md.value for md in app.markdown if "Ranked results" in md.value][0]
     assert "](http" not in shown and "<b>" not in shown
@@ -91,7 +91,7 @@ def test_an_empty_list_is_explained_on_every_page(app):
         app.switch_page(page)
         app.run()
         assert not app.exception, page
-        if page != "pages/many_queries.py":
+        if page != "app_pages/many_queries.py":
             assert any("ranking is empty" in i.value for i in app.info), page
 
 

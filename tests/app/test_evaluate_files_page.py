@@ -1,4 +1,4 @@
-"""AppTest for pages/evaluate_files.py: the sample collection, pasted files, bad input, hostile text."""
+"""AppTest for app_pages/evaluate_files.py: the sample collection, pasted files, bad input, hostile text."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from tests.test_io import simple_qrels_parse, simple_run_parse
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "pages" / "evaluate_files.py")
+PAGE = str(ROOT / "app_pages" / "evaluate_files.py")
 SAMPLE = ROOT / "assets" / "collection"
 TREC = {"P@10": "P_10", "R@100": "recall_100", "RR": "recip_rank", "AP": "map", "nDCG@10": "ndcg_cut_10"}
 

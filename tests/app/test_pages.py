@@ -27,7 +27,7 @@ def test_every_page_runs_on_every_preset(preset):
 
 
 def test_cat_in_the_box_precision_and_recall_at_every_k(app):
-    app.switch_page("pages/lesson_precision_recall.py")
+    app.switch_page("app_pages/lesson_precision_recall.py")
     app.run()
     for k in range(1, 9):
         app.slider(key="lesson_pr.k").set_value(k).run()
@@ -38,7 +38,7 @@ def test_cat_in_the_box_precision_and_recall_at_every_k(app):
 
 def test_white_cat_ndcg_at_every_k(app):
     app.selectbox(key="playground.preset").set_value("white-cat").run()
-    app.switch_page("pages/lesson_dcg.py")
+    app.switch_page("app_pages/lesson_dcg.py")
     app.run()
     for k in range(1, 9):
         app.slider(key="lesson_dcg.k").set_value(k).run()
@@ -46,7 +46,7 @@ def test_white_cat_ndcg_at_every_k(app):
 
 
 def test_confusion_matrix_at_k_2_is_the_seeds(app):
-    app.switch_page("pages/lesson_precision_recall.py")
+    app.switch_page("app_pages/lesson_precision_recall.py")
     app.run()
     cells = next(data for spec, data in charts(app) if "confusion" in str(spec.get("title", "")))
     # seed 004: top 2 predicted positive → 1 TP, 1 FP, 3 FN, 3 TN
@@ -62,7 +62,7 @@ def test_editing_a_grade_changes_the_values(app):
     assert shown["Recall@2"] == "0.4"             # 2 of now 5 relevant
     assert shown["RR@2"] == "1"
     assert example(app).query.ranking[0].grade == 1
-    app.switch_page("pages/lesson_average_precision.py")  # the other pages see the edit
+    app.switch_page("app_pages/lesson_average_precision.py")  # the other pages see the edit
     app.run()
     app.slider(key="lesson_ap.k").set_value(8).run()
     # AP = (1/1 + 2/2 + 3/4 + 4/5 + 5/7) / 5
@@ -71,7 +71,7 @@ def test_editing_a_grade_changes_the_values(app):
 
 def test_graded_mode_uses_the_grades(app):
     edit(app, edited_rows={1: {"grade": 3}})
-    app.switch_page("pages/lesson_dcg.py")
+    app.switch_page("app_pages/lesson_dcg.py")
     app.run()
     app.slider(key="lesson_dcg.k").set_value(2).run()
     assert metrics_shown(app)["DCG@2"] == f"{1 / 1.5849625007211562:.4f}"   # binary: gain 1 at rank 2
@@ -125,7 +125,7 @@ def test_the_url_follows_the_example(app):
 
 def test_many_queries_writes_out_mrr_and_map(app):
     app.selectbox(key="playground.preset").set_value("three-queries").run()
-    app.switch_page("pages/many_queries.py")
+    app.switch_page("app_pages/many_queries.py")
     app.run()
     latex = [e.value for e in app.latex]
     # seed 004: MRR = (1/2 + 1 + 1/5) / 3; MAP = (0.5429 + 0.6679 + 0.225) / 3

@@ -1,4 +1,4 @@
-"""AppTest for pages/reader.py: presets, hand-checked numbers, the table, hostile text."""
+"""AppTest for app_pages/reader.py: presets, hand-checked numbers, the table, hostile text."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "pages" / "reader.py")
+PAGE = str(ROOT / "app_pages" / "reader.py")
 
 
 def run_page() -> AppTest:
@@ -171,7 +171,7 @@ def test_sample_dataset_preset():
 
 def test_page_is_reachable_from_the_app():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
-    at.switch_page("pages/reader.py").run()
+    at.switch_page("app_pages/reader.py").run()
     assert not at.exception
     assert at.title[0].value == "Reader (QA) metrics"
 

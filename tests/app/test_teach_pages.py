@@ -22,7 +22,7 @@ def open_page(page: str, preset: str | None = None, params: dict | None = None) 
     if preset:
         at.session_state[state.KEYS["example"]] = state.build_preset(preset)
     at.run()
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"app_pages/{page}.py")
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -250,7 +250,7 @@ def test_example_picker_switches_the_shared_example():
     table = at.dataframe[0].value.set_index("measure")
     assert round(float(table.loc["nDCG@6", "trec_eval"].split()[0]), 3) == 0.785
     assert round(float(table.loc["nDCG@6", "sklearn"].split()[0]), 3) == 0.961
-    at.switch_page("pages/swap_map.py").run()
+    at.switch_page("app_pages/swap_map.py").run()
     assert not at.exception and at.session_state[state.KEYS["preset"]] == "dcg"
     assert at.multiselect(key="swap_map.measures.6").value == ["P@6", "AP", "nDCG@6"]  # k = 6 now
     assert len(at.get("vega_lite_chart")) == 3
@@ -258,9 +258,9 @@ def test_example_picker_switches_the_shared_example():
 
 def test_practice_keeps_the_exercise_when_coming_back():
     at = open_page("practice", params={"seed": "77", "level": "3"})
-    at.switch_page("pages/swap_map.py").run()
+    at.switch_page("app_pages/swap_map.py").run()
     at.query_params.clear()  # page switches drop the query string
-    at.switch_page("pages/practice.py").run()
+    at.switch_page("app_pages/practice.py").run()
     assert at.session_state["practice.seed"] == 77 and "Exercise 77 (hard)" in texts(at.subheader)
 
 
@@ -290,7 +290,7 @@ def test_teach_pages_survive_edge_examples(page, name):
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state[state.KEYS["example"]] = EDGE_EXAMPLES[name]
     at.run()
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"app_pages/{page}.py")
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     if page == "pitfalls":

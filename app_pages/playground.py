@@ -9,16 +9,16 @@ PAGE = "playground"
 
 # measure (with {k} for the cutoff), what to call it, and the lesson that explains it
 SUMMARY = [
-    ("P@{k}", "Precision@k", "pages/lesson_precision_recall.py"),
-    ("R@{k}", "Recall@k", "pages/lesson_precision_recall.py"),
-    ("F1@{k}", "F1@k", "pages/lesson_precision_recall.py"),
-    ("Success@{k}", "Success@k", "pages/lesson_reciprocal_rank.py"),
-    ("RR@{k}", "RR@k", "pages/lesson_reciprocal_rank.py"),
-    ("AP@{k}", "AP@k", "pages/lesson_average_precision.py"),
-    ("DCG@{k}", "DCG@k", "pages/lesson_dcg.py"),
-    ("nDCG@{k}", "nDCG@k", "pages/lesson_dcg.py"),
-    ("Rprec", "R-precision", "pages/lesson_pr_curve.py"),
-    ("11pt", "11-point avg", "pages/lesson_pr_curve.py"),
+    ("P@{k}", "Precision@k", "app_pages/lesson_precision_recall.py"),
+    ("R@{k}", "Recall@k", "app_pages/lesson_precision_recall.py"),
+    ("F1@{k}", "F1@k", "app_pages/lesson_precision_recall.py"),
+    ("Success@{k}", "Success@k", "app_pages/lesson_reciprocal_rank.py"),
+    ("RR@{k}", "RR@k", "app_pages/lesson_reciprocal_rank.py"),
+    ("AP@{k}", "AP@k", "app_pages/lesson_average_precision.py"),
+    ("DCG@{k}", "DCG@k", "app_pages/lesson_dcg.py"),
+    ("nDCG@{k}", "nDCG@k", "app_pages/lesson_dcg.py"),
+    ("Rprec", "R-precision", "app_pages/lesson_pr_curve.py"),
+    ("11pt", "11-point avg", "app_pages/lesson_pr_curve.py"),
 ]
 GROUPED = [("precision", "P"), ("recall", "R"), ("f1", "F1"), ("mrr", "MRR"), ("map", "MAP"), ("ndcg", "nDCG")]
 
