@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
+from ui import charts, lessons, render, views
 
 PAGE = "lesson_ap"
 
@@ -15,23 +15,17 @@ DENOMINATORS = [
 
 
 def main() -> None:
-    render.lesson_header(
+    inputs = lessons.start(
+        PAGE,
         "Average precision and MAP",
         "Walk down the ranking; **each time you meet a relevant document, note the precision at that rank**. "
         "Average precision adds those precisions and divides by a **denominator**: trec_eval divides by R, "
         "the number of relevant documents *judged*, so a relevant document that was never retrieved "
         "pulls AP down. **MAP** is the mean of AP over queries.")
-    render.messages()
-    ex = state.get_example()
-    q = ex.query
-    n = len(q.ranking)
-    k = widgets.example_bar(PAGE, n)
-    if n == 0:
-        render.empty_notice()
+    if inputs is None:
         return
-    ranking, judgments = q.inputs(ex.mode)
-    labels = q.labels()
-    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
+    ex, k, ranking, judgments, labels = (
+        inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
     ap = metrics.explain(f"AP@{k}", ranking, judgments)
     st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", f"{ap.value:.4f}")
@@ -48,14 +42,14 @@ def main() -> None:
             e = metrics.explain(f"AP(denominator='{param}')@{k}", ranking, judgments)
             st.markdown(f"- {text}: **{e.value:.4f}** (÷ {e.summary['denominator']})")
 
-    full = metrics.explain(f"AP@{n}", ranking, judgments)
+    full = metrics.explain(f"AP@{len(ranking)}", ranking, judgments)
     charts_row = st.columns(2, gap="large")
     with charts_row[0]:
         st.caption("AP adds the bright bars (relevant ranks up to k) and divides by the denominator.")
         render.chart(charts.precision_at_ranks, full.columns, k=k, max_grade=max(judgments.values(), default=1),
                      key=f"{PAGE}.precisions", name="precision_at_each_rank")
     with charts_row[1]:
-        series = {f"÷ {p}": views.curve(metrics.explain(f"AP(denominator='{p}')@{n}", ranking, judgments), "ap_at_i")
+        series = {f"÷ {p}": views.curve(metrics.explain(f"AP(denominator='{p}')@{len(ranking)}", ranking, judgments), "ap_at_i")
                   for p, _ in DENOMINATORS}
         render.chart(charts.metric_over_k, series, k=k, title="AP@k for each denominator (click a point)",
                      key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)

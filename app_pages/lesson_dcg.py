@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
+from ui import charts, lessons, render, state, views
 
 PAGE = "lesson_dcg"
 
@@ -19,19 +19,16 @@ IDEALS = {
 
 
 def main() -> None:
-    render.lesson_header(
+    inputs = lessons.start(
+        PAGE,
         "CG → DCG → IDCG → nDCG",
         "**CG@k** adds the grades of the top k, ignoring their order. **DCG@k** divides each gain by a "
         "**discount** that grows with the rank, so a good result lower down is worth less. **IDCG@k** is "
-        "the DCG of the best possible ordering, and **nDCG@k = DCG@k / IDCG@k** is between 0 and 1.")
-    render.messages()
-    ex = state.get_example()
-    q = ex.query
-    n = len(q.ranking)
-    k = widgets.example_bar(PAGE, n)
-    if n == 0:
-        render.empty_notice()
+        "the DCG of the best possible ordering, and **nDCG@k = DCG@k / IDCG@k** is between 0 and 1.",
+        strip=False)
+    if inputs is None:
         return
+    ex, k = inputs.example, inputs.k
     if ex.mode == "binary":
         st.info("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades.", icon="ℹ️")
     lesson(k)

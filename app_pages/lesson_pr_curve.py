@@ -3,30 +3,23 @@
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
+from ui import charts, lessons, render
 
 PAGE = "lesson_prc"
 
 
 def main() -> None:
-    render.lesson_header(
+    inputs = lessons.start(
+        PAGE,
         "The precision–recall curve",
         "Walk down the ranking and plot, at each rank i, the **recall** so far against the **precision** so "
         "far. The raw curve zig-zags; the **interpolated** precision at recall r is the best precision at "
         "any recall ≥ r, a staircase that never goes up. Averaging it at the 11 recall levels "
         "0, 0.1, …, 1 gives the **11-point average precision**. **R-precision** is the precision at rank R "
         "(R = number of relevant documents), where precision and recall are equal.")
-    render.messages()
-    ex = state.get_example()
-    q = ex.query
-    n = len(q.ranking)
-    k = widgets.example_bar(PAGE, n)
-    if n == 0:
-        render.empty_notice()
+    if inputs is None:
         return
-    ranking, judgments = q.inputs(ex.mode)
-    labels = q.labels()
-    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
+    k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     eleven = metrics.explain("11pt", ranking, judgments)
     rprec = metrics.explain("Rprec", ranking, judgments)

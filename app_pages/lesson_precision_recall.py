@@ -3,29 +3,22 @@
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
+from ui import charts, lessons, render, views
 
 PAGE = "lesson_pr"
 
 
 def main() -> None:
-    render.lesson_header(
+    inputs = lessons.start(
+        PAGE,
         "Precision, recall and F1 at k",
         "Cut the ranking after **k** results and treat the top k as the system's *yes* answers. "
         "**Precision@k**: how many of those k are relevant. **Recall@k**: how many of all the relevant "
         "documents made it into the top k. **F1@k** balances the two (their harmonic mean). "
         "None of them cares about the order *inside* the top k.")
-    render.messages()
-    ex = state.get_example()
-    q = ex.query
-    n = len(q.ranking)
-    k = widgets.example_bar(PAGE, n)
-    if n == 0:
-        render.empty_notice()
+    if inputs is None:
         return
-    ranking, judgments = q.inputs(ex.mode)
-    labels = q.labels()
-    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
+    k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     explained = {name: metrics.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}
     cols = st.columns(3)
@@ -53,7 +46,7 @@ def main() -> None:
             f"below the cut (or never retrieved) and **TN = {counts['TN']}** non-relevant ones are rightly "
             f"left out. Precision = TP / (TP + FP) = TP / k; recall = TP / (TP + FN) = TP / R.")
     with right:
-        full = metrics.explain(f"P@{n}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
+        full = metrics.explain(f"P@{len(ranking)}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
         series = {"P": views.curve(full, "precision"), "R": views.curve(full, "recall"),
                   "F1": views.curve(full, "f1")}
         render.chart(charts.metric_over_k, series, k=k, title="P, R and F1 at every k (click a point to set k)",

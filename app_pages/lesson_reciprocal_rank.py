@@ -3,28 +3,22 @@
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
+from ui import charts, lessons, render, views
 
 PAGE = "lesson_rr"
 
 
 def main() -> None:
-    render.lesson_header(
+    inputs = lessons.start(
+        PAGE,
         "Reciprocal rank and MRR",
         "**Reciprocal rank** looks only at the *first* relevant result: at rank 1 it scores 1, at rank 2 "
         "one half, at rank 5 one fifth, and 0 if nothing relevant was found. **MRR** is its mean over "
         "queries. It suits searches where one good answer is enough; the other relevant results do not count.")
-    render.messages()
-    ex = state.get_example()
-    q = ex.query
-    n = len(q.ranking)
-    k = widgets.example_bar(PAGE, n)
-    if n == 0:
-        render.empty_notice()
+    if inputs is None:
         return
-    ranking, judgments = q.inputs(ex.mode)
-    labels = q.labels()
-    render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
+    ex, k, ranking, judgments, labels = (
+        inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
     rr = metrics.explain("RR", ranking, judgments)
     rr_k = metrics.explain(f"RR@{k}", ranking, judgments)
