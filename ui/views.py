@@ -31,8 +31,12 @@ HEADERS = {
 def step_frame(columns: Mapping[str, Sequence], *, labels: Mapping[str, str], k: int) -> pd.DataFrame:
     """An explanation's per-rank columns as a table, with each doc's label after its id.
 
-    Floats are rounded to 4 decimals; the ``rank`` column keeps its name so row k can be
+    Floats are rounded to 4 decimals, integer columns with gaps (unjudged grades, ranks past
+    the ideal list) stay integers; the ``rank`` column keeps its name so row k can be
     highlighted.
+
+    >>> step_frame({"rank": [1, 2], "doc": ["a", "b"], "ideal grade": [3, None]}, labels={}, k=1)["ideal grade"].tolist()
+    [3, <NA>]
     """
     data = {}
     for col, values in columns.items():
@@ -41,8 +45,12 @@ def step_frame(columns: Mapping[str, Sequence], *, labels: Mapping[str, str], k:
             data["label"] = [labels.get(str(d), "") for d in values]
             continue
         values = list(values)
-        if values and all(isinstance(v, float) for v in values if v is not None):
+        present = [v for v in values if v is not None]
+        if present and all(isinstance(v, float) for v in present):
             values = [None if v is None else round(v, 4) for v in values]
+        elif present and len(present) < len(values) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in present):
+            values = pd.array(values, dtype="Int64")  # grades with gaps stay integers, gaps blank
         data[HEADERS.get(col, col)] = values
     frame = pd.DataFrame(data)
     if "rank" in frame:
