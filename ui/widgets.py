@@ -188,27 +188,25 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
 def ranking_editor(page: str, index: int | None = None, *, height: int | None = 390) -> None:
     """Edit the ranked list of a query (the current one by default): labels and grades;
     add rows at the bottom, delete rows by selecting them. ``height`` is the most pixels it takes."""
-    ex = state.get_example()
-    i = ex.current if index is None else index
-    q = ex.queries[i]
-    result = _editor(page, "ranking", i, q.ranking, ranked=True, prefix="n", height=height)
-    if result is not None:
-        new_items, slot, key, base_items = result
-        if state.set_current_query(replace(q, ranking=new_items), from_editor=True, index=i):
-            st.session_state[slot] = (key, base_items, state.get_example().queries[i].ranking)
-        messages()
+    _list_editor(page, "ranking", index, ranked=True, prefix="n", height=height)
 
 
 def tray_editor(page: str, index: int | None = None) -> None:
     """Edit the judged documents the system did not retrieve (they count in R and the ideal)."""
+    _list_editor(page, "tray", index, ranked=False, prefix="t", height=None)
+
+
+def _list_editor(page: str, field: str, index: int | None, *, ranked: bool, prefix: str,
+                 height: int | None) -> None:
+    """One editor for a query's ``ranking`` or ``tray``, applied through ui.state."""
     ex = state.get_example()
     i = ex.current if index is None else index
     q = ex.queries[i]
-    result = _editor(page, "tray", i, q.tray, ranked=False, prefix="t", height=None)
+    result = _editor(page, field, i, getattr(q, field), ranked=ranked, prefix=prefix, height=height)
     if result is not None:
         new_items, slot, key, base_items = result
-        if state.set_current_query(replace(q, tray=new_items), from_editor=True, index=i):
-            st.session_state[slot] = (key, base_items, state.get_example().queries[i].tray)
+        if state.set_current_query(replace(q, **{field: new_items}), from_editor=True, index=i):
+            st.session_state[slot] = (key, base_items, getattr(state.get_example().queries[i], field))
         messages()
 
 
