@@ -30,7 +30,7 @@ import pyarrow.json as pajson
 
 from .._check import MAX_GRADE
 from .arrays import as_numpy
-from .model import FileFormatError, Qrels, Run, _chunked, _codes
+from .model import FileFormatError, Problems, Qrels, Run, _chunked, _codes
 from .trec import open_bytes
 
 __all__ = ["read_jsonl_qrels", "read_jsonl_run", "ID_FIELDS", "SEPARATOR"]
@@ -89,16 +89,11 @@ def _fast(path, query_key, list_key, id_fields, value_key, kind):
 def _slow(path, query_key, list_key, id_fields, value_key, kind):
     """Line by line, naming every problem as file:line."""
     source = str(path)
-    problems: list[tuple[int, str]] = []
-    total = 0
+    found = Problems(source)
     qids, docs, values = [], [], []
     has_values = False
 
-    def bad(number, reason):
-        nonlocal total
-        total += 1
-        if len(problems) < 20:
-            problems.append((number, reason))
+    bad = found.add
 
     data = open_bytes(path)
     if not data.strip():
@@ -152,8 +147,7 @@ def _slow(path, query_key, list_key, id_fields, value_key, kind):
             qids.append(qid)
             docs.append(doc)
             values.append(value)
-    if total:
-        raise FileFormatError(source, problems, total)
+    found.raise_if_any()
     if not qids:
         raise FileFormatError(source, [(None, "no documents found")])
     queries, codes = _codes(qids)

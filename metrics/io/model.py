@@ -44,6 +44,35 @@ class FileFormatError(ValueError):
         super().__init__("\n".join(lines))
 
 
+class Problems:
+    """Malformed lines of one file: counts every one, keeps the first MAX_SHOWN for the message.
+
+    >>> found = Problems("run.txt")
+    >>> for line in (2, 5): found.add(line, "expected 6 columns, found 2")
+    >>> found.total
+    2
+    >>> found.raise_if_any()
+    Traceback (most recent call last):
+    ...
+    metrics.io.model.FileFormatError: run.txt:2: expected 6 columns, found 2
+    run.txt:5: expected 6 columns, found 2
+    """
+
+    def __init__(self, source: str):
+        self.source = source
+        self.shown: list[tuple[int | None, str]] = []
+        self.total = 0
+
+    def add(self, line: int | None, reason: str) -> None:
+        self.total += 1
+        if len(self.shown) < MAX_SHOWN:
+            self.shown.append((line, reason))
+
+    def raise_if_any(self) -> None:
+        if self.total:
+            raise FileFormatError(self.source, self.shown, self.total)
+
+
 def _codes(values: list[str]) -> tuple[list[str], np.ndarray]:
     """Query ids in order of first appearance, and one int32 code per value."""
     index: dict[str, int] = {}

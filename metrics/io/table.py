@@ -21,7 +21,7 @@ import pyarrow.csv as pacsv
 
 from .._check import MAX_GRADE
 from .arrays import as_numpy
-from .model import FileFormatError, Qrels, Run, _chunked, _codes
+from .model import FileFormatError, Problems, Qrels, Run, _chunked, _codes
 from .trec import DICT, open_bytes
 
 __all__ = ["read_table_qrels", "read_table_run", "NAMES"]
@@ -106,7 +106,7 @@ def _read(path, kind: str, delimiter: str, columns: dict | None):
 
 def _slow(path, kind, delimiter, header, names, vcol):
     source = str(path)
-    problems, total = [], 0
+    found = Problems(source)
     qids, docs, values = [], [], []
     index = [header.index(n) for n in names]
     try:
@@ -144,15 +144,12 @@ def _slow(path, kind, delimiter, header, names, vcol):
                 except ValueError:
                     reason = f"{vcol} {v!r} is not a number"
         if reason:
-            total += 1
-            if len(problems) < 20:
-                problems.append((number, reason))
+            found.add(number, reason)
             continue
         qids.append(q)
         docs.append(d)
         values.append(v)
-    if total:
-        raise FileFormatError(source, problems, total)
+    found.raise_if_any()
     if not qids:
         raise FileFormatError(source, [(None, "no data rows after the header")])
     queries, codes = _codes(qids)

@@ -23,7 +23,7 @@ import pyarrow.csv as pacsv
 
 from .._check import MAX_GRADE
 from .arrays import as_numpy, binary_as_text
-from .model import FileFormatError, Qrels, Run, _chunked, _codes
+from .model import FileFormatError, Problems, Qrels, Run, _chunked, _codes
 
 __all__ = ["read_trec_qrels", "read_trec_run", "sniff_columns"]
 
@@ -130,8 +130,7 @@ def _normalised(data: bytes, kind: str, ncols: int) -> bytes:
 def _diagnose(data: bytes, source: str, kind: str):
     """Line by line: the columns of a valid file, or every problem with its line number."""
     used, _, least, exact = LAYOUTS[kind]
-    problems: list[tuple[int, str]] = []
-    total = 0
+    found = Problems(source)
     cols: list[list] = [[] for _ in used]
     tag = None
     if not data.strip():
@@ -142,9 +141,7 @@ def _diagnose(data: bytes, source: str, kind: str):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as err:
-            total += 1
-            if len(problems) < 20:
-                problems.append((number, f"undecodable bytes at column {err.start + 1} (the file must be UTF-8)"))
+            found.add(number, f"undecodable bytes at column {err.start + 1} (the file must be UTF-8)")
             continue
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -172,14 +169,11 @@ def _diagnose(data: bytes, source: str, kind: str):
                 except ValueError:
                     reason = f"grade {_short(parts[3])} is not an integer"
         if reason:
-            total += 1
-            if len(problems) < 20:
-                problems.append((number, reason))
+            found.add(number, reason)
             continue
         for c, v in zip(cols, values, strict=True):
             c.append(v)
-    if total:
-        raise FileFormatError(source, problems, total)
+    found.raise_if_any()
     if not cols[0]:
         raise FileFormatError(source, [(None, "no data lines (only comments or blank lines)")])
     return cols, tag
