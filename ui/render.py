@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -19,7 +18,7 @@ from . import charts, state
 from .charts import PICK
 from .views import step_frame, worked_solution
 
-__all__ = ["plain", "messages", "chart", "strip", "chart_spec", "step_table", "formula", "lesson_header", "empty_notice",
+__all__ = ["plain", "messages", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
@@ -62,66 +61,47 @@ def _pick_k(key: str) -> Callable[[], None]:
     return callback
 
 
-def _export_spec(spec: dict) -> dict:
-    spec = dict(spec)
+def _export_spec(plot: charts.Plot) -> dict:
+    spec = plot.to_dict(validate=False)
     if spec.get("width") == "container":
         spec["width"] = 900
     return spec
 
 
-def _png(spec: dict) -> Callable[[], bytes]:
+def _png(plot: charts.Plot) -> Callable[[], bytes]:
     def make() -> bytes:
         import vl_convert
 
-        return vl_convert.vegalite_to_png(_export_spec(spec), scale=2)
+        return vl_convert.vegalite_to_png(_export_spec(plot), scale=2)
 
     return make
 
 
-def _svg(spec: dict) -> Callable[[], str]:
+def _svg(plot: charts.Plot) -> Callable[[], str]:
     def make() -> str:
         import vl_convert
 
-        return vl_convert.vegalite_to_svg(_export_spec(spec))
+        return vl_convert.vegalite_to_svg(_export_spec(plot))
 
     return make
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def chart_spec(builder: str, args: tuple, kwargs: dict) -> dict:
-    """The Vega-Lite spec of ``ui.charts.<builder>(*args, **kwargs)``, cached.
-
-    Building an Altair chart and validating it costs tens of milliseconds, most of a
-    rerun; the spec only changes when its inputs do. The builders' output is validated
-    against the Vega-Lite schema in the tests (``chart.to_dict()``), so it is not
-    validated again here.
-    """
-    chart = getattr(charts, builder)(*args, **kwargs)
-    with alt.data_transformers.enable("default", max_rows=None):
-        return chart.to_dict(validate=False)
-
-
-def chart(builder: Callable, *args, key: str, name: str, pick_k: bool = False, export: bool = True,
-          **kwargs) -> None:
+def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_k: bool = False,
+          export: bool = True, **kwargs) -> None:
     """Show ``builder(*args, **kwargs)`` (a :mod:`ui.charts` function) with PNG/SVG downloads.
 
-    When ``pick_k``, clicking a point sets k for every page.
+    The chart's template spec is cached (:class:`ui.charts.Plot`); only its data are new on
+    each run. When ``pick_k``, clicking a point sets k for every page.
     """
-    name_ = builder.__name__
-    if name_ in charts.K_PARAM_CHARTS and "k" in kwargs:
-        # k lives in a Vega-Lite parameter: build (and cache) once per data, then set k
-        k = kwargs.pop("k")
-        spec = charts.set_k(chart_spec(name_, args, {**kwargs, "k": 1}), k)
-    else:
-        spec = chart_spec(name_, args, kwargs)
-    st.vega_lite_chart(spec, key=key, width="stretch",
+    plot = builder(*args, **kwargs)
+    st.vega_lite_chart(plot.spec(), key=key, width="stretch",
                        on_select=_pick_k(key) if pick_k else "ignore",
                        selection_mode=PICK if pick_k else None)
     if export:
         row = st.container(horizontal=True)
-        row.download_button("chart as PNG", _png(spec), file_name=f"{name}.png", mime="image/png",
+        row.download_button("chart as PNG", _png(plot), file_name=f"{name}.png", mime="image/png",
                             key=f"{key}.png", on_click="ignore", icon=":material/download:")
-        row.download_button("SVG", _svg(spec), file_name=f"{name}.svg", mime="image/svg+xml",
+        row.download_button("SVG", _svg(plot), file_name=f"{name}.svg", mime="image/svg+xml",
                             key=f"{key}.svg", on_click="ignore", icon=":material/download:")
 
 
