@@ -39,11 +39,6 @@ def main() -> None:
         widgets.preset_picker(PAGE)
     with top[2]:
         widgets.mode_switch(PAGE)
-    longest = max(len(q.ranking) for q in ex.queries)
-    with top[1]:
-        k = max(1, min(ex.k, longest))
-        widgets.k_slider(PAGE, longest)
-    ex = state.get_example()
 
     tabs = st.tabs([f"{i + 1}. {q.name[:24]}" for i, q in enumerate(ex.queries)] + ["➕"])
     for i, q in enumerate(ex.queries):
@@ -64,8 +59,13 @@ def main() -> None:
         st.button("add an empty query", key=f"{PAGE}.add", on_click=add_query,
                   disabled=len(ex.queries) >= state.LIMITS.queries)
 
-    ex = state.get_example()
-    k = max(1, min(ex.k, max(len(q.ranking) for q in ex.queries)))
+    ex = state.get_example()  # k and the preset note come after the editors: they see this run's edits
+    longest = max(len(q.ranking) for q in ex.queries)
+    with top[0]:
+        widgets.preset_note()
+    with top[1]:
+        widgets.k_slider(PAGE, longest)
+    k = max(1, min(ex.k, longest))
     qrels, run, names = {}, {}, {}
     for i, query in enumerate(ex.queries):
         qid = f"q{i + 1}"

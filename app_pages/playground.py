@@ -63,27 +63,14 @@ def main() -> None:
         widgets.query_picker(PAGE)
     with top[2]:
         widgets.mode_switch(PAGE)
-    ex = state.get_example()
-    q = ex.query
-    widgets.k_slider(PAGE, len(q.ranking))
-    if q.ranking:
-        render.strip(views.item_rows(q.ranking), state.effective_k(ex), key=f"{PAGE}.strip")
-
+    # k and the strip are drawn above the editors but filled in after them, so an edit shows
+    # everywhere in the run that applies it
+    head = st.container()
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.markdown(f"**Ranked results** for *{widgets.query_title(q)}* — edit a grade (0 = not relevant) "
-                    "or a label; add rows at the bottom")
+        st.markdown(f"**Ranked results** for *{widgets.query_title(state.get_example().query)}* — edit a grade "
+                    "(0 = not relevant) or a label; add rows at the bottom")
         widgets.ranking_editor(PAGE, height=390)
-    ex = state.get_example()
-    q = ex.query
-    k = state.effective_k(ex)
-    ranking, judgments = q.inputs(ex.mode)
-    with right:
-        if q.ranking:
-            summary(ranking, judgments, k)
-        else:
-            render.empty_notice()
-
     lower = st.columns([3, 2], gap="large")
     with lower[0]:
         st.markdown("**Move an item**")
@@ -94,10 +81,20 @@ def main() -> None:
 
     ex = state.get_example()
     q = ex.query
-    if not q.ranking:
-        return
+    with top[0]:
+        widgets.preset_note()
+    with head:
+        widgets.k_slider(PAGE, len(q.ranking))
     k = state.effective_k(ex)
-    ranking, judgments = q.inputs(ex.mode)
+    if q.ranking:
+        with head:
+            render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
+    with right:
+        if not q.ranking:
+            render.empty_notice()
+            return
+        ranking, judgments = q.inputs(ex.mode)
+        summary(ranking, judgments, k)
     if q.groups:
         grouped_summary(q, k)
     n = len(ranking)

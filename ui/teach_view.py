@@ -38,6 +38,7 @@ def example_controls(page: str, *, k: bool = True) -> None:
     from ui import widgets
 
     widgets.preset_picker(page)
+    widgets.preset_note()
     if k:
         widgets.example_bar(page, len(state.get_example().query.ranking))
     else:

@@ -14,7 +14,7 @@ import streamlit as st
 from . import state
 from .render import messages, plain
 
-__all__ = ["k_slider", "mode_switch", "preset_picker", "query_picker", "ranking_editor",
+__all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "example_bar", "GRADE_HELP"]
 
 GRADE_HELP = f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better"
@@ -60,7 +60,8 @@ def mode_switch(page: str) -> str:
 
 
 def preset_picker(page: str) -> None:
-    """Load one of the examples of the sources."""
+    """Load one of the examples of the sources. Pages with editors call :func:`preset_note`
+    after them, so the note sees the edits of this run."""
     key = f"{page}.preset"
 
     def load() -> None:
@@ -71,9 +72,17 @@ def preset_picker(page: str) -> None:
 
     st.selectbox("load an example", list(state.PRESETS), index=None, key=key, on_change=load,
                  format_func=lambda name: state.PRESETS[name].title, placeholder="choose a preset…")
+
+
+def preset_note() -> None:
+    """Which preset the example came from, and whether it was edited since."""
     name = st.session_state.get(state.KEYS["preset"])
     if name in state.PRESETS:
-        st.caption(f"Loaded: {state.PRESETS[name].title} — {state.PRESETS[name].source}")
+        preset = state.PRESETS[name]
+        if state.get_example().queries == preset.queries:
+            st.caption(f"Loaded: {preset.title} — {preset.source}")
+        else:
+            st.caption(f"Started from: {preset.title} — {preset.source} (edited since)")
 
 
 def query_picker(page: str) -> int:

@@ -69,6 +69,17 @@ def test_editing_a_grade_changes_the_values(app):
     assert metrics_shown(app)["AP@8 (divided by R = 5)"] == f"{(1 + 1 + 3 / 4 + 4 / 5 + 5 / 7) / 5:.4f}"
 
 
+def test_the_run_that_applies_an_edit_shows_it_everywhere(app):
+    """The strip, the k slider and the preset note sit above the editor but are drawn after
+    it: the very run that applies an edit shows it (no stale tiles until the next click)."""
+    assert any(c.value.startswith("Loaded: ") for c in app.caption)
+    edit(app, edited_rows={0: {"grade": 3}}, added_rows=[{"label": "new", "grade": 2}])
+    strip = next(data for spec, data in charts(app) if data is not None and "label" in data)
+    assert list(strip["grade"][:2]) == [3, 1] and list(strip["label"])[-1] == "new"   # seed 004: #2 is a hit
+    assert app.slider(key="playground.k").max == 9                                     # 8 items + the new one
+    assert any(c.value.startswith("Started from: ") and "(edited since)" in c.value for c in app.caption)
+
+
 def test_graded_mode_uses_the_grades(app):
     edit(app, edited_rows={1: {"grade": 3}})
     app.switch_page("app_pages/lesson_dcg.py")
