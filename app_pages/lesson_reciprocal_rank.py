@@ -51,7 +51,7 @@ def main() -> None:
     render.chart(charts.per_query_bars, rows, ev.aggregate, key=f"{PAGE}.bars", name="reciprocal_rank_per_query")
     if len(ex.queries) == 1:
         st.caption("Load the *Three queries* preset (Playground) or add queries on *Many queries* to average more.")
-    series = {"RR@k": metrics.scores_over_k("RR", ranking, judgments)}
+    series = {"RR@k": views.rr_curve(rr)}
     render.chart(charts.metric_over_k, series, k=k, title="RR@k at every k: a single step at the first hit",
                  key=f"{PAGE}.over_k", name="reciprocal_rank_over_k", pick_k=True)
 

@@ -4,10 +4,16 @@
 
 The example is a single query of N items (grades 0..3 on every third item) in graded mode;
 each page is run once to warm up, then ``--repeat`` times; the median (p50) and the 90th
-percentile are printed in milliseconds, for three kinds of rerun: "same example" (e.g. an
-expander or a fragment-less widget: chart specs come from the cache), "new k" (k changes
-before every rerun; k is a Vega-Lite parameter, so cached specs are reused) and "new grade"
-(one grade changes before every rerun: every chart is rebuilt and serialised).
+percentile are printed in milliseconds, for five kinds of rerun:
+
+- "same": nothing changed (an expander, a download);
+- "new k": k changes before every rerun (k is a Vega-Lite parameter of the cached templates);
+- "new grade": one grade of the shared example changes before every rerun (every chart gets
+  new data);
+- "typed grade": a grade typed into the page's data editor (Playground and Many queries
+  only: the lessons have no editor), i.e. the editor's delta as the browser sends it, so
+  the editor's own bookkeeping is measured too;
+- "added row": a row added in the data editor (the list grows by one before every rerun).
 """
 
 from __future__ import annotations
@@ -38,11 +44,17 @@ def example(n: int, k: int = 10, bump: int = 0) -> state.Example:
     return state.Example((state.Query(f"{n} items", items, tray),), k=k, mode="graded")
 
 
+EDITORS = {"app_pages/playground.py": "playground", "app_pages/many_queries.py": "many"}
+CHANGES = ("none", "k", "grade", "typed", "row")
+TITLES = {"none": "same", "k": "new k", "grade": "new grade", "typed": "typed grade", "row": "added row"}
+
+
 def measure(n: int, repeat: int, change: str) -> dict[str, tuple[float, float]]:
-    """p50 and p90 per page; ``change``: "none", "k" (another k before every rerun) or
-    "grade" (another grade before every rerun: every chart's data changes)."""
+    """p50 and p90 per page for one kind of ``change`` (see :data:`CHANGES`)."""
     out = {}
     for page in PAGES:
+        if change in ("typed", "row") and page not in EDITORS:
+            continue
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
         at.run()
         at.session_state["state.example"] = example(n)
@@ -50,15 +62,27 @@ def measure(n: int, repeat: int, change: str) -> dict[str, tuple[float, float]]:
         at.run()
         if at.exception:
             raise SystemExit(f"{page}: {at.exception}")
+        edited, added = {}, []
         times = []
         for i in range(repeat):
             if change == "k":
                 at.session_state["state.example"] = example(n, k=5 + i)
             elif change == "grade":
                 at.session_state["state.example"] = example(n, bump=i + 1)
+            elif change in ("typed", "row"):
+                # the browser sends the editor's whole delta since its key was made
+                if change == "typed":
+                    edited[i] = {"grade": 2 + i % 2}
+                else:
+                    added.append({"label": f"added {i}", "grade": i % 3})
+                key = f"{EDITORS[page]}.ranking.0.v{at.session_state['state.version']}"
+                at.session_state[key] = {"edited_rows": dict(edited), "added_rows": list(added),
+                                         "deleted_rows": []}
             t = time.perf_counter()
             at.run()
             times.append((time.perf_counter() - t) * 1000)
+            if at.exception:
+                raise SystemExit(f"{page}: {at.exception}")
         times.sort()
         out[page] = (statistics.median(times), times[int(0.9 * (len(times) - 1))])
     return out
@@ -70,13 +94,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
     for n in args.items:
-        runs = {change: measure(n, args.repeat, change) for change in ("none", "k", "grade")}
+        runs = {change: measure(n, args.repeat, change) for change in CHANGES}
         print(f"\n{n} items, {args.repeat} reruns per page, milliseconds (p50 / p90)")
-        print(f"{'page':36} {'same example':>14} {'new k':>14} {'new grade':>14}")
+        print(f"{'page':38} " + " ".join(f"{TITLES[c]:>14}" for c in CHANGES))
         for page in PAGES:
-            cells = [f"{runs[c][page][0]:6.1f} /{runs[c][page][1]:6.1f}" for c in ("none", "k", "grade")]
-            print(f"{page:36} " + " ".join(f"{c:>14}" for c in cells))
-
+            cells = [f"{runs[c][page][0]:6.1f} /{runs[c][page][1]:6.1f}" if page in runs[c] else "—"
+                     for c in CHANGES]
+            print(f"{page:38} " + " ".join(f"{c:>14}" for c in cells))
 
 if __name__ == "__main__":
     main()

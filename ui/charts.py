@@ -124,10 +124,25 @@ def _base(chart, height: int = 300):
     ).configure_view(strokeWidth=0)
 
 
+SHORT = 20      # up to this many ranks, a k axis has a tick at every integer
+
+
+def _k_shape(n: int) -> int:
+    """What of n shapes a chart over k: n itself up to :data:`SHORT` ranks (a tick per k),
+    then only whether points must shrink. Longer lists share one template, so adding a
+    row to a long list only changes the data.
+
+    >>> [_k_shape(n) for n in (1, 20, 21, 50, 51, 1000)]
+    [1, 20, 50, 50, 51, 51]
+    """
+    return n if n <= SHORT else (50 if n <= 50 else 51)
+
+
 def _k_axis(n: int, title: str = "k (cutoff)") -> alt.Axis:
-    step = 1 if n <= 20 else (5 if n <= 100 else (50 if n <= 1000 else 500))
-    return alt.Axis(title=title, format="d", tickMinStep=1,
-                    values=list(range(step if step > 1 else 1, n + 1, step)) if n <= 2000 else None)
+    """An integer axis: every k for short lists, otherwise whole-number ticks Vega picks."""
+    if n <= SHORT:
+        return alt.Axis(title=title, format="d", tickMinStep=1, values=list(range(1, n + 1)))
+    return alt.Axis(title=title, format="d", tickMinStep=1)
 
 
 def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> Plot:
@@ -186,14 +201,17 @@ def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str =
         "measure": [name for name, values in series.items() for _ in values],
         "value": [float(v) for values in series.values() for v in values],
     }, columns=["k", "measure", "value"])
-    return Plot(_over_k_template, (n, names, title, y_title, selectable, domain_one), {"points": data}, k=k)
+    return Plot(_over_k_template, (_k_shape(n), names, title, y_title, selectable, domain_one), {"points": data},
+                k=k)
 
 
 def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable: bool, domain_one: bool):
+    # n: see _k_shape; past SHORT ranks the x domain comes from the data (k = 1..n)
     color = alt.Color("measure:N", scale=alt.Scale(domain=list(names), range=SERIES_COLORS[: len(names)]),
                       legend=alt.Legend(title=None, orient="top") if len(names) > 1 else None)
     y = alt.Y("value:Q", title=y_title, scale=alt.Scale(domain=[0, 1]) if domain_one else alt.Scale(zero=True))
-    x = alt.X("k:Q", axis=_k_axis(n), scale=alt.Scale(domain=[1, max(n, 2)], nice=False))
+    x = alt.X("k:Q", axis=_k_axis(n), scale=alt.Scale(domain=[1, max(n, 2)], nice=False) if n <= SHORT
+              else alt.Scale(zero=False, nice=False))
     base = alt.Chart(_named("points")).encode(x=x, y=y, color=color)
     line = base.mark_line(strokeWidth=3, interpolate="linear")
     points = base.mark_point(filled=True, size=90 if n <= 50 else 20).encode(

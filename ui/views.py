@@ -146,6 +146,19 @@ def curve(explanation, column: str) -> list[float]:
     return [0.0 if v is None else float(v) for v in explanation.columns[column]]
 
 
+def rr_curve(explanation) -> list[float]:
+    """RR@k over k = 1..n from one RR explanation without a cutoff: 0 above the first
+    relevant rank, 1/rank from there on (``metrics.scores_over_k("RR", ...)`` without n traces).
+
+    >>> import metrics
+    >>> rr_curve(metrics.explain("RR", ["a", "b", "c", "d"], {"c": 1}))
+    [0.0, 0.0, 0.3333333333333333, 0.3333333333333333]
+    """
+    first = explanation.summary.get("first_relevant_rank")
+    n = len(explanation.columns["rank"])
+    return [float(explanation.value) if first and k >= first else 0.0 for k in range(1, n + 1)]
+
+
 def falls(values: Sequence[float]) -> list[int]:
     """The k (1-based) at which a series is lower than at k − 1.
 

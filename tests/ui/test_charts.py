@@ -46,3 +46,34 @@ def test_k_axis_is_an_integer_axis():
     spec = charts.metric_over_k({"R": [0.0, 0.5, 1.0]}, 2).to_dict()
     axis = spec["layer"][0]["encoding"]["x"]["axis"]
     assert axis["format"] == "d" and axis["tickMinStep"] == 1 and axis["values"] == [1, 2, 3]
+
+
+def test_long_lists_get_whole_number_ticks_and_share_one_template():
+    def without_data(plot):
+        spec = plot.spec()
+        spec.pop("datasets")
+        return spec
+
+    a, b = charts.metric_over_k({"R": [0.5] * 100}, 7), charts.metric_over_k({"R": [0.25] * 101}, 7)
+    assert without_data(a) == without_data(b)       # one more row: only the data change
+    axis = a.to_dict()["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["format"] == "d" and axis["tickMinStep"] == 1 and "values" not in axis
+    assert len(b.spec()["datasets"]["points"]) == 101
+
+
+def test_a_spec_is_a_fresh_copy_of_its_cached_template():
+    plot = charts.gain_bars({"rank": [1], "grade": [2], "gain": [3.0], "contribution": [3.0]},
+                            title="t", max_grade=2, k=1)
+    first = plot.spec()
+    first["layer"][0]["mark"]["color"] = "#000000"
+    first["params"][0]["value"] = 99
+    again = plot.spec()
+    assert again["layer"][0]["mark"]["color"] == "#9ca3af" and again["params"][0]["value"] == 1
+
+
+def test_k_is_a_parameter_value_and_the_data_follow_the_input():
+    cols = {"rank": [1, 2], "precision": [1.0, 0.5], "relevant": [True, False], "grade": [3, 0]}
+    spec = charts.precision_at_ranks(cols, k=2, max_grade=3).to_dict()
+    assert [p["value"] for p in spec["params"] if p["name"] == charts.K] == [2]
+    assert spec["datasets"]["ranks"] == [{"rank": 1, "precision": 1.0, "relevant": True, "grade": 3},
+                                         {"rank": 2, "precision": 0.5, "relevant": False, "grade": 0}]

@@ -117,3 +117,16 @@ def test_curves_from_one_trace_equal_scores_over_k(name, measure, column):
             ranking, judgments = q.inputs(mode)
             full = metrics.explain(f"{measure}@{len(ranking)}", ranking, judgments)
             assert views.curve(full, column) == pytest.approx(metrics.scores_over_k(measure, ranking, judgments))
+
+
+@pytest.mark.parametrize("name", list(state.PRESETS))
+def test_the_rr_curve_from_one_trace_equals_scores_over_k(name):
+    from ui import views
+
+    ex = state.build_preset(name)
+    for mode in state.MODES:
+        for q in ex.queries:
+            ranking, judgments = q.inputs(mode)
+            curve = views.rr_curve(metrics.explain("RR", ranking, judgments))
+            assert curve == pytest.approx(metrics.scores_over_k("RR", ranking, judgments))
+    assert views.rr_curve(metrics.explain("RR", ["a", "b"], {"z": 1})) == [0.0, 0.0]   # no hit at all
