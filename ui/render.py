@@ -16,7 +16,7 @@ import streamlit as st
 
 from . import charts, state
 from .charts import PICK
-from .views import step_frame, worked_solution
+from .views import step_frame, with_gaps_shown, worked_solution
 
 __all__ = ["plain", "messages", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution"]
@@ -114,14 +114,14 @@ def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, 
                name: str, caption: str = "") -> None:
     """The per-rank table of an explanation, row k highlighted, with a CSV download."""
     frame = step_frame(columns, labels=labels, k=k)
+    shown, gaps = with_gaps_shown(frame)
     if len(frame) <= 30:  # a Styler costs a few ms per row; longer tables rely on the "at k" marker
-        shown = frame.style.apply(
+        shown = shown.style.apply(
             lambda row: ["background-color: #fff3bf; font-weight: 600" if row["rank"] == k else ""] * len(row),
-            axis=1).format(precision=4, na_rep="")
-    else:
-        shown = frame
+            axis=1).format(precision=4)
     height = min(38 + 35 * len(frame), 400)
-    st.dataframe(shown, hide_index=True, width="stretch", height=height, key=f"{key}.table")
+    st.dataframe(shown, hide_index=True, width="stretch", height=height, key=f"{key}.table",
+                 column_config={col: st.column_config.TextColumn(alignment="right") for col in gaps})
     if caption:
         st.caption(caption)
     st.download_button("CSV of this table", lambda: frame.to_csv(index=False), file_name=f"{name}.csv",

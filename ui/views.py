@@ -58,6 +58,26 @@ def step_frame(columns: Mapping[str, Sequence], *, labels: Mapping[str, str], k:
     return frame
 
 
+def with_gaps_shown(frame: pd.DataFrame, mark: str = "—") -> tuple[pd.DataFrame, list[str]]:
+    """A copy of a step table for display in which the numeric columns with gaps (an ideal
+    grade past the ideal list, an unjudged grade) are text, ``mark`` in the gaps, floats to 4
+    decimals; and the names of those columns (to right-align them). Streamlit draws a missing
+    number as a grey "None", which reads like a value.
+
+    >>> shown, cols = with_gaps_shown(pd.DataFrame({"g": pd.array([3, None], dtype="Int64"), "x": [0.5, None]}))
+    >>> shown.to_dict("list"), cols
+    ({'g': ['3', '—'], 'x': ['0.5000', '—']}, ['g', 'x'])
+    """
+    shown, gaps = frame.copy(), []
+    for col in frame.columns:
+        values = frame[col]
+        if not values.isna().any() or values.isna().all() or not pd.api.types.is_numeric_dtype(values):
+            continue
+        shown[col] = [mark if pd.isna(v) else (f"{v:.4f}" if isinstance(v, float) else str(v)) for v in values]
+        gaps.append(col)
+    return shown, gaps
+
+
 def confusion_counts(summary: Mapping[str, object], population: int) -> dict[str, int]:
     """TP, FP, FN, TN at k from a P/R explanation's summary and the number of documents known.
 
