@@ -39,11 +39,12 @@ def edit_first_grade(page, value: str) -> None:
 
 def act_until(page, action, condition_js: str, tries: int = 3) -> None:
     """Do a canvas interaction until the page shows its effect (clicks on a canvas can land
-    before it is ready on a loaded machine; each action here is idempotent)."""
+    before it is ready on a loaded machine; each action here is idempotent). Each try waits
+    a whole TIMEOUT: a cold server on a busy CI machine can take seconds per rerun."""
     for attempt in range(tries):
         action()
         try:
-            page.wait_for_function(condition_js, timeout=TIMEOUT // tries)
+            page.wait_for_function(condition_js, timeout=TIMEOUT)
             return
         except Exception:
             if attempt == tries - 1:
