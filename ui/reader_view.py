@@ -8,12 +8,13 @@ or escaped by :func:`escape_markdown`.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pandas as pd
 
 from metrics.reader import PER_QUESTION, AnswerExplanation, ReaderEvaluation
+
+from .views import escape_markdown
 
 __all__ = ["count", "UNIT_WORDS", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
            "overlap_markdown", "steps_frame", "gold_frame", "metrics_frame",
@@ -28,8 +29,6 @@ KEYS = {
 }
 SEPARATOR = "|"  # several answers in one table cell
 MAX_UNITS_SHOWN = 200
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'@%;/,?])")
 
 # one question: (gold answers, predicted answers best first, unit)
 PRESETS: dict[str, tuple[list[str], list[str], str]] = {
@@ -59,18 +58,6 @@ TABLE_PRESETS: dict[str, list[tuple[str, str, str, bool]]] = {
         ("c", "1903 | in 1903", "in 1903", True),
     ],
 }
-
-
-def escape_markdown(text: str) -> str:
-    """Backslash-escape every markdown-active character, so the text renders literally.
-
-    Newlines become spaces (a markdown line break could start a heading or a list).
-
-    >>> escape_markdown("**bold** [link](http://x) <b>")
-    '\\\\*\\\\*bold\\\\*\\\\* \\\\[link\\\\]\\\\(http\\\\:\\\\/\\\\/x\\\\) \\\\<b\\\\>'
-    """
-    text = " ".join(str(text).splitlines())
-    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def shorten(text: str | None, limit: int = 60) -> str:

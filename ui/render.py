@@ -8,7 +8,6 @@ data, and in Markdown it goes through :func:`plain` first. Nothing here uses
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -16,27 +15,22 @@ import streamlit as st
 
 from . import charts, state
 from .charts import PICK
-from .views import step_frame, with_gaps_shown, worked_solution
+from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
 
 __all__ = ["plain", "messages", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution"]
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
-
-
 def plain(text: str, limit: int = 80) -> str:
-    """``text`` escaped for Markdown (no links, images, HTML or formatting), cut to ``limit``.
+    """``text`` cut to ``limit`` characters and made inert for Markdown
+    (:func:`ui.views.escape_markdown`: no links, images, HTML or formatting).
 
-    >>> plain("[click](http://x) <b>hi</b> *a*")
-    '\\\\[click\\\\]\\\\(http\\\\:/\\u200b/x\\\\) \\\\<b\\\\>hi\\\\</b\\\\> \\\\*a\\\\*'
+    >>> plain("[click](http://x) <b>hi</b>", limit=12)
+    '\\\\[click\\\\]\\\\(htt…'
     """
-    text = str(text).replace("\n", " ")
+    text = str(text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    # Markdown turns bare addresses into links even when escaped: break them with a
-    # zero-width space (invisible) after "/" of "//", after "www" and after "@"
-    return text.replace("//", "/\u200b/").replace("www", "www\u200b").replace("@", "@\u200b")
+    return escape_markdown(text)
 
 
 def messages() -> None:

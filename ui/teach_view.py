@@ -53,14 +53,14 @@ def show_messages() -> None:
 
 
 def plain(text) -> str:
-    """``text`` escaped for Markdown by :func:`ui.render.plain` (long texts kept whole).
+    """``text`` made inert for Markdown by :func:`ui.views.escape_markdown` (long texts kept whole).
 
     >>> print(plain("2^grade - 1 *bold* [link](u)"))
-    2^grade \\- 1 \\*bold\\* \\[link\\]\\(u\\)
+    2\\^grade \\- 1 \\*bold\\* \\[link\\]\\(u\\)
     """
-    from ui import render
+    from ui.views import escape_markdown
 
-    return render.plain(str(text), limit=10_000)
+    return escape_markdown(text)
 
 
 def fmt(x, digits: int = 4) -> str:

@@ -10,12 +10,16 @@ Nothing here computes a metric; it re-arranges what :mod:`metrics` returned.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
-           "item_rows", "falls", "number", "curve"]
+           "item_rows", "falls", "number", "curve", "rr_curve", "escape_markdown", "with_gaps_shown"]
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'@%;/,?])")
+_ZERO_WIDTH = "\u200b"
 
 # friendly headers for the explanation columns
 HEADERS = {
@@ -93,13 +97,40 @@ def confusion_counts(summary: Mapping[str, object], population: int) -> dict[str
     return {"TP": tp, "FP": fp, "FN": fn, "TN": max(population - tp - fp - fn, 0)}
 
 
-def markdown_table(frame: pd.DataFrame) -> str:
-    """A DataFrame as a Markdown table, cells escaped (``|`` and newlines) as plain text."""
-    def cell(v) -> str:
-        text = "" if v is None or (isinstance(v, float) and v != v) else str(v)
-        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+def escape_markdown(text) -> str:
+    """User text made inert for Markdown: every Markdown-active character backslash-escaped,
+    newlines as spaces (a line break could start a heading or a list), and bare addresses
+    broken with an invisible zero-width space inside "//", "www" and "@" (GitHub-flavoured
+    Markdown links addresses even when their characters are escaped).
 
-    head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
+    >>> escape_markdown("**b** [l](u) <b>")
+    '\\\\*\\\\*b\\\\*\\\\* \\\\[l\\\\]\\\\(u\\\\) \\\\<b\\\\>'
+    >>> escape_markdown("http://x www.x.org a@b.org").count("\u200b")
+    3
+    """
+    text = " ".join(str(text).splitlines())
+    for part in ("//", "www", "@"):   # checked in Chromium: "http\\:\\/\\/x" alone still becomes a link
+        text = text.replace(part, part[0] + _ZERO_WIDTH + part[1:])
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table: text cells plain text (:func:`escape_markdown`),
+    numbers as they are, gaps empty.
+
+    >>> frame = pd.DataFrame({"label": ["<b>x|y</b>", "ok"], "g": pd.array([None, 2], dtype="Int64"), "P@i": [0.5, 1.0]})
+    >>> print(markdown_table(frame))
+    | label | g | P@i |
+    |---|---|---|
+    | \\<b\\>x\\|y\\<\\/b\\> |  | 0.5 |
+    | ok | 2 | 1.0 |
+    """
+    def cell(v) -> str:
+        if v is None or v is pd.NA or (isinstance(v, float) and v != v):
+            return ""
+        return escape_markdown(v) if isinstance(v, str) else str(v)   # user text; numbers as they are
+
+    head = "| " + " | ".join(str(c) for c in frame.columns) + " |"   # our own headers
     rule = "|" + "---|" * len(frame.columns)
     rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join([head, rule, *rows])

@@ -42,7 +42,9 @@ def test_hostile_query_name_is_escaped(app):
     app.run()
     shown = [md.value for md in app.markdown if "Ranked results" in md.value][0]
     assert "](http" not in shown and "<b>" not in shown
-    assert r"\[x\]\(http\:/" + "\u200b" + r"/evil\.example\)" in shown  # escaped, no autolink
+    # escaped, and the address broken by a zero-width space (Chromium links it otherwise:
+    # tests/browser/test_app_browser.py::test_hostile_text_is_shown_as_text_never_as_a_link)
+    assert r"\[x\]\(http\:\/" + "\u200b" + r"\/evil\.example\)" in shown
 
 
 def test_a_10000_character_label_is_refused(app):

@@ -130,3 +130,25 @@ def test_clicking_a_point_sets_k(server, page):
                               ".some(m => m.innerText.includes('P@5'))")
     shot(page, "clicked_k")
     assert "0.6000" in page.locator("[data-testid='stMetric']", has_text="P@5").first.inner_text()  # 3 / 5
+
+
+HOSTILE = "[x](http://evil.example) <b>hi</b> www.evil.example me@evil.example"
+
+
+def test_hostile_text_is_shown_as_text_never_as_a_link(server, page):
+    page.goto(f"{server}/many_queries")
+    wait_ready(page)
+    name = page.get_by_role("textbox", name="query name").first
+    name.fill(HOSTILE)
+    name.press("Enter")
+    page.wait_for_function("() => document.body.innerText.includes('Per query')", timeout=TIMEOUT)
+    wait_ready(page)
+    page.get_by_role("link", name="Playground").first.click()
+    heading = page.locator("[data-testid='stMarkdownContainer']", has_text="Ranked results").first
+    heading.wait_for(timeout=TIMEOUT)
+    shot(page, "hostile_name")
+    # the name reads exactly as typed (zero-width spaces are invisible) ...
+    assert HOSTILE in heading.inner_text().replace("\u200b", "")
+    # ... and nothing in it became markup: no link, no bold, no e-mail link
+    assert heading.locator("a").count() == 0 and heading.locator("b").count() == 0
+    assert page.locator("a[href*='evil']").count() == 0
