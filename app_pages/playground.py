@@ -73,7 +73,8 @@ def main() -> None:
         widgets.ranking_editor(PAGE, height=390)
     lower = st.columns([3, 2], gap="large")
     with lower[0]:
-        st.markdown("**Move an item**")
+        st.markdown("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons")
+        widgets.drag_order(PAGE)
         actions(st.session_state.get(state.KEYS["version"], 0))
     with lower[1]:
         st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")

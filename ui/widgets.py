@@ -6,6 +6,7 @@ the example through a callback, so every page sees the same example.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 import pandas as pd
@@ -15,7 +16,7 @@ from . import state
 from .render import messages, plain
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
-           "tray_editor", "item_actions", "example_bar", "GRADE_HELP"]
+           "tray_editor", "item_actions", "drag_order", "example_bar", "GRADE_HELP"]
 
 GRADE_HELP = f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better"
 
@@ -219,6 +220,70 @@ def _list_editor(page: str, field: str, index: int | None, *, ranked: bool, pref
         messages()
 
 
+def _digest(value) -> str:
+    """A short fingerprint of a widget's contents, for keys that must change with them."""
+    return hashlib.sha1(repr(value).encode()).hexdigest()[:12]
+
+
+DRAG_MOST = 20  # items (ranked and in the tray) up to which the list can be dragged
+
+
+def _drag_css(ranking, tray) -> str:
+    """Compact tiles in the grade colours of the charts (our CSS: user text is never in it)."""
+    from .charts import GRADE_COLORS, grade_text_color
+
+    rules = [".sortable-component{padding:0}.sortable-container{margin:0 0 6px;padding:0}"
+             ".sortable-container-header{font-size:14px;color:#555;padding:2px 0}"
+             ".sortable-item{font-size:14px;padding:2px 10px;margin:2px 0;text-align:left;border:1px solid #ced4da;"
+             "background:#f8f9fa;color:#111}"]
+    for nth, items in ((1, ranking), (2, tray)):
+        for n, item in enumerate(items, start=1):
+            grade = max(0, min(int(item.grade), len(GRADE_COLORS) - 1))
+            colour = "#ffffff" if grade == 0 else GRADE_COLORS[grade]
+            rules.append(f".sortable-container:nth-of-type({nth}) .sortable-item:nth-child({n})"
+                         f"{{background:{colour};color:{grade_text_color(grade) if grade else '#111'}}}")
+    return "".join(rules)
+
+
+def drag_order(page: str, index: int | None = None) -> None:
+    """The ranking and the tray as tiles to drag: reorder the ranking, or drag an item
+    between the ranking and the tray. Offered up to :data:`DRAG_MOST` items; the buttons of
+    :func:`item_actions` work at any length."""
+    from streamlit_sortables import sort_items
+
+    ex = state.get_example()
+    i = ex.current if index is None else index
+    q = ex.queries[i]
+    if not 0 < len(q.ranking) + len(q.tray) <= DRAG_MOST:
+        if q.ranking or q.tray:
+            st.caption(f"Dragging is offered for lists of up to {DRAG_MOST} items; use the buttons below.")
+        return
+
+    def tile(where: str, n: int, item) -> str:  # unique (it carries the position); shown as plain text
+        return f"{where}{n} · {item.label[:40] or item.id} · grade {item.grade}"
+
+    ranked = [tile("#", n, item) for n, item in enumerate(q.ranking, start=1)]
+    missed = [tile("tray ", n, item) for n, item in enumerate(q.tray, start=1)]
+    lookup = dict(zip(ranked + missed, q.ranking + q.tray, strict=True))
+    # a new list (an edit, a move) makes a new component, which starts from the list as it is now
+    digest = _digest((ranked, missed))
+    with st.container(key=f"{page}-drag-{i}-{digest}"):  # a keyed block: the browser remounts the component
+        result = sort_items([{"header": "ranking, best first", "items": ranked},
+                             {"header": "relevant but not retrieved", "items": missed}],
+                            multi_containers=True, direction="vertical", custom_style=_drag_css(q.ranking, q.tray),
+                            key=f"{page}.drag.{i}.{digest}")
+    try:
+        ranking = tuple(lookup[text] for text in result[0]["items"])
+        tray = tuple(lookup[text] for text in result[1]["items"])
+    except (KeyError, IndexError, TypeError):
+        return  # a reply from an older list: ignore it
+    if (ranking, tray) != (q.ranking, q.tray) and len(ranking) + len(tray) == len(lookup):
+        # the reply arrives while the page is drawn (the editors above already show the old
+        # order): apply it and draw the page again
+        if state.set_current_query(replace(q, ranking=ranking, tray=tray), index=i):
+            st.rerun()
+
+
 def item_actions(page: str, index: int | None = None) -> None:
     """Move an item up or down, to the tray (not retrieved) or back into the ranking."""
     ex = state.get_example()
@@ -227,7 +292,7 @@ def item_actions(page: str, index: int | None = None) -> None:
     everything = [("r", n) for n in range(len(q.ranking))] + [("t", n) for n in range(len(q.tray))]
     if not everything:
         return
-    key = f"{page}.pick.{i}"
+    key = f"{page}.pick.{i}"  # the picked (place, position), kept across lists
     if st.session_state.get(key) not in everything:
         st.session_state[key] = everything[0]
 
@@ -236,6 +301,14 @@ def item_actions(page: str, index: int | None = None) -> None:
         item = (q.ranking if where == "r" else q.tray)[n]
         place = f"#{n + 1}" if where == "r" else "tray"
         return f"{place} · {item.label[:40] or item.id} (grade {item.grade})"
+
+    # the widget is made anew when the list's texts change: a selectbox keeps showing the text
+    # of its old choice otherwise (after a drag, #1 still read as the item that was first)
+    widget = f"{key}.{_digest([describe(c) for c in everything])}"
+    st.session_state[widget] = st.session_state[key]
+
+    def picked() -> None:
+        st.session_state[key] = st.session_state[widget]
 
     def act(action: str) -> None:
         where, n = st.session_state[key]
@@ -266,7 +339,7 @@ def item_actions(page: str, index: int | None = None) -> None:
                 st.session_state.pop(key, None)
         state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i)
 
-    st.selectbox("item", everything, key=key, format_func=describe)
+    st.selectbox("item", everything, key=widget, format_func=describe, on_change=picked)
     where = st.session_state[key][0]
     cols = st.columns(5, gap="small")
     if where == "r":

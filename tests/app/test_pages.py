@@ -1,6 +1,7 @@
 """Every page with AppTest: no exception, the seed's numbers, edits, presets, permalinks."""
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from ui import state
 
@@ -93,19 +94,69 @@ def test_graded_mode_uses_the_grades(app):
     assert metrics_shown(app)["IDCG@2"] == f"{3 + 1 / 1.5849625007211562:.4f}"
 
 
+def picker(at):
+    """The item picker of the Playground (its key carries a fingerprint of its texts)."""
+    return next(sb for sb in at.selectbox if sb.key.startswith("playground.pick.0."))
+
+
 def test_moving_an_item_up(app):
-    app.selectbox(key="playground.pick.0").set_value(("r", 1)).run()
+    picker(app).set_value(("r", 1)).run()
     app.button(key="playground.pick.0.up").click().run()
     assert [i.id for i in example(app).query.ranking][:2] == ["2", "1"]
     assert links_shown(app)["RR@2"] == "1"
+    # the picker follows the moved item, and its text names the item now at that place
+    assert picker(app).value == ("r", 0) and picker(app).format_func(("r", 0)).startswith("#1 · 🐱📦 cat in a box")
 
 
 def test_moving_to_the_tray_keeps_it_in_r(app):
-    app.selectbox(key="playground.pick.0").set_value(("r", 1)).run()
+    picker(app).set_value(("r", 1)).run()
     app.button(key="playground.pick.0.move").click().run()
     q = example(app).query
     assert [i.id for i in q.tray] == ["2"] and len(q.ranking) == 7
     assert links_shown(app)["Recall@2"] == "0"   # top 2 is now 1, 3: neither relevant; R still 4
+
+
+def drag(at, ranking: list[str], tray: list[str]) -> AppTest:
+    """Send what the drag-and-drop list sends after a drop: both containers' tiles, in order."""
+    key = next(k for k in at.session_state if str(k).startswith("playground.drag.0."))
+    at.session_state[key] = [{"header": "ranking, best first", "items": ranking},
+                             {"header": "relevant but not retrieved", "items": tray}]
+    return at.run()
+
+
+CAT_TILES = ["#1 · 🐱 cat · grade 0", "#2 · 🐱📦 cat in a box · grade 1", "#3 · 📦 box · grade 0",
+             "#4 · 🐱📦 cat in a box · grade 1", "#5 · 🐱📦 cat in a box · grade 1", "#6 · 🐱 cat · grade 0",
+             "#7 · 🐱📦 cat in a box · grade 1", "#8 · 🐶📦 dog in a box · grade 0"]
+
+
+def test_dragging_a_tile_to_the_top(app):
+    drag(app, [CAT_TILES[1], CAT_TILES[0], *CAT_TILES[2:]], [])
+    assert not app.exception
+    assert [i.id for i in example(app).query.ranking] == ["2", "1", "3", "4", "5", "6", "7", "8"]
+    assert links_shown(app)["RR@2"] == "1" and links_shown(app)["Precision@2"] == "0.5"
+
+
+def test_dragging_a_tile_into_the_tray_keeps_it_in_r(app):
+    drag(app, [CAT_TILES[0], *CAT_TILES[2:]], [CAT_TILES[1]])
+    q = example(app).query
+    assert [i.id for i in q.tray] == ["2"] and len(q.ranking) == 7
+    assert links_shown(app)["Recall@2"] == "0"   # top 2 is now 1, 3: neither relevant; R still 4
+
+
+def test_a_reply_from_an_older_list_is_ignored(app):
+    before = example(app)
+    drag(app, ["#1 · something else · grade 3", *CAT_TILES[1:]], [])
+    assert not app.exception and example(app) == before
+
+
+def test_long_lists_are_moved_with_the_buttons_only():
+    at = new_app()
+    at.run()
+    at.session_state["state.example"] = state.Example((state.Query(
+        "long", tuple(state.Item(str(n), f"doc {n}", n % 2) for n in range(21))),), k=5, mode="binary")
+    at.run()
+    assert not at.exception and not [k for k in at.session_state if str(k).startswith("playground.drag.")]
+    assert any("up to 20 items" in c.value for c in at.caption)
 
 
 def test_adding_and_deleting_rows(app):

@@ -152,3 +152,33 @@ def test_hostile_text_is_shown_as_text_never_as_a_link(server, page):
     # ... and nothing in it became markup: no link, no bold, no e-mail link
     assert heading.locator("a").count() == 0 and heading.locator("b").count() == 0
     assert page.locator("a[href*='evil']").count() == 0
+
+
+def test_dragging_a_tile_reorders_the_ranking(server, page):
+    page.goto(server)
+    wait_ready(page)
+    frame = page.frame_locator("iframe[title='streamlit_sortables.sortable_items']")
+    source = frame.get_by_text("#2 · ", exact=False).first
+    target = frame.get_by_text("#1 · ", exact=False).first
+    source.wait_for(timeout=TIMEOUT)
+    source.scroll_into_view_if_needed()
+
+    def drag() -> None:
+        # dnd-kit starts a drag after the pointer moves a little with the button down
+        a, b = source.bounding_box(), target.bounding_box()
+        page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2 - 8, steps=4)
+        page.mouse.move(b["x"] + 40, b["y"] + 2, steps=12)
+        page.wait_for_timeout(300)
+        page.mouse.up()
+
+    # the relevant "cat in a box" moves to rank 1: RR@2 = 1/1 and P@2 stays 1/2
+    act_until(page, drag, "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+                          ".some(a => /RR@2 = 1$/.test(a.innerText.trim()))")
+    assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
+    # the page is drawn again from the new order: the tiles renumbered, the picker's text
+    frame.get_by_text("#1 · 🐱📦 cat in a box · grade 1").wait_for(timeout=TIMEOUT)
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stSelectbox\"] input')]"
+                           ".some(i => i.value === '#1 · 🐱📦 cat in a box (grade 1)')", timeout=TIMEOUT)
+    shot(page, "dragged")
