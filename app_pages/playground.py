@@ -103,14 +103,14 @@ def main() -> None:
     series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"), "nDCG": views.curve(nd, "ndcg")}
     render.chart(charts.metric_over_k, series, k=k, title="Precision, recall and nDCG at every k (click a point)",
                  key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
-    with st.expander("Permalink: share this exact example"):
-        params = state.permalink_params(ex)
-        if params:
-            st.caption("The address in your browser already restores this example; here it is to copy:")
-            base = st.context.url or ""
-            st.code(f"{base}?{state.PARAM}={params[state.PARAM]}", language=None, wrap_lines=True)
-        else:
-            st.caption("This example is too large to fit in a link.")
+    params = state.permalink_params(ex)
+    link = f"{st.context.url or ''}?{state.PARAM}={params[state.PARAM]}" if params else None
+    with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
+        render.copy_link(link, label="Copy link to this example")
+    if link:
+        with st.expander("The link as text"):
+            st.caption("The address in your browser already restores this example; here it is to copy by hand:")
+            st.code(link, language=None, wrap_lines=True)
 
 
 main()

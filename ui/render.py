@@ -8,6 +8,7 @@ data, and in Markdown it goes through :func:`plain` first. Nothing here uses
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -18,7 +19,7 @@ from .charts import PICK
 from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
 
 __all__ = ["plain", "messages", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
-           "download_solution"]
+           "download_solution", "copy_link"]
 
 def plain(text: str, limit: int = 80) -> str:
     """``text`` cut to ``limit`` characters and made inert for Markdown
@@ -147,3 +148,49 @@ def empty_notice() -> None:
 
 def frame_of(rows: Sequence[Mapping]) -> pd.DataFrame:
     return pd.DataFrame(list(rows))
+
+
+_COPY_BUTTON = """
+<style>
+  body {{ margin: 0; font-family: "Source Sans Pro", "Source Sans 3", sans-serif; }}
+  button {{ font: inherit; font-size: 15px; padding: 6px 14px; border-radius: 8px; cursor: pointer;
+           border: 1px solid rgba(49, 51, 63, 0.2); background: #ffffff; color: #31333f; }}
+  button:hover {{ border-color: #ff4b4b; color: #ff4b4b; }}
+</style>
+<button id="copy" type="button" title="a link that restores this exact example">🔗 {label}</button>
+<script>
+  const link = {link};
+  const button = document.getElementById("copy");
+  function done(ok) {{
+    button.textContent = ok ? "✓ Link copied" : "Copy failed: use the link below";
+    setTimeout(() => {{ button.textContent = "🔗 {label}"; }}, 2500);
+  }}
+  function fallback() {{
+    const area = document.createElement("textarea");
+    area.value = link; document.body.appendChild(area); area.select();
+    let ok = false;
+    try {{ ok = document.execCommand("copy"); }} catch (e) {{ ok = false; }}
+    area.remove(); done(ok);
+  }}
+  button.addEventListener("click", () => {{
+    if (navigator.clipboard && window.isSecureContext) {{
+      navigator.clipboard.writeText(link).then(() => done(true), fallback);
+    }} else {{ fallback(); }}
+  }});
+</script>
+"""
+
+
+def copy_link(link: str | None, label: str = "Copy link") -> None:
+    """A button that copies ``link`` (a permalink of the example) to the clipboard.
+
+    The link is ours (the app's address and the example's base64url code, never raw user
+    text) and goes into the script as a JSON string with ``<`` escaped.
+    """
+    if not link:
+        st.caption("This example is too large to fit in a link.")
+        return
+    import streamlit.components.v1 as components
+
+    literal = json.dumps(link).replace("<", "\\u003c")
+    components.html(_COPY_BUTTON.format(link=literal, label=label), height=42)
