@@ -103,8 +103,7 @@ def main() -> None:
     series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"), "nDCG": views.curve(nd, "ndcg")}
     render.chart(charts.metric_over_k, series, k=k, title="Precision, recall and nDCG at every k (click a point)",
                  key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
-    params = state.permalink_params(ex)
-    link = f"{st.context.url or ''}?{state.PARAM}={params[state.PARAM]}" if params else None
+    link = render.permalink()
     with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
         render.copy_link(link, label="Copy link to this example")
     if link:

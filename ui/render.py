@@ -19,7 +19,7 @@ from .charts import PICK
 from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
 
 __all__ = ["plain", "messages", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
-           "download_solution", "copy_link"]
+           "download_solution", "copy_link", "permalink"]
 
 def plain(text: str, limit: int = 80) -> str:
     """``text`` cut to ``limit`` characters and made inert for Markdown
@@ -179,6 +179,12 @@ _COPY_BUTTON = """
   }});
 </script>
 """
+
+
+def permalink() -> str | None:
+    """This page's address with the current example in it (None when it is too large)."""
+    params = state.permalink_params(state.get_example())
+    return f"{st.context.url or ''}?{state.PARAM}={params[state.PARAM]}" if params else None
 
 
 def copy_link(link: str | None, label: str = "Copy link") -> None:

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from . import state
-from .render import messages, plain
+from .render import copy_link, messages, permalink, plain
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "drag_order", "example_bar", "GRADE_HELP"]
@@ -113,6 +113,7 @@ def example_bar(page: str, n: int) -> int:
             query_picker(page)
     with cols[-1]:
         mode_switch(page)
+        copy_link(permalink(), label="Copy link")
     with cols[-2]:
         return k_slider(page, n)
 

@@ -211,5 +211,12 @@ def test_the_copy_link_button_copies_a_permalink(server, browser):
         # + 2/log2(9) = 2.5237 + 0.5 + 1.2920 + 1.5474 + 0.3562 + 1 + 0.6309 = 7.8503
         assert "7.8503" in fresh.locator("[data-testid='stPageLink']", has_text="DCG@8 = ").first.inner_text()
         shot(fresh, "copied_link")
+        # a lesson's button links to the lesson itself
+        page.get_by_role("link", name="CG → DCG → nDCG").first.click()
+        page.get_by_role("heading", name="CG → DCG → IDCG → nDCG").wait_for(timeout=TIMEOUT)
+        wait_ready(page)
+        page.frame_locator("iframe[title='st.iframe']").get_by_role("button", name="Copy link").click()
+        page.wait_for_function("() => navigator.clipboard.readText().then(t => t.includes('/lesson_dcg?ex='))",
+                               timeout=TIMEOUT)
     finally:
         context.close()
