@@ -196,7 +196,5 @@ def copy_link(link: str | None, label: str = "Copy link") -> None:
     if not link:
         st.caption("This example is too large to fit in a link.")
         return
-    import streamlit.components.v1 as components
-
     literal = json.dumps(link).replace("<", "\\u003c")
-    components.html(_COPY_BUTTON.format(link=literal, label=label), height=42)
+    st.iframe(_COPY_BUTTON.format(link=literal, label=label), height=42)
