@@ -3,7 +3,8 @@
 
 User text (labels, query names) is always shown as plain text: in tables and charts it is
 data, and in Markdown it goes through :func:`plain` first. Nothing here uses
-``unsafe_allow_html``.
+``unsafe_allow_html``; the one iframe (:func:`copy_link`) holds our own markup and the
+permalink as an escaped JSON string.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
 
 __all__ = ["plain", "messages", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution", "copy_link", "permalink"]
+
 
 def plain(text: str, limit: int = 80) -> str:
     """``text`` cut to ``limit`` characters and made inert for Markdown
@@ -162,7 +164,7 @@ _COPY_BUTTON = """
   const link = {link};
   const button = document.getElementById("copy");
   function done(ok) {{
-    button.textContent = ok ? "✓ Link copied" : "Copy failed: use the link below";
+    button.textContent = ok ? "✓ Link copied" : "Copy failed: use the address bar";
     setTimeout(() => {{ button.textContent = "🔗 {label}"; }}, 2500);
   }}
   function fallback() {{
