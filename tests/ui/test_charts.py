@@ -77,3 +77,15 @@ def test_k_is_a_parameter_value_and_the_data_follow_the_input():
     assert [p["value"] for p in spec["params"] if p["name"] == charts.K] == [2]
     assert spec["datasets"]["ranks"] == [{"rank": 1, "precision": 1.0, "relevant": True, "grade": 3},
                                          {"rank": 2, "precision": 0.5, "relevant": False, "grade": 0}]
+
+
+def test_exports_draw_the_chart_with_its_data():
+    from ui import render
+
+    plot = charts.confusion_matrix(1, 1, 3, 3, 2)   # seed 004 at k = 2
+    png = render._png(plot)()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    svg = render._svg(plot)()
+    assert svg.lstrip().startswith("<svg") and "TP = 1" in svg and "FN = 3" in svg
+    strip = render._svg(charts.ranking_strip([{"rank": 1, "label": "<b>cat</b>", "grade": 2}], k=1))()
+    assert "&lt;b&gt;cat&lt;/b&gt;" in svg + strip and "<b>" not in strip   # a label is text, escaped
