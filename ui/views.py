@@ -75,7 +75,8 @@ def with_gaps_shown(frame: pd.DataFrame, mark: str = "—") -> tuple[pd.DataFram
     shown, gaps = frame.copy(), []
     for col in frame.columns:
         values = frame[col]
-        if not values.isna().any() or values.isna().all() or not pd.api.types.is_numeric_dtype(values):
+        if (not values.isna().any() or values.isna().all() or not pd.api.types.is_numeric_dtype(values)
+                or pd.api.types.is_bool_dtype(values)):   # ticks stay ticks
             continue
         shown[col] = [mark if pd.isna(v) else (f"{v:.4f}" if isinstance(v, float) else str(v)) for v in values]
         gaps.append(col)
