@@ -83,6 +83,15 @@ def _template_json(template: Callable[..., alt.TopLevelMixin], shape: tuple) -> 
     return json.dumps(template(*shape).to_dict(validate=False))
 
 
+def _per_rank(columns: Mapping[str, Sequence], *names: str) -> Sequence:
+    """The ``rank`` column of an explanation's table, once ``names`` are checked to hold one value per rank."""
+    ranks = columns["rank"]
+    for name in names:
+        if len(columns[name]) != len(ranks):
+            raise ValueError(f"column {name!r}: {len(columns[name])} values for {len(ranks)} ranks")
+    return ranks
+
+
 def _named(name: str) -> alt.NamedData:
     return alt.NamedData(name=name)
 
@@ -349,10 +358,7 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
     >>> len(spec["layer"]), spec["datasets"]["gains"][0]
     (2, {'rank': 1, 'grade': 3, 'gain': 3.0, 'added': 3.0})
     """
-    ranks = columns["rank"]
-    for name in ("grade", "gain", value):
-        if len(columns[name]) != len(ranks):
-            raise ValueError(f"column {name!r}: {len(columns[name])} values for {len(ranks)} ranks")
+    ranks = _per_rank(columns, "grade", "gain", value)
     data = pd.DataFrame({"rank": [int(r) for r in ranks], "grade": [int(g or 0) for g in columns["grade"]],
                          "gain": [float(g) for g in columns["gain"]], "added": [float(c) for c in columns[value]]},
                         columns=["rank", "grade", "gain", "added"])
@@ -384,10 +390,7 @@ def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: in
     >>> spec["layer"][0]["mark"]["type"], spec["datasets"]["ranks"][1]
     ('bar', {'rank': 2, 'precision': 0.5, 'relevant': True, 'grade': 1})
     """
-    ranks = columns["rank"]
-    for name in ("precision", "relevant", "grade"):
-        if len(columns[name]) != len(ranks):
-            raise ValueError(f"column {name!r}: {len(columns[name])} values for {len(ranks)} ranks")
+    ranks = _per_rank(columns, "precision", "relevant", "grade")
     relevant = [bool(r) for r in columns["relevant"]]
     data = pd.DataFrame({"rank": [int(r) for r in ranks], "precision": [float(p) for p in columns["precision"]],
                          "relevant": relevant,

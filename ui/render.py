@@ -185,8 +185,9 @@ _COPY_BUTTON = """
 
 def permalink() -> str | None:
     """This page's address with the current example in it (None when it is too large)."""
-    params = state.permalink_params(state.get_example())
-    return f"{st.context.url or ''}?{state.PARAM}={params[state.PARAM]}" if params else None
+    state.get_example()  # mirrors the example into the URL: its code is kept, not encoded again
+    code = st.session_state.get(state.KEYS["url"])
+    return f"{st.context.url or ''}?{state.PARAM}={code}" if code else None
 
 
 def copy_link(link: str | None, label: str = "Copy link") -> None:
