@@ -10,19 +10,19 @@ from .conftest import shot
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
+TIMEOUT = 60_000  # a cold server on a busy machine
 
 
 def test_upload_the_sample_files(server, page):
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(server + "/")
-    page.get_by_text("Evaluate files").first.click()
-    page.get_by_text("Upload files").click()
-    page.get_by_text("Up to 200 MB per file").wait_for(timeout=30000)
+    page.goto(server + "/evaluate_files")
+    page.get_by_text("Upload files").click(timeout=TIMEOUT)
+    page.get_by_text("Up to 200 MB per file").wait_for(timeout=TIMEOUT)
     inputs = page.locator("input[type=file]")
     inputs.nth(0).set_input_files(str(ROOT / "assets/collection/qrels.txt"))
     inputs.nth(1).set_input_files(str(ROOT / "assets/collection/run_tf.txt"))
-    page.get_by_text("run_tf.txt against qrels.txt").wait_for(timeout=60000)
-    page.get_by_text("Best queries").wait_for(timeout=30000)
+    page.get_by_text("run_tf.txt against qrels.txt").wait_for(timeout=TIMEOUT)
+    page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files")
     run_lines = len((ROOT / "assets/collection/run_tf.txt").read_text().splitlines())
     judgments = len((ROOT / "assets/collection/qrels.txt").read_text().splitlines())
