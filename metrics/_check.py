@@ -7,7 +7,7 @@ inputs here; errors are ``TypeError``/``ValueError`` naming the argument and the
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import KeysView, Mapping, Sequence, Set
 from numbers import Integral, Real
 
 MAX_GRADE = 2**31 - 1  # trec_eval stores grades as C ints
@@ -28,6 +28,26 @@ def doc_id(value, where: str) -> str:
     if text == "":
         raise ValueError(f"{where}: empty document id")
     return text
+
+
+def query_ids(value: Mapping, name: str) -> dict[str, object]:
+    """Each query id's string form → the key it has in ``value``; two keys with one string
+    form (``1`` and ``"1"``) are an error, not a query silently dropped.
+
+    >>> query_ids({1: {}, "q2": {}}, "qrels")
+    {'1': 1, 'q2': 'q2'}
+    >>> query_ids({1: {}, "1": {}}, "qrels")
+    Traceback (most recent call last):
+    ...
+    ValueError: qrels: query '1' appears twice (as 1 and '1')
+    """
+    out: dict[str, object] = {}
+    for key in value:
+        qid = doc_id(key, f"{name} query id")
+        if qid in out:
+            raise ValueError(f"{name}: query {qid!r} appears twice (as {_short(out[qid])} and {_short(key)})")
+        out[qid] = key
+    return out
 
 
 def grade(value, where: str) -> int:
@@ -100,6 +120,9 @@ def ranking(value, name: str = "ranking", *, ties: str = "docid-desc") -> list[s
         return [d for d, _ in items]
     if isinstance(value, str | bytes):
         raise TypeError(f"{name} must be a list of document ids, got a single string {_short(value)}")
+    if isinstance(value, Set) and not isinstance(value, KeysView):  # a set has no order to rank by
+        raise TypeError(f"{name} must be ordered (a list of document ids best first, or a mapping "
+                        f"id → score), got a {type(value).__name__}, whose order is arbitrary")
     if not isinstance(value, Sequence):
         try:
             value = list(value)  # generators, numpy arrays, pandas Series

@@ -188,11 +188,12 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
         raise TypeError(f"qrels must be a mapping qid -> {{doc: grade}}, got {type(qrels).__name__}")
     if not isinstance(run, Mapping):
         raise TypeError(f"run must be a mapping qid -> ranking, got {type(run).__name__}")
-    run_ids = {_check.doc_id(q, "run query id"): q for q in run}
+    run_ids = _check.query_ids(run, "run")
+    qrels_ids = _check.query_ids(qrels, "qrels")
     per_query: dict[str, dict[str, float]] = {}
     missing_from_run = []
-    for raw_qid, judged in qrels.items():
-        qid = _check.doc_id(raw_qid, "qrels query id")
+    for qid, raw_qid in qrels_ids.items():
+        judged = qrels[raw_qid]
         if qid in run_ids:
             ranking = run[run_ids[qid]]
         elif missing == "zero":
@@ -205,7 +206,6 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
         except (TypeError, ValueError) as err:
             raise type(err)(f"query {qid}: {err}") from None
         per_query[qid] = {str(m): KERNELS[m.name].trace(m, q).value for m in ms}
-    qrels_ids = {str(q) for q in qrels}
     missing_from_qrels = [q for q in run_ids if q not in qrels_ids]
     return Evaluation([str(m) for m in ms], aggregate(ms, per_query), per_query,
                       missing_from_run, missing_from_qrels)

@@ -445,6 +445,8 @@ def parse_many(text: str | list) -> list[Measure]:
         out = []
         for item in text:
             out.extend(parse_many(item) if isinstance(item, str) else [parse(item)])
+        if not out:
+            raise ValueError("measures: no measure given")
         return out
     if not isinstance(text, str):
         raise TypeError(f"measures must be a string or a list of strings, got {type(text).__name__}")

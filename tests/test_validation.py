@@ -20,6 +20,8 @@ import metrics
     ({"a": float("inf")}, ValueError, "score must be finite"),
     ({"a": "high"}, TypeError, "ranking['a']: score must be a number"),
     ({"a": True}, TypeError, "score must be a number"),
+    ({"a", "b"}, TypeError, "got a set, whose order is arbitrary"),
+    (frozenset({"a"}), TypeError, "must be ordered"),
 ])
 def test_bad_rankings(ranking, exc, words):
     with pytest.raises(exc) as err:
@@ -113,3 +115,30 @@ def test_hostile_ids_are_kept_as_plain_data():
     e = metrics.explain("P@1", [doc], {doc: 1})
     assert e.value == 1.0 and e.columns["doc"] == [doc]
     assert doc not in e.formula  # formulas never carry user text
+
+
+def test_dict_keys_keep_their_order():
+    # a dict's keys are ordered (insertion order): "b" first, so P@1 = 0 / 1
+    assert metrics.score("P@1", {"b": 0, "a": 0}.keys(), {"a": 1}) == 0.0
+
+
+@pytest.mark.parametrize("qrels, run", [
+    ({1: {"a": 1}, "1": {"b": 1}}, {"1": ["a"]}),   # two qrels queries named '1'
+    ({"1": {"a": 1}}, {1: ["a"], "1": ["b"]}),      # two run queries named '1'
+])
+def test_query_ids_equal_as_text_are_refused(qrels, run):
+    # before: one query silently replaced the other
+    with pytest.raises(ValueError, match="query '1' appears twice"):
+        metrics.evaluate(qrels, run, "P@1")
+
+
+def test_integer_query_ids_still_match_their_text():
+    # qrels key 1 and run key "1" are the same query: P@1 = 1 / 1
+    assert metrics.evaluate({1: {"a": 1}}, {"1": ["a"]}, "P@1").aggregate["P@1"] == 1.0
+
+
+@pytest.mark.parametrize("measures", ["", "  , ", [], ()])
+def test_no_measure_is_an_error(measures):
+    # an empty list was accepted (and evaluated nothing) while "" was refused
+    with pytest.raises(ValueError, match="no measure given"):
+        metrics.evaluate({"q": {"a": 1}}, {"q": ["a"]}, measures)
