@@ -1,0 +1,299 @@
+"""What a person waits for: from an input in real Chromium to the new value on the screen.
+
+    python benchmarks/browser_latency.py [--items 8 100] [--repeat 20] [--server-flag --runner.postScriptGC=false]
+    python benchmarks/browser_latency.py --soak 300      # server memory over many reruns
+
+Starts Ranklab (``app.py``) and, as the floor, ``benchmarks/latency_floor_app.py`` (the same
+kinds of widget with nothing behind them) on free ports, drives both through Playwright and
+Debian's Chromium, and prints p50 and p95 in milliseconds for each action:
+
+- **grade**: a grade typed into the grid (Playground); timed from the Enter that commits it
+  until the nDCG@k value on the page differs (the floor: until ``st.write`` echoes the edit);
+- **move**: the "↓ down" button (Playground); until the item picker names the new rank
+  (the floor: until a counter echoes the click);
+- **k**: the slider moved one step with the arrow key (Playground and the nDCG lesson); until
+  the measures show the new k (the floor: until ``st.write`` echoes it).
+
+The ratio column divides Ranklab's p50 by the floor's p50 for the same action and size.
+Actions whose effect never appeared within 10 s are counted as lost (and not timed).
+``--soak N`` makes N reruns (k changes) and prints the server's resident memory every 50.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ui import state  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT = 10_000  # ms before an action counts as lost
+SLIDER = "[data-testid='stSlider'] input[type='range']"
+IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+
+
+def example(n: int) -> state.Example:
+    """N items, the first of grade 3, then grades 0..3 on every third (as benchmarks/app_rerun.py)."""
+    items = tuple(state.Item(f"d{i}", f"result {i}", 3 if i == 1 else ((i * 7) % 4 if i % 3 == 0 else 0))
+                  for i in range(1, n + 1))
+    return state.Example((state.Query(f"{n} items", items, (state.Item("x1", "missed", 3),)),),
+                         k=min(5, n), mode="graded")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(script: str, flags: list[str], script_args: list[str]) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+           "--browser.gatherUsageStats", "false", *flags]
+    if script_args:
+        cmd += ["--", *script_args]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                return proc, url
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise SystemExit(f"{script} did not start within 60 s")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def timed(page, act, condition: str, arg=None) -> float | None:
+    """Milliseconds from ``act()`` to ``condition`` holding in the page, or None if it never did."""
+    t0 = time.perf_counter()
+    act()
+    try:
+        page.wait_for_function(condition, arg=arg, timeout=WAIT, polling="raf")
+    except Exception:
+        return None
+    ms = (time.perf_counter() - t0) * 1000
+    page.wait_for_function(IDLE, timeout=30_000)
+    page.wait_for_timeout(250)  # let the page settle before the next action
+    return ms
+
+
+def text_of(page, js: str) -> str:
+    return page.evaluate(js)
+
+
+NDCG_TEXT = ("() => { const a = [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+             ".find(a => a.innerText.includes('nDCG@')); return a ? a.innerText : ''; }")
+ECHO = ("(prefix) => [...document.querySelectorAll('[data-testid=\"stMarkdownContainer\"]')]"
+        ".map(e => e.innerText).find(t => t.startsWith(prefix)) || ''")
+
+
+def changed(js: str) -> str:
+    """A condition: the text that ``js`` reads differs from ``arg``."""
+    return f"(old) => {{ const now = ({js})(); return now !== '' && now !== old; }}"
+
+
+def echo_changed(prefix: str) -> str:
+    return f"(old) => {{ const now = ({ECHO})({prefix!r}); return now !== '' && now !== old; }}"
+
+
+def open_page(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    page.wait_for_timeout(1500)
+
+
+def type_grade(page, row: int, value: int):
+    """Select row ``row``'s grade cell (rank column, then one to the right) and type ``value``;
+    returns the action that commits it (Enter)."""
+    grid = page.locator("[data-testid='stDataFrame']").first
+    page.keyboard.press("Escape")
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + 35 * row + 17)
+    page.wait_for_timeout(150)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.type(str(value))
+    page.wait_for_timeout(150)
+    return lambda: page.keyboard.press("Enter")
+
+
+def grade_edits(page, repeat: int, condition: str, read, grades: dict[int, int]) -> tuple[list[float], int]:
+    """``grades``: row -> the grade it shows now (updated as the rows are edited)."""
+    times, lost = [], 0
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(800)
+    for i in range(repeat):
+        row = i % 8 + 1
+        value = grades.get(row, 0) % 9 + 1  # never the value it has
+        grades[row] = value
+        commit = type_grade(page, row, value)
+        ms = timed(page, commit, condition, read())
+        times.append(ms) if ms is not None else None
+        lost += ms is None
+    return times, lost
+
+
+def slider_steps(page, repeat: int, condition_for) -> tuple[list[float], int]:
+    times, lost = [], 0
+    thumb = page.locator(SLIDER).first
+    thumb.scroll_into_view_if_needed()
+    start = int(thumb.input_value())
+    for i in range(repeat):
+        k = start + i + 1
+        thumb.focus()
+        ms = timed(page, lambda: page.keyboard.press("ArrowRight"), condition_for(k))
+        times.append(ms) if ms is not None else None
+        lost += ms is None
+    return times, lost
+
+
+def moves(page, repeat: int, condition_for, button: str) -> tuple[list[float], int]:
+    times, lost = [], 0
+    for i in range(repeat):
+        b = page.get_by_role("button", name=button).first
+        b.scroll_into_view_if_needed()
+        ms = timed(page, b.click, condition_for(i))
+        times.append(ms) if ms is not None else None
+        lost += ms is None
+    return times, lost
+
+
+def picker_at(rank: int) -> str:
+    return ("() => [...document.querySelectorAll('[data-testid=\"stSelectbox\"] input')]"
+            f".some(i => i.value.startsWith('#{rank} · '))")
+
+
+def measure_ranklab(browser, url: str, n: int, repeat: int) -> dict:
+    out = {}
+    code = state.encode(example(n))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        open_page(page, f"{url}/?ex={code}")
+        grades = {row: item.grade for row, item in enumerate(example(n).query.ranking, start=1)}
+        out[("Playground", "grade")] = grade_edits(page, repeat, changed(NDCG_TEXT), lambda: text_of(page, NDCG_TEXT),
+                                                   grades)
+        open_page(page, f"{url}/?ex={code}")
+        out[("Playground", "move")] = moves(page, min(repeat, n - 1), lambda i: picker_at(i + 2), "↓ down")
+        open_page(page, f"{url}/?ex={code}")
+        steps = min(repeat, n - 5)
+        out[("Playground", "k")] = slider_steps(page, steps, lambda k: (
+            "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+            f".some(a => a.innerText.includes('Precision@{k} ='))"))
+        open_page(page, f"{url}/lesson_dcg?ex={code}")
+        out[("nDCG lesson", "k")] = slider_steps(page, steps, lambda k: (
+            "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
+            f".some(m => m.innerText.includes('DCG@{k}'))"))
+    finally:
+        context.close()
+    return out
+
+
+def measure_floor(browser, url: str, n: int, repeat: int) -> dict:
+    out = {}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        open_page(page, url)
+        out["grade"] = grade_edits(page, repeat, echo_changed("echo grade"),
+                                   lambda: page.evaluate(ECHO, "echo grade"), {})
+        out["move"] = moves(page, min(repeat, n - 1), lambda i: (
+            f"() => ({ECHO})('echo clicks') === 'echo clicks {i + 1}'"), "↓ down")
+        out["k"] = slider_steps(page, min(repeat, n - 5), lambda k: f"() => ({ECHO})('echo k') === 'echo k {k}'")
+    finally:
+        context.close()
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def soak(browser, url: str, proc: subprocess.Popen, reruns: int) -> None:
+    code = state.encode(example(100))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    open_page(page, f"{url}/?ex={code}")
+    print("| reruns | server RSS (MB) |\n|---|---|")
+    print(f"| 0 | {rss_mb(proc.pid):.0f} |")
+    thumb = page.locator(SLIDER).first
+    for i in range(1, reruns + 1):
+        thumb.focus()
+        page.keyboard.press("ArrowRight" if (i // 40) % 2 == 0 else "ArrowLeft")
+        page.wait_for_timeout(60)
+        page.wait_for_function(IDLE, timeout=30_000)
+        if i % 50 == 0:
+            print(f"| {i} | {rss_mb(proc.pid):.0f} |", flush=True)
+    context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--items", type=int, nargs="+", default=[8, 100])
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--server-flag", action="append", default=[],
+                        help="a streamlit option for the Ranklab server, e.g. --runner.postScriptGC=false")
+    parser.add_argument("--soak", type=int, default=0, help="N reruns, printing the server's memory")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    print(f"load average before: {os.getloadavg()[0]:.2f}; Ranklab server flags: {args.server_flag or 'none'}")
+    ranklab, url = start("app.py", args.server_flag, [])
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            if args.soak:
+                soak(browser, url, ranklab, args.soak)
+                return
+            rows = []
+            for n in args.items:
+                floor_proc, floor_url = start("benchmarks/latency_floor_app.py", [], ["--items", str(n)])
+                try:
+                    floor = measure_floor(browser, floor_url, n, args.repeat)
+                finally:
+                    floor_proc.terminate()
+                ours = measure_ranklab(browser, url, n, args.repeat)
+                for (where, action), (times, lost) in ours.items():
+                    f_times, f_lost = floor[action]
+                    ratio = statistics.median(times) / statistics.median(f_times) if times and f_times else float("nan")
+                    rows.append(f"| {where} | {n} | {action} | {pct(times, .5):.0f} | {pct(times, .95):.0f} | "
+                                f"{pct(f_times, .5):.0f} | {pct(f_times, .95):.0f} | {ratio:.2f}x | "
+                                f"{lost}/{len(times) + lost} | {f_lost} |")
+            browser.close()
+        print("| page | items | action | p50 ms | p95 ms | floor p50 | floor p95 | p50 / floor | lost | floor lost |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("\n".join(rows))
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+    finally:
+        ranklab.terminate()
+
+
+if __name__ == "__main__":
+    main()
