@@ -7,9 +7,19 @@ each hit, running sums, each gain and discount, the running DCG, the ideal DCG..
 step, and recomputes the whole calculation under every mistaken rule of :data:`MISTAKES`
 that applies; the rule that reproduces the learner's numbers is named.
 
+When several mistakes reproduce the learner's numbers equally well, every one is listed
+(:attr:`CheckResult.diagnoses`; :attr:`CheckResult.diagnosis` is the first of them).
+
 Tolerance comes from what the learner typed: half a unit of the last decimal typed, at
 most ±0.005 (so "0.54" is checked to ±0.005 and "0.5429" to ±0.00005); a fraction such
-as ``2/3`` is exact; counts (hits, ranks, R) must be exact integers.
+as ``2/3`` is exact, and ``2.17/4`` carries the rounding of its 2.17 (±0.005 / 4);
+counts (hits, ranks, R) must be exact integers.
+
+A step computed from earlier steps (a running sum, a DCG after rank i, the final division)
+is also right when it is exactly what the learner's own earlier numbers give and those
+were accepted: 2.17 / 4 = 0.5425 follows from the running sum 2.17 (4/7 rounded to 0.57),
+so it is not the first wrong step. After the first wrong step, the steps that follow from
+the learner's wrong numbers are marked so.
 
 Mistakes that *are* a named convention are recomputed by :mod:`metrics` itself
 (``denominator='retrieved'``, ``ideal='ranking'``, ``dcg='exp-log2'``/``'log2'``); the
@@ -38,8 +48,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+
 from .. import core
 from ..measures import Measure, parse
+from ..ranking import dcg as dcg_kernel
 
 __all__ = ["Blank", "Mistake", "MISTAKES", "StepResult", "Diagnosis", "CheckResult",
            "blanks", "check", "parse_answer", "tolerance_for", "MAX_TOLERANCE"]
@@ -56,10 +69,11 @@ DCG_FAMILY = ("CG", "DCG", "IDCG", "nDCG")
 def parse_answer(text) -> tuple[float, float | None, int | None]:
     """A typed number: ``(value, tolerance, decimals)``.
 
-    Accepts ``0.54``, ``.54``, ``0,54`` (decimal comma), ``54%``, ``2/3`` (exact) and
-    integers. The tolerance is half a unit of the last decimal typed, capped at
-    :data:`MAX_TOLERANCE`; a fraction is exact (tolerance 0). Raises ``ValueError``
-    with a plain message for anything else.
+    Accepts ``0.54``, ``.54``, ``0,54`` (decimal comma), ``54%``, ``2/3`` (exact),
+    ``2.17/4`` and integers. The tolerance is half a unit of the last decimal typed, capped
+    at :data:`MAX_TOLERANCE`; a fraction of integers is exact (tolerance 0), a fraction
+    with decimals carries their rounding through the division. Raises ``ValueError`` with
+    a plain message for anything else (``nan``, ``1e999999``, ``10**400``, long texts...).
 
     >>> parse_answer("0.54")
     (0.54, 0.005, 2)
@@ -69,43 +83,70 @@ def parse_answer(text) -> tuple[float, float | None, int | None]:
     (0.6666666666666666, 0.0)
     >>> parse_answer("54%")
     (0.54, 0.005, 2)
+
+    A sum of precisions rounded to 2.17, divided by R = 4: 0.5425, give or take 0.005 / 4.
+
+    >>> parse_answer("2.17/4")
+    (0.5425, 0.00125, None)
     """
     if isinstance(text, bool):
         raise ValueError("type a number such as 0.54 or 2/3")
     if isinstance(text, int | float):
-        value = float(text)
+        try:
+            value = float(text)
+        except OverflowError:
+            raise ValueError("number too large: type a number such as 0.54") from None
         if not math.isfinite(value):
             raise ValueError("type a finite number such as 0.54")
         return value, MAX_TOLERANCE, None
     if not isinstance(text, str):
         raise ValueError("type a number such as 0.54 or 2/3")
+    if len(text) > 10 * MAX_ANSWER_CHARS:  # before any work on it
+        raise ValueError(f"answer too long ({len(text)} characters): type a number such as 0.54")
     s = text.strip()
     if not s:
         raise ValueError("empty answer")
     if len(s) > MAX_ANSWER_CHARS:
         raise ValueError(f"answer too long ({len(s)} characters): type a number such as 0.54")
     s = s.replace(" ", "").replace("−", "-")
-    if "," in s and "." not in s and s.count(",") == 1:
-        s = s.replace(",", ".")
-    m = re.fullmatch(r"(-?\d+)/(\d+)", s)
+    if "," in s and "." not in s and all(part.count(",") <= 1 for part in s.split("/")):
+        s = s.replace(",", ".")  # decimal comma, also on each side of a fraction
+    m = re.fullmatch(rf"(-?{_DECIMAL})/({_DECIMAL})", s)
     if m:
-        den = int(m.group(2))
-        if den == 0:
-            raise ValueError(f"{text.strip()!r}: division by zero")
-        return float(Fraction(int(m.group(1)), den)), 0.0, None
+        return _fraction(text, m.group(1), m.group(2))
     percent = s.endswith("%")
     if percent:
         s = s[:-1]
-    m = re.fullmatch(r"-?(\d+)?(?:\.(\d*))?", s)
-    if not m or not (m.group(1) or m.group(2)):
-        raise ValueError(f"{_short(text)} is not a number: type e.g. 0.54, 2/3 or 54%")
-    decimals = len(m.group(2) or "")
+    if not re.fullmatch(rf"-?{_DECIMAL}", s):
+        raise ValueError(f"{_short(text)} is not a number: type e.g. 0.54, 2/3, 2.17/4 or 54%")
+    decimals = _decimals(s)
     value = float(s)
     if percent:
         value /= 100.0
         decimals += 2
     value = round(value, decimals)  # 54% -> 0.54 exactly as typed
     return value, tolerance_for(decimals), decimals
+
+
+_DECIMAL = r"(?:\d+(?:\.\d*)?|\.\d+)"  # 2, 2.17, 2., .17 (no exponent: 1e999999 is refused)
+
+
+def _decimals(number: str) -> int:
+    return len(number.partition(".")[2])
+
+
+def _fraction(text: str, top: str, bottom: str) -> tuple[float, float, None]:
+    """``top/bottom`` as typed: exact for integers, else the rounding of each side carried
+    through the division (first order: δ(a/b) = δa/|b| + |a|·δb/b²), at most ±0.005."""
+    a, b = Fraction(top), Fraction(bottom)
+    if b == 0:
+        raise ValueError(f"{_short(text)}: division by zero")
+    value = float(a / b)
+    da, db = (0.5 * 10.0 ** -_decimals(x) if "." in x else 0.0 for x in (top, bottom))
+    if not (da or db):
+        return value, 0.0, None
+    tol = da / abs(float(b)) + abs(float(a)) * db / float(b) ** 2
+    return value, min(MAX_TOLERANCE, tol), None
 
 
 def tolerance_for(decimals: int) -> float:
@@ -206,10 +247,17 @@ def _convention(**params) -> Callable:
 
 
 def _ap_steps(m, q, *, every_rank=False, round_to=None, denominators=("R",)):
+    """AP's steps with the precision summed at every rank, rounded early, or divided by
+    something else: ``"R"``, ``"used"`` (the measure's own denominator), ``"ranks"`` (the
+    ranks looked at), ``"results"`` (the whole list, N) or ``"k"`` (the cutoff)."""
     e = core.explain(m, q.docs, q.judgments)
     ranks, relevant, hits = e.columns["rank"], e.columns["relevant"], e.columns["hits"]
     out = []
     for how in denominators:
+        denom = {"R": e.summary["R"], "ranks": len(ranks), "used": e.summary["denominator"],
+                 "results": len(q.docs), "k": m.cutoff}[how]
+        if denom is None:  # "k" without a cutoff
+            continue
         table, total = {}, 0.0
         for r, hit, h in zip(ranks, relevant, hits, strict=True):
             if not (hit or every_rank):
@@ -220,7 +268,6 @@ def _ap_steps(m, q, *, every_rank=False, round_to=None, denominators=("R",)):
             total += p
             table[f"precision@{r}"] = p
             table[f"running_sum@{r}"] = total
-        denom = {"R": e.summary["R"], "ranks": len(ranks), "used": e.summary["denominator"]}[how]
         table["denominator"] = float(denom)
         table["value"] = total / denom if denom else 0.0
         out.append(table)
@@ -232,35 +279,36 @@ def ap_nonrelevant_counted(m, q):
     return _ap_steps(m, q, every_rank=True, denominators=("used", "ranks"))
 
 
-def _gain(grade, dcg, rel):
-    if grade is None or grade <= 0 or (rel is not None and grade < rel):
-        return 0.0
-    return 2.0 ** grade - 1.0 if dcg == "exp-log2" else float(grade)
+def ap_divided_by_results_or_k(m, q):
+    """The sum of precisions divided by the number of results N, or by the cutoff k."""
+    if m["denominator"] != "R":
+        return []
+    return _ap_steps(m, q, denominators=("results", "k"))
 
 
-def _correct_discount(i, dcg):
-    return max(1.0, math.log2(i)) if dcg == "jarvelin" else math.log2(i + 1)
+def _dcg_steps(m, q, *, discounts=None, ideal_gains=None, round_to=None):
+    """A DCG-family calculation with one rule swapped (discount, ideal list or rounding).
 
-
-def _dcg_steps(m, q, *, discount=None, ideal_grades=None, round_to=None):
-    """A DCG-family calculation with one rule swapped (discount, ideal list or rounding)."""
+    Gains and the right discounts come from :mod:`metrics.ranking.dcg`; ``discounts(n)``
+    replaces the discounts of ranks 1..n, ``ideal_gains`` the ideal list's gains.
+    """
     dcg, rel = m["dcg"], m["rel"]
-    discount = discount or (lambda i: _correct_discount(i, dcg))
-    n = len(q.docs) if m.cutoff is None else min(m.cutoff, len(q.docs))
+    discounts = discounts or (lambda n: dcg_kernel.discounts(n, dcg))
+    n = q.depth(m.cutoff)
 
     def rnd(x):
         return round(x, round_to) if round_to is not None else x
 
-    def run(grades):
+    def run(gains):
         total, rows = 0.0, []
-        for i, g in enumerate(grades, 1):
-            gain, d = _gain(g, dcg, rel), rnd(discount(i))
+        for gain, d in zip(gains, discounts(len(gains)).tolist(), strict=True):
+            d = rnd(d)
             total += rnd(gain / d) if d > 0 else gain  # a zero discount: the gain is kept as is
             rows.append((gain, d, total))
         return rows, total
 
     table = {}
-    rows, dcg_value = run([q.judgments.get(doc) for doc in q.docs[:n]])
+    rows, dcg_value = run(dcg_kernel.gains(q.grades[:n], q.judged[:n], dcg, rel).tolist())
     for i, (gain, d, total) in enumerate(rows, 1):
         table[f"gain@{i}"] = gain
         if m.name == "CG":
@@ -273,12 +321,10 @@ def _dcg_steps(m, q, *, discount=None, ideal_grades=None, round_to=None):
     if m.name == "DCG":
         table["value"] = dcg_value
         return table
-    if ideal_grades is None:
-        pool = (q.judgments.values() if m["ideal"] == "qrels"
-                else [q.judgments.get(doc) for doc in q.docs])
-        ideal_grades = sorted((g for g in pool if _gain(g, dcg, rel) > 0), reverse=True)
-    ideal_grades = ideal_grades if m.cutoff is None else ideal_grades[: m.cutoff]
-    _, idcg = run(ideal_grades)
+    if ideal_gains is None:
+        ideal_gains = dcg_kernel.ideal_order(m, q)[2].tolist()
+    ideal_gains = ideal_gains if m.cutoff is None else ideal_gains[: m.cutoff]
+    _, idcg = run(ideal_gains)
     table["DCG"], table["IDCG"] = dcg_value, idcg
     table["value"] = idcg if m.name == "IDCG" else (dcg_value / idcg if idcg > 0 else 0.0)
     return table
@@ -288,15 +334,27 @@ def log2_i_discount(m, q):
     """Discount log2(i) instead of log2(i + 1): rank 1 gets log2(1) = 0 (kept undiscounted)."""
     if m.name == "CG" or m["dcg"] == "jarvelin":
         return []
-    return [_dcg_steps(m, q, discount=lambda i: math.log2(i))]
+    return [_dcg_steps(m, q, discounts=lambda n: np.log2(np.arange(1.0, n + 1.0)))]
+
+
+def log_base_discount(m, q):
+    """The discount log(i + 1) taken with the natural log or log10 instead of log2.
+
+    ln x = log2 x · ln 2 and log10 x = log2 x · log10 2, so both scale the right discounts.
+    (nDCG's value does not change — DCG and IDCG scale alike — but its steps do.)
+    """
+    if m.name == "CG" or m["dcg"] == "jarvelin":
+        return []
+    return [_dcg_steps(m, q, discounts=lambda n, f=factor: dcg_kernel.discounts(n, m["dcg"]) * f)
+            for factor in (math.log(2.0), math.log10(2.0))]
 
 
 def ideal_not_sorted(m, q):
     """The ideal list is the judged grades in the order they were listed, never sorted."""
     if m.name not in ("IDCG", "nDCG"):
         return []
-    listed = [g for g in q.judgments.values() if _gain(g, m["dcg"], m["rel"]) > 0]
-    return [_dcg_steps(m, q, ideal_grades=listed)]
+    gains = dcg_kernel.gains(q.all_grades, None, m["dcg"], m["rel"])
+    return [_dcg_steps(m, q, ideal_gains=gains[gains > 0].tolist())]
 
 
 def p_divided_by_list_length(m, q):
@@ -321,7 +379,8 @@ def first_rank_off_by_one(m, q):
             return []
         return [{"first_relevant_rank": float(r), "value": 1.0 / r} for r in (first - 1, first + 1) if r > 0]
     if m.name in ("DCG", "IDCG", "nDCG") and m["dcg"] != "jarvelin":
-        return [_dcg_steps(m, q, discount=lambda i: math.log2(i + 2))]
+        # log2(i + 2): the right discount of the next rank
+        return [_dcg_steps(m, q, discounts=lambda n: dcg_kernel.discounts(n + 1, m["dcg"])[1:])]
     return []
 
 
@@ -352,6 +411,15 @@ MISTAKES: tuple[Mistake, ...] = (
             "relevant document never retrieved contributes 0. Dividing by the relevant documents "
             "retrieved is scikit-learn's convention (AP(denominator='retrieved')).",
             ("AP",), _convention(denominator="retrieved")),
+    Mistake("ap_min_k_r", "AP@k divided by min(k, R) instead of R",
+            "AP@k divides the sum of precisions by R, every relevant document in the judgments, even "
+            "when R is larger than k. Dividing by min(k, R) is another convention "
+            "(AP(denominator='min(k,R)'), used by Spark and recommender libraries).",
+            ("AP",), _convention(denominator="min(k,R)")),
+    Mistake("ap_results_or_k", "AP divided by the number of results N or by k instead of R",
+            "AP averages over the relevant documents, not over the ranks: divide the sum of precisions "
+            "by R, the relevant documents in the judgments — not by the number of results N, nor by "
+            "the cutoff k as P@k does.", ("AP",), ap_divided_by_results_or_k),
     Mistake("ap_nonrelevant", "precision counted at non-relevant ranks too",
             "Only ranks holding a relevant document add their precision to AP's sum; the precision at "
             "a non-relevant rank is skipped.", ("AP",), ap_nonrelevant_counted),
@@ -359,6 +427,10 @@ MISTAKES: tuple[Mistake, ...] = (
             "The discount at rank i is log2(i + 1): 1 at rank 1, 1.585 at rank 2, 2 at rank 3. With "
             "log2(i) rank 1 would be divided by 0 and rank 2 not discounted at all.",
             DCG_FAMILY, log2_i_discount),
+    Mistake("log_base", "natural log or log10 in the discount instead of log2",
+            "The discount is log2(i + 1), the logarithm in base 2: log2(3) = 1.585, where ln(3) = 1.0986 "
+            "and log10(3) = 0.4771. On a calculator, log2(x) = ln(x) / ln(2).",
+            ("DCG", "IDCG", "nDCG"), log_base_discount),
     Mistake("ideal_from_ranking", "ideal ordering taken from the list instead of the judgments",
             "The ideal DCG sorts every judged document, including relevant documents the system never "
             "retrieved. Sorting only the retrieved list is scikit-learn's convention (ideal='ranking').",
@@ -402,8 +474,8 @@ class StepResult:
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """The mistake that reproduces the learner's numbers: the value it gives at the first
-    wrong step, and how many of the learner's steps it reproduces."""
+    """A mistake that reproduces the learner's numbers: the value it gives at the first
+    wrong step, and how many of the learner's steps from there on it reproduces."""
 
     mistake: Mistake
     value: float
@@ -411,13 +483,25 @@ class Diagnosis:
     compared: int
 
 
+ROUNDED_NOTE = "right from the rounded numbers you typed before it; unrounded it is {}"
+FOLLOWS_NOTE = "follows from your earlier numbers"
+
+
 @dataclass(frozen=True)
 class CheckResult:
+    """Every step's verdict, the first wrong step, and every mistake of the catalogue that
+    reproduces the learner's numbers best (``diagnoses``, in catalogue order)."""
+
     measure: str
     value: float
     steps: tuple[StepResult, ...]
     first_wrong: StepResult | None
-    diagnosis: Diagnosis | None
+    diagnoses: tuple[Diagnosis, ...] = ()
+
+    @property
+    def diagnosis(self) -> Diagnosis | None:
+        """The first mistake that reproduces the learner's numbers (None if none does)."""
+        return self.diagnoses[0] if self.diagnoses else None
 
     @property
     def all_correct(self) -> bool:
@@ -434,11 +518,17 @@ class CheckResult:
             if not self.all_correct:
                 bad = next(s for s in self.steps if s.status == "unreadable")
                 return f"Could not read {bad.label}: {bad.note}"
+            if any(s.note for s in self.steps if s.status == "correct"):
+                return ("Every number you typed is right. Some come from numbers you rounded: keep more "
+                        "decimals until the end (see the notes).")
             return "Every number you typed is right."
         s = self.first_wrong
         text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {_fmt(s.expected)}."
-        if self.diagnosis:
-            text += f" Likely mistake: {self.diagnosis.mistake.title}."
+        if len(self.diagnoses) > 1:
+            titles = "; ".join(d.mistake.title for d in self.diagnoses)
+            text += f" Likely mistake — {len(self.diagnoses)} of them give your numbers: {titles}."
+        elif self.diagnoses:
+            text += f" Likely mistake: {self.diagnoses[0].mistake.title}."
         elif sum(1 for t in self.steps if t.status != "blank") > 1:
             text += " None of the usual mistakes gives your number: compare this step with the worked solution."
         else:
@@ -457,6 +547,110 @@ def _close(given: float, expected: float, tol: float, integer: bool) -> bool:
     return abs(given - expected) <= tol + EPS
 
 
+def _given_text(raw) -> str:
+    if isinstance(raw, str):
+        return raw
+    try:
+        return str(raw)
+    except ValueError:  # an int too long to print (Python's 4300-digit limit)
+        return "(a number too long to show)"
+
+
+# --------------------------------------------------------------------------- how steps follow
+
+def _same(x: float) -> float:
+    return x
+
+
+def _plus(a: float, b: float) -> float:
+    return a + b
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b if b else 0.0  # AP, nDCG, R: 0 when the denominator is 0
+
+
+def _plus_discounted(before: float, gain: float, discount: float) -> float:
+    return before + (gain / discount if discount else gain)  # as the log2(i) mistake keeps rank 1
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+
+def _derivations(m: Measure, q, table) -> dict[str, tuple[tuple[str, ...], Callable]]:
+    """How each computed step follows from earlier steps: ``key -> (input keys, formula)``.
+
+    Steps read off the example (a precision at a hit, a gain, a discount, a count, the
+    IDCG) have no entry. Used to tell a step that is right from the learner's own earlier
+    numbers from a step that is wrong in itself.
+    """
+    out: dict[str, tuple[tuple[str, ...], Callable]] = {}
+    name = m.name
+    if name == "AP":
+        prev = None
+        for key in table:
+            if key.startswith("precision@"):
+                r = key.partition("@")[2]
+                out[f"running_sum@{r}"] = (((key,), _same) if prev is None
+                                           else ((f"running_sum@{prev}", key), _plus))
+                prev = r
+        if prev is not None:
+            out["value"] = ((f"running_sum@{prev}", "denominator"), _ratio)
+    elif name in DCG_FAMILY:
+        n = sum(1 for key in table if key.startswith("gain@"))
+        run = "cg" if name == "CG" else "dcg"
+        for i in range(1, n + 1):
+            step = (f"gain@{i}",) if name == "CG" else (f"gain@{i}", f"discount@{i}")
+            if i == 1:
+                out[f"{run}@1"] = (step, _same if name == "CG" else lambda g, d: _plus_discounted(0.0, g, d))
+            else:
+                out[f"{run}@{i}"] = ((f"{run}@{i - 1}", *step), _plus if name == "CG" else _plus_discounted)
+        last = f"{run}@{n}" if n else None
+        if last and "DCG" in table:
+            out["DCG"] = ((last,), _same)
+        if last and name in ("CG", "DCG"):
+            out["value"] = ((last,), _same)
+        if name == "IDCG":
+            out["value"] = (("IDCG",), _same)
+        elif name == "nDCG":
+            out["value"] = (("DCG", "IDCG"), _ratio)
+    elif name in ("P", "R", "F1", "Success"):
+        k = core.explain(m, q.docs, q.judgments).summary["k"]  # P@k divides by k (set_P: by N)
+
+        def precision(hits):
+            return hits / k if k else 0.0
+
+        recall = (("hits", "R"), _ratio)
+        out["value"] = {"P": (("hits",), precision), "R": recall, "F1": (("P", "recall"), _f1),
+                        "Success": (("hits",), lambda h: 1.0 if h > 0 else 0.0)}[name]
+        if name == "F1":
+            out["P"], out["recall"] = (("hits",), precision), recall
+    elif name == "RR":
+        out["value"] = (("first_relevant_rank",), lambda r: 1.0 / r if r > 0 else 0.0)
+    return {key: d for key, d in out.items() if key in table and all(i in table for i in d[0])}
+
+
+def _from_own_numbers(key, derivations, table, parsed, verdicts) -> tuple[float, bool] | None:
+    """The step ``key`` recomputed from the learner's earlier numbers (the right value for a
+    step left blank or unreadable), and whether every one of those typed was accepted."""
+    if key not in derivations:
+        return None
+    inputs, formula = derivations[key]
+    values = [parsed[i][0] if i in parsed else table[i][1] for i in inputs]
+    if not all(math.isfinite(v) for v in values):
+        return None
+    try:
+        own = float(formula(*values))
+    except (ArithmeticError, ValueError):
+        return None
+    if not math.isfinite(own):
+        return None
+    return own, all(verdicts[i] == "correct" for i in inputs if i in parsed)
+
+
+# --------------------------------------------------------------------------- checking
+
 def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckResult:
     """Check the learner's numbers for one measure on one ranking.
 
@@ -472,7 +666,8 @@ def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckRe
     Returns
     -------
     CheckResult
-        Every step's verdict, the first wrong step, and the diagnosed mistake (or None).
+        Every step's verdict, the first wrong step, and the mistakes that reproduce the
+        learner's numbers (``diagnoses``; ``diagnosis`` is the first, or None).
 
     Examples
     --------
@@ -485,6 +680,13 @@ def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckRe
     ...           {"gain@1": "1", "gain@2": "3", "value": "0.68"})
     >>> r.first_wrong.key, r.first_wrong.expected, r.diagnosis.mistake.key
     ('gain@2', 2.0, 'exp_gain')
+
+    Two mistakes can give the same number; both are listed. AP@2 with a relevant document
+    at rank 2 of 2 and R = 4: (1/2) / 4 = 0.125; divided by min(2, 4) = 2 or by k = 2: 0.25.
+
+    >>> r = check("AP@2", ["x", "a"], {"a": 1, "b": 1, "c": 1, "d": 1}, {"value": "0.25"})
+    >>> [d.mistake.key for d in r.diagnoses]
+    ['ap_min_k_r', 'ap_results_or_k', 'ap_nonrelevant']
     """
     m, q = _prepared(measure, ranking, judgments)
     if not isinstance(answers, Mapping):
@@ -492,48 +694,70 @@ def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckRe
     table = _table(m, q)
     unknown = [k for k in answers if k not in table]
     if unknown:
-        raise ValueError(f"answers: unknown step {unknown[0]!r} for {m} (steps: {', '.join(list(table)[:6])}, ...)")
-    results, parsed = [], {}
+        raise ValueError(f"answers: unknown step {_short(unknown[0], 60)} for {m} "
+                         f"(steps: {', '.join(list(table)[:6])}, ...)")
+    derivations = _derivations(m, q, table)
+    results, parsed, verdicts = [], {}, {}
     for key, (label, expected, integer) in table.items():
         raw = answers.get(key)
-        text = "" if raw is None else str(raw)
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             results.append(StepResult(key, label, expected, "", None, None, "blank"))
             continue
+        text = _given_text(raw)
         try:
             given, tol, decimals = parse_answer(raw)
         except ValueError as err:
             results.append(StepResult(key, label, expected, text, None, None, "unreadable", str(err)))
             continue
         tol = 0.0 if integer else tol
-        parsed[key] = (given, tol, integer)
         ok = _close(given, expected, tol, integer)
         note = ""
-        if not ok and decimals is not None and decimals < 2 and not integer \
+        own = None if ok else _from_own_numbers(key, derivations, table, parsed, verdicts)
+        if own is not None and _close(given, own[0], tol, integer):
+            ok = own[1]  # right from accepted (rounded) numbers, or a consequence of wrong ones
+            note = ROUNDED_NOTE.format(_fmt(expected)) if ok else FOLLOWS_NOTE
+        elif not ok and decimals is not None and decimals < 2 and not integer \
                 and abs(given - expected) <= 0.5 * 10.0 ** -decimals + EPS:
             note = "right when rounded to the decimals you typed, but type at least 2 decimals"
+        parsed[key] = (given, tol, integer)
+        verdicts[key] = "correct" if ok else "wrong"
         results.append(StepResult(key, label, expected, text, given, None if integer else tol,
-                                  "correct" if ok else "wrong", note))
+                                  verdicts[key], note))
     first = next((s for s in results if s.status == "wrong"), None)
-    diagnosis = _diagnose(m, q, table, parsed, first) if first else None
-    return CheckResult(str(m), table["value"][1], tuple(results), first, diagnosis)
+    diagnoses = _diagnose(m, q, table, parsed, first) if first else ()
+    return CheckResult(str(m), table["value"][1], tuple(results), first, diagnoses)
 
 
-def _diagnose(m, q, table, parsed, first: StepResult) -> Diagnosis | None:
+def _diagnose(m, q, table, parsed, first: StepResult) -> tuple[Diagnosis, ...]:
+    """Every mistake whose recomputation gives the learner's number at the first wrong step,
+    agrees with the numbers typed before it, and reproduces as many of the later ones as
+    the best does."""
     keys = list(table)
-    later = [k for k in keys[keys.index(first.key):] if k in parsed]
-    best = None
+    at = keys.index(first.key)
+    before = [k for k in keys[:at] if k in parsed]
+    later = [k for k in keys[at:] if k in parsed]
+    given, tol, integer = parsed[first.key]
+
+    def fits(candidate, k):
+        return _close(parsed[k][0], candidate[k], *parsed[k][1:])
+
+    found = []
     for mistake in MISTAKES:
         if m.name not in mistake.families:
             continue
+        best = None
         for candidate in mistake.kernel(m, q):
             if first.key not in candidate:
                 continue
-            given, tol, integer = parsed[first.key]
             wrong_value = candidate[first.key]
             if not _close(given, wrong_value, tol, integer) or _close(wrong_value, first.expected, tol, integer):
                 continue
-            matched = sum(1 for k in later if k in candidate and _close(parsed[k][0], candidate[k], *parsed[k][1:]))
+            if not all(fits(candidate, k) for k in before if k in candidate):
+                continue  # this mistake would have changed a step the learner got right
+            matched = sum(1 for k in later if k in candidate and fits(candidate, k))
             if best is None or matched > best.matched:
                 best = Diagnosis(mistake, wrong_value, matched, len(later))
-    return best
+        if best is not None:
+            found.append(best)
+    top = max((d.matched for d in found), default=0)
+    return tuple(d for d in found if d.matched == top)
