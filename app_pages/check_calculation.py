@@ -8,6 +8,7 @@ import streamlit as st
 import metrics
 from metrics.teaching import check, exercises
 from ui import teach_view
+from ui.views import escape_markdown
 
 PAGE = "check_calculation"
 MEASURES = ["P@{k}", "R@{k}", "RR", "AP", "AP@{k}", "DCG@{k}", "nDCG@{k}", "nDCG(dcg='exp-log2')@{k}"]
@@ -64,9 +65,9 @@ def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
 
 def _show_result(result) -> None:
     if result.first_wrong is None:
-        (st.success if result.all_correct else st.info)(teach_view.plain(result.message))
+        (st.success if result.all_correct else st.info)(escape_markdown(result.message))
     else:
-        st.error(teach_view.plain(result.message))
+        st.error(escape_markdown(result.message))
     typed = [s for s in result.steps if s.status != "blank"]
     if typed:
         stop = result.steps.index(result.first_wrong) if result.first_wrong else len(result.steps)
@@ -80,14 +81,16 @@ def _show_result(result) -> None:
                          "tolerance": "exact" if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
                          "note": s.note})
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    if result.diagnosis:
-        d = result.diagnosis
+    if len(result.diagnoses) > 1:
+        st.warning(f"**{len(result.diagnoses)} mistakes give your numbers** — any of them may be yours:")
+    for d in result.diagnoses:
         fit = ("exactly the number you typed" if d.compared == 1
                else f"{d.matched} of the {d.compared} numbers you typed from there on")
-        st.warning(f"**Likely mistake: {teach_view.plain(d.mistake.title)}.** {teach_view.plain(d.mistake.explanation)}\n\n"
+        st.warning(f"**Likely mistake: {escape_markdown(d.mistake.title)}.** {escape_markdown(d.mistake.explanation)}\n\n"
                    f"Under that mistake this step comes out as {teach_view.fmt(d.value)}: {fit}.")
     st.caption("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.54 is checked to "
-               "±0.005, 0.5429 to ±0.00005); fractions such as 2/3 are exact; counts must be exact.")
+               "±0.005, 0.5429 to ±0.00005); fractions such as 2/3 are exact, 2.17/4 is ±0.005/4; counts "
+               "must be exact. A step computed from numbers you rounded is right when it follows from them.")
 
 
 def main() -> None:
@@ -101,13 +104,13 @@ def main() -> None:
     choice = template.format(k=k)  # the choice survives a change of k
     measure = metrics.parse(choice)
     st.caption(HELP.get(measure.name, "") + (" The gain here is 2^grade − 1." if "exp-log2" in choice else ""))
-    st.markdown(f"**The example** ({teach_view.plain(where)}): judged documents not retrieved still count for R "
+    st.markdown(f"**The example** ({escape_markdown(where)}): judged documents not retrieved still count for R "
                 "and for the ideal ordering.")
     st.dataframe(teach_view.ranking_frame(ranking, judgments, labels), hide_index=True, width="stretch")
     try:
         blanks = check.blanks(measure, ranking, judgments)
     except ValueError as err:
-        st.error(teach_view.plain(f"This example cannot be checked: {err}"))
+        st.error(escape_markdown(f"This example cannot be checked: {err}"))
         return
     final_only = st.radio("What will you type?", ["The final value only", "Every step"], horizontal=True,
                           key=f"{PAGE}.detail") == "The final value only"

@@ -13,6 +13,7 @@ import metrics
 from metrics import io as metrics_io
 from metrics.teaching import compare
 from ui import state, teach_view, teaching_charts
+from ui.views import escape_markdown
 
 PAGE = "compare"
 SOURCES = ["The sample collection: BM25 vs. TF", "Upload qrels and two runs", "The example's queries vs. a variant",
@@ -23,18 +24,33 @@ MAX_UPLOAD_MB = 20
 COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _read(kind: str, name: str, data: bytes) -> dict:
-    """Read an uploaded (or bundled) file with metrics.io; the suffix of ``name`` picks the format."""
+def _parse(kind: str, path: Path) -> dict:
+    """A qrels or run file as nested dicts, read with metrics.io at the app's size limit."""
+    reader = metrics_io.read_qrels if kind == "qrels" else metrics_io.read_run
+    return reader(path, max_bytes=metrics_io.APP_MAX_BYTES).to_dict()
+
+
+@st.cache_data(show_spinner=False, max_entries=3)
+def _sample(kind: str, name: str) -> dict:
+    """One file of the bundled collection (small; cached for every session)."""
+    return _parse(kind, COLLECTION / name)
+
+
+# uploads: the three files of the latest comparisons, for a quarter of an hour at most. The key
+# is the uploader's file id, so the bytes are not hashed on every rerun, nor kept.
+@st.cache_data(show_spinner=False, max_entries=3, ttl=900)
+def _upload(kind: str, name: str, key: str, _data) -> dict:
+    """An uploaded file (``_data()`` gives its bytes), read from a temporary copy deleted at
+    once; the suffix of ``name`` picks the format."""
     suffix = "".join(Path(name).suffixes[-2:]) if name else ".txt"
     suffix = re.sub(r"[^A-Za-z0-9.]", "", suffix)[:12] or ".txt"
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"upload{suffix}"
-        path.write_bytes(data)
-        reader = metrics_io.read_qrels if kind == "qrels" else metrics_io.read_run
-        result = reader(path)
-    out = result.to_dict()
-    return out
+        path.write_bytes(_data())
+        try:
+            return _parse(kind, path)
+        except (ValueError, OSError) as err:
+            raise ValueError(str(err).replace(str(path), name)) from None   # the user's name, not the copy
 
 
 def _files():
@@ -50,9 +66,10 @@ def _files():
             st.error(f"{name}: {up.size / 2**20:.1f} MB is too large (at most {MAX_UPLOAD_MB} MB).")
             return None
         try:
-            loaded.append(_read(kind, up.name, up.getvalue()))
+            loaded.append(_upload(kind, up.name, f"{up.file_id}:{up.size}", up.getvalue))
         except (ValueError, OSError) as err:
-            st.error(teach_view.plain(f"{name} ({up.name[:60]}): {str(err)[:500]}"))
+            text = str(err)[:500]
+            st.error(escape_markdown(f"{name}: {text}" if up.name in text else f"{name} ({up.name[:60]}): {text}"))
             return None
     return loaded
 
@@ -71,11 +88,11 @@ def _systems():
     source = st.radio("Systems", SOURCES, key=f"{PAGE}.source")
     if source == SOURCES[0]:
         try:
-            qrels = _read("qrels", "qrels.txt", (COLLECTION / "qrels.txt").read_bytes())
-            run_a = _read("run", "run_bm25.txt", (COLLECTION / "run_bm25.txt").read_bytes())
-            run_b = _read("run", "run_tf.txt", (COLLECTION / "run_tf.txt").read_bytes())
+            qrels = _sample("qrels", "qrels.txt")
+            run_a = _sample("run", "run_bm25.txt")
+            run_b = _sample("run", "run_tf.txt")
         except (OSError, ValueError) as err:
-            st.error(teach_view.plain(f"The sample collection could not be read: {err}"))
+            st.error(escape_markdown(f"The sample collection could not be read: {err}"))
             return None
         return qrels, run_a, run_b, 10, "A = BM25, B = TF (assets/collection)"
     if source == SOURCES[1]:
@@ -113,12 +130,12 @@ def _systems():
             return None
         if len(set(ids)) != len(ids):
             dup = next(d for d in ids if ids.count(d) > 1)
-            st.error(teach_view.plain(f"Document {dup[:40]!r} appears twice in system B's ranking; "
+            st.error(escape_markdown(f"Document {dup[:40]!r} appears twice in system B's ranking; "
                                       "each document can be ranked once."))
             return None
         unknown = [d for d in ids if d not in cq.judgments]
         if unknown:
-            st.caption(teach_view.plain(f"{len(unknown)} id(s) are not judged and count as not relevant: "
+            st.caption(escape_markdown(f"{len(unknown)} id(s) are not judged and count as not relevant: "
                                         + ", ".join(repr(d[:20]) for d in unknown[:5])))
         q = cq.name
         return {q: cq.judgments}, {q: cq.ranking}, {q: ids}, cq.k, "A = the current query; B = the typed order"
@@ -169,17 +186,17 @@ def main() -> None:
     try:
         ms = [str(m) for m in metrics.parse_many(text)][:10]
     except ValueError as err:
-        st.error(teach_view.plain(f"{err}. Using the default measures."))
+        st.error(escape_markdown(f"{err}. Using the default measures."))
         ms = [str(m) for m in metrics.parse_many(default)]
     ms = list(dict.fromkeys(ms))
     try:
         c = compare.compare(qrels, run_a, run_b, ms, rounds=10_000, seed=0)
     except ValueError as err:
-        st.error(teach_view.plain(f"Cannot compare these systems: {err}"))
+        st.error(escape_markdown(f"Cannot compare these systems: {err}"))
         return
     st.caption(f"{what}; {len(c.queries)} quer{'y' if len(c.queries) == 1 else 'ies'}.")
     for w in c.warnings:
-        st.warning(teach_view.plain(w))
+        st.warning(escape_markdown(w))
     if not c.queries:
         st.error("No judged query to compare: the qrels are empty.")
         return
@@ -197,7 +214,7 @@ def main() -> None:
                "there are at most 13 queries, else 10,000 seeded draws. Cohen's d = mean difference / its "
                "standard deviation across queries.")
     measure = st.selectbox("Per-query differences for", ms, key=f"{PAGE}.chart_measure")
-    st.markdown(f"**{teach_view.plain(measure)}: B − A for each query** (left of 0: A is better; right: B)")
+    st.markdown(f"**{escape_markdown(measure)}: B − A for each query** (left of 0: A is better; right: B)")
     chart = teaching_charts.delta_bars(c, measure)
     st.altair_chart(chart, width="stretch")
 

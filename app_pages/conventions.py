@@ -9,6 +9,7 @@ import metrics
 from metrics.conventions import PRESETS
 from metrics.teaching import explorer
 from ui import teach_view, teaching_charts
+from ui.views import escape_markdown
 
 PAGE = "conventions"
 SHORT = {"trec_eval": "trec_eval", "sklearn": "sklearn", "seed004": "seed 004", "exp-gain": "2^rel − 1 gain",
@@ -26,7 +27,7 @@ def _measures(k: int) -> list[str] | None:
     try:
         ms = [str(m) for m in metrics.parse_many(text)]
     except ValueError as err:
-        st.error(teach_view.plain(f"{err}. Showing the default measures instead."))
+        st.error(escape_markdown(f"{err}. Showing the default measures instead."))
         ms = [str(m) for m in metrics.parse_many(default)]
     if len(ms) > 12:
         st.warning(f"{len(ms)} measures: showing the first 12.")
@@ -68,12 +69,12 @@ def main() -> None:
     teach_view.show_messages()
     teach_view.example_controls(PAGE)
     cq = teach_view.current()
-    st.caption(f"Query “{teach_view.plain(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
+    st.caption(f"Query “{escape_markdown(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
     ms = _measures(cq.k)
     try:
         x = explorer.explore(ms, cq.ranking, cq.judgments, groups=cq.groups or None)
     except ValueError as err:
-        st.error(teach_view.plain(f"Cannot evaluate this example: {err}"))
+        st.error(escape_markdown(f"Cannot evaluate this example: {err}"))
         return
     st.dataframe(_table(x), hide_index=True, width="stretch")
     moves = _moves(x)
@@ -85,8 +86,8 @@ def main() -> None:
                 "relevant document, or graded judgments, to see them part.")
     with st.expander("What each column means"):
         for key, p in PRESETS.items():
-            st.markdown(f"**{teach_view.plain(SHORT.get(key, key))}** — {teach_view.plain(p.title)}: "
-                        f"{teach_view.plain(p.description)}")
+            st.markdown(f"**{escape_markdown(SHORT.get(key, key))}** — {escape_markdown(p.title)}: "
+                        f"{escape_markdown(p.description)}")
 
     st.subheader("Reproduce a number in code")
     c1, c2 = st.columns(2)
@@ -94,10 +95,10 @@ def main() -> None:
     presets = [p for p in x.presets if not PRESETS[p].grouped]
     preset = c2.selectbox("Convention", presets, format_func=lambda p: PRESETS[p].title, key=f"{PAGE}.code_preset")
     cell = next(r for r in x.rows if r.measure == measure).cells[preset]
-    st.markdown(f"**{teach_view.plain(measure)} under each convention** (orange: differs from trec_eval)")
+    st.markdown(f"**{escape_markdown(measure)} under each convention** (orange: differs from trec_eval)")
     chart = teaching_charts.conventions_bars(x, measure, SHORT)
     st.altair_chart(chart, width="stretch")
-    st.markdown(f"{teach_view.plain(PRESETS[preset].title)} computes **{teach_view.plain(measure)}** as "
+    st.markdown(f"{escape_markdown(PRESETS[preset].title)} computes **{escape_markdown(measure)}** as "
                 f"`{cell.measure}` = **{teach_view.fmt(cell.value)}**.")
     snippets = explorer.snippets(cell.measure, cq.ranking, cq.judgments)
     libraries = [s.library for s in snippets if s.library != "ranklab"]

@@ -2,80 +2,110 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import json
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+import pyarrow as pa
 import streamlit as st
 
 import metrics
+import metrics.io
 from metrics.batch import evaluate_batch
 from metrics.cli_evaluate import write_csv, write_trec
 from metrics.io import DEDUP, read_qrels, read_run
+from metrics.io.source import format_size
 from ui import evaluation_view as view
 from ui import state
-from ui.reader_view import escape_markdown
+from ui.views import escape_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "collection"
 SAMPLE_RUNS = {"BM25 (run_bm25.txt)": "run_bm25.txt", "TF baseline (run_tf.txt)": "run_tf.txt"}
 SOURCES = ("Sample collection", "Upload files", "Paste text")
 DEFAULT_MEASURES = "P@10 R@100 RR AP nDCG@10"
-LAST = "evaluate_files.last"  # the last good evaluation, kept when new input is malformed
+# the last good evaluation, kept when new input is malformed. It holds only what the page
+# shows (numbers, links, the run's tag), never the files' bytes or parsed tables.
+LAST = "evaluate_files.last"
 
 
 def upload_limit_mb() -> int:
     return int(st.get_option("server.maxUploadSize"))
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def load(kind: str, name: str, digest: str, data: bytes, dedup: str = "error"):
-    """Read one file's bytes with the reader its name implies (cached by content)."""
-    suffix = "".join(Path(name).suffixes[-2:]) or ".txt"
+def max_bytes() -> int:
+    """The most bytes a file may hold, plain or once decompressed (read at every call, so a
+    test can lower it)."""
+    return metrics.io.APP_MAX_BYTES
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file: its name as the user knows it, a key naming its content (without
+    hashing the content on every rerun), its size, and how to get its bytes."""
+
+    name: str
+    key: str
+    size: int
+    data: Callable[[], bytes]
+
+
+def _text_source(name: str, text: str) -> Source:
+    raw = text.encode("utf-8", "surrogatepass")
+    return Source(name, "text:" + hashlib.sha256(raw).hexdigest(), len(raw), lambda: raw)
+
+
+def _file_source(path: Path) -> Source:
+    info = path.stat()
+    return Source(path.name, f"file:{path}:{info.st_mtime_ns}:{info.st_size}", info.st_size, path.read_bytes)
+
+
+def _upload_source(upload) -> Source:
+    # the uploader's file id changes with every upload: no need to hash the bytes
+    return Source(upload.name, f"upload:{upload.file_id}:{upload.size}", upload.size, upload.getvalue)
+
+
+def read(kind: str, source: Source, dedup: str = "error"):
+    """Read one input with the reader its name implies, from a temporary copy that is deleted
+    at once; errors name the user's file, not the copy."""
+    suffix = "".join(Path(source.name).suffixes[-2:])   # the format comes from the name: run.jsonl.gz
+    suffix = "".join(ch for ch in suffix if ch.isascii() and (ch.isalnum() or ch == "."))[:16] or ".txt"
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{kind}{suffix}"
-        path.write_bytes(data)
-        table = read_qrels(path) if kind == "qrels" else read_run(path, dedup=dedup)
-    # name the user's file in messages, not the temporary copy
-    return table, str(path)
+        path.write_bytes(source.data())
+        try:
+            if kind == "qrels":
+                return read_qrels(path, max_bytes=max_bytes())
+            return read_run(path, dedup=dedup, max_bytes=max_bytes())
+        except (ValueError, OSError) as err:
+            text = str(err).replace(str(path), source.name)
+            raise ValueError(text) from None
 
 
-def read(kind: str, name: str, data: bytes, dedup: str = "error"):
-    digest = hashlib.sha256(data).hexdigest()
-    try:
-        table, temp = load(kind, name, digest, data, dedup)
-    except ValueError as err:
-        raise ValueError(str(err).replace(_temp_name(err), name)) from None
-    return table
-
-
-def _temp_name(err: ValueError) -> str:
-    text = str(err)
-    head = text.split(":", 1)[0]
-    return head if head.startswith(tempfile.gettempdir()) else "\0"
-
-
-def inputs(source: str):
-    """(qrels name, bytes, run name, bytes), or None while something is missing."""
+def inputs(source: str) -> tuple[Source, Source] | None:
+    """The qrels and the run, or None while something is missing."""
     if source == SOURCES[0]:
         label = st.selectbox("Run", list(SAMPLE_RUNS), key="evaluate_files.sample_run")
         st.caption("324 short documents, 30 queries with graded judgments (0–3), two systems — "
                    "made by `assets/make_collection.py`.")
-        run_file = SAMPLE / SAMPLE_RUNS[label]
-        return "qrels.txt", (SAMPLE / "qrels.txt").read_bytes(), run_file.name, run_file.read_bytes()
+        return _file_source(SAMPLE / "qrels.txt"), _file_source(SAMPLE / SAMPLE_RUNS[label])
     if source == SOURCES[1]:
         limit = upload_limit_mb()
         st.caption(f"TREC qrels and runs, two-column `qid docid` lists, JSONL (seed 003), CSV/TSV with "
                    f"named columns, each optionally `.gz`. Up to {limit} MB per file "
-                   f"(`server.maxUploadSize` in `.streamlit/config.toml`).")
+                   f"(`server.maxUploadSize` in `.streamlit/config.toml`); a `.gz` may expand to at most "
+                   f"{format_size(max_bytes())}.")
         left, right = st.columns(2)
         qrels_file = left.file_uploader("Qrels (judgments)", key="evaluate_files.qrels_upload")
         run_file = right.file_uploader("Run", key="evaluate_files.run_upload")
         if qrels_file is None or run_file is None:
             return None
-        return qrels_file.name, qrels_file.getvalue(), run_file.name, run_file.getvalue()
+        return _upload_source(qrels_file), _upload_source(run_file)
     left, right = st.columns(2)
     qrels_text = left.text_area("Qrels: `qid iter docid grade` per line", key="evaluate_files.qrels_text",
                                 height=180, placeholder="q1 0 d1 2\nq1 0 d2 0")
@@ -84,7 +114,7 @@ def inputs(source: str):
                                placeholder="q1 Q0 d2 1 3.1 mine\nq1 Q0 d1 2 2.5 mine")
     if not qrels_text.strip() or not run_text.strip():
         return None
-    return "pasted qrels", qrels_text.encode("utf-8"), "pasted run", run_text.encode("utf-8")
+    return _text_source("pasted qrels", qrels_text), _text_source("pasted run", run_text)
 
 
 def measures_from(text: str, convention: str) -> list[metrics.Measure]:
@@ -94,23 +124,40 @@ def measures_from(text: str, convention: str) -> list[metrics.Measure]:
     return ms
 
 
-def evaluate(files, ms, missing: str, depth: int | None, dedup: str) -> dict:
-    qrels_name, qrels_bytes, run_name, run_bytes = files
+def _links(qrels, run, per_query: dict, measures: list[str]) -> dict[str, str | None]:
+    """The playground permalink code of every query shown among the worst and best of some
+    measure (None when the query cannot become an example), made while the tables are read."""
+    wanted = dict.fromkeys(qid for m in measures for pairs in view.extremes(per_query, m) for qid, _ in pairs)
+    links: dict[str, str | None] = {}
+    for qid in wanted:
+        try:
+            links[qid] = state.permalink_params(view.query_example(qrels, run, qid)).get(state.PARAM)
+        except state.ExampleError:
+            links[qid] = None
+    return links
+
+
+def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, dedup: str) -> dict:
+    """Read both files, evaluate, and keep only the small results: the tables are dropped
+    when this returns."""
+    qrels_source, run_source = files
     with st.status("Reading and evaluating…", expanded=False) as status:
         try:
-            status.update(label=f"Reading {qrels_name} ({len(qrels_bytes) / 1e6:.1f} MB)…")
-            qrels = read("qrels", qrels_name, qrels_bytes)
-            status.update(label=f"Reading {run_name} ({len(run_bytes) / 1e6:.1f} MB)…")
-            run = read("run", run_name, run_bytes, dedup)
+            status.update(label=f"Reading {escape_markdown(qrels_source.name)} ({qrels_source.size / 1e6:.1f} MB)…")
+            qrels = read("qrels", qrels_source)
+            status.update(label=f"Reading {escape_markdown(run_source.name)} ({run_source.size / 1e6:.1f} MB)…")
+            run = read("run", run_source, dedup)
             status.update(label=f"Evaluating {len(run):,} lines…")
             result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
-        except (ValueError, TypeError):
+            names = [str(m) for m in ms]
+            links = _links(qrels, run, result.per_query, names)
+        except Exception:
             status.update(label="Stopped: see the message below", state="error")
             raise
         status.update(label=f"Read {len(run):,} run lines and {len(qrels):,} judgments; evaluated "
                             f"{len(result.per_query):,} queries", state="complete")
-    return {"result": result, "measures": [str(m) for m in ms], "qrels": qrels, "run": run,
-            "names": (qrels_name, run_name), "options": (missing, depth)}
+    return {"result": result, "measures": names, "links": links, "tag": run.tag or None,
+            "names": (qrels_source.name, run_source.name)}
 
 
 def show(last: dict) -> None:
@@ -118,7 +165,7 @@ def show(last: dict) -> None:
     names = last["measures"]
     ms = [metrics.parse(n) for n in names]
     qrels_name, run_name = last["names"]
-    st.subheader(f"{run_name} against {qrels_name}")
+    st.subheader(f"{escape_markdown(run_name)} against {escape_markdown(qrels_name)}")
     for text in result.warnings:
         st.warning(escape_markdown(text))
     if not result.per_query:
@@ -137,24 +184,43 @@ def show(last: dict) -> None:
     for column, title, pairs in ((left, "Worst queries", worst), (right, "Best queries", best)):
         column.markdown(f"**{title}** on {escape_markdown(measure)}")
         for qid, value in pairs:
-            params = state.permalink_params(view.query_example(last["qrels"], last["run"], qid))
-            # the playground is the app's default page, served at the root
-            link = f"[open in the playground](./?{state.PARAM}={params[state.PARAM]})" if params else ""
-            column.markdown(f"`{escape_markdown(qid)}` — {value:.4f} {link}")
-    trec = io.StringIO()
-    write_trec(trec, ms, result, True, last["run"].tag if last["run"].tag else None)
-    table = io.StringIO()
-    write_csv(table, ms, result, True)
-    payload = json.dumps({"aggregate": result.aggregate, "per_query": result.per_query,
-                          "warnings": result.warnings}, indent=1)
+            code = last["links"].get(qid)
+            # the playground is the app's default page, served at the root; the code is base64url
+            link = f"[open in the playground](./?{state.PARAM}={code})" if code else ""
+            column.markdown(f"{escape_markdown(qid)} — {value:.4f} {link}")
+
+    def trec() -> str:
+        out = io.StringIO()
+        write_trec(out, ms, result, True, last["tag"])
+        return out.getvalue()
+
+    def table() -> str:
+        out = io.StringIO()
+        write_csv(out, ms, result, True)
+        return out.getvalue()
+
+    def payload() -> str:
+        return json.dumps({"aggregate": result.aggregate, "per_query": result.per_query,
+                           "warnings": result.warnings}, indent=1)
+
+    # made when clicked, not held in the session on every rerun
     a, b, c = st.columns(3)
-    a.download_button("Download CSV", table.getvalue(), "evaluation.csv", "text/csv", key="evaluate_files.csv")
-    b.download_button("Download JSON", payload, "evaluation.json", "application/json", key="evaluate_files.json")
-    c.download_button("Download trec_eval text", trec.getvalue(), "evaluation.trec.txt", "text/plain",
-                      key="evaluate_files.trec")
+    a.download_button("Download CSV", table, "evaluation.csv", "text/csv", key="evaluate_files.csv",
+                      on_click="ignore")
+    b.download_button("Download JSON", payload, "evaluation.json", "application/json", key="evaluate_files.json",
+                      on_click="ignore")
+    c.download_button("Download trec_eval text", trec, "evaluation.trec.txt", "text/plain",
+                      key="evaluate_files.trec", on_click="ignore")
 
 
-def main() -> None:
+def release_memory() -> None:
+    """Hand the memory of the tables just read back to the system: Arrow's allocator keeps
+    freed blocks for reuse otherwise, and a session would go on holding them."""
+    gc.collect()
+    pa.default_memory_pool().release_unused()
+
+
+def page() -> None:
     st.title("Evaluate files")
     st.write("Evaluate a whole run against its judgments, as `ranklab evaluate` does: the same "
              "numbers as trec_eval (pytrec_eval) for every measure both compute.")
@@ -171,23 +237,39 @@ def main() -> None:
     complete = st.checkbox("Count judged queries missing from the run as 0 (trec_eval -c)",
                            key="evaluate_files.complete")
     error = None
+    last = st.session_state.get(LAST)
     if files is not None:
         try:
             ms = measures_from(text, convention)
-            st.session_state[LAST] = evaluate(files, ms, "zero" if complete else "skip",
-                                              int(depth) or None, dedup)
-        except (ValueError, TypeError) as err:
+            options = ("zero" if complete else "skip", int(depth) or None, dedup)
+            wanted = (files[0].key, files[1].key, tuple(str(m) for m in ms), options, max_bytes())
+            if last is None or last.get("key") != wanted:   # a rerun for a widget below reads nothing again
+                try:
+                    last = evaluate(files, ms, *options)
+                finally:
+                    release_memory()
+                last["key"] = wanted
+                st.session_state[LAST] = last
+        except (ValueError, TypeError, OSError) as err:
             error = str(err)
     elif source != SOURCES[0]:
         st.info("Give both files to evaluate them.")
     if error:
         st.error("These files could not be evaluated:")
         st.code(error, language=None)
-    last = st.session_state.get(LAST)
     if last is not None:
         if error:
             st.caption("Showing the previous results.")
         show(last)
+
+
+def main() -> None:
+    """The page, with any unexpected error shown as a message instead of a traceback."""
+    try:
+        page()
+    except Exception as err:   # noqa: BLE001 - the last line of defence: no traceback reaches a user
+        st.error("Something went wrong on this page. The message below says what; the files were not changed.")
+        st.code(f"{type(err).__name__}: {str(err)[:2000]}", language=None)
 
 
 main()

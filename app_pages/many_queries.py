@@ -40,7 +40,8 @@ def main() -> None:
     with top[2]:
         widgets.mode_switch(PAGE)
 
-    tabs = st.tabs([f"{i + 1}. {q.name[:24]}" for i, q in enumerate(ex.queries)] + ["➕"])
+    # tab labels are Markdown (links, images): the names go in as plain text
+    tabs = st.tabs([f"{i + 1}\\. {render.plain(q.name, 24)}" for i, q in enumerate(ex.queries)] + ["➕"])
     for i, q in enumerate(ex.queries):
         with tabs[i]:
             head = st.columns([4, 1])

@@ -10,6 +10,7 @@ import streamlit as st
 import metrics
 from metrics.teaching import pitfalls
 from ui import teach_view, teaching_charts
+from ui.views import escape_markdown
 
 PAGE = "pitfalls"
 VERDICT = {True: "✓ right", False: "✗ wrong", None: "another convention"}
@@ -23,7 +24,7 @@ def _outcomes(p) -> pd.DataFrame:
 
 
 def _example(example: dict) -> str:
-    return "  \n".join(f"**{teach_view.plain(k)}**: {teach_view.plain(teach_view.describe(v))}"
+    return "  \n".join(f"**{escape_markdown(k)}**: {escape_markdown(teach_view.describe(v))}"
                        for k, v in example.items())
 
 
@@ -39,7 +40,7 @@ def _try_it(key: str) -> None:
         teach_view.example_controls(PAGE, k=False)
     cq = teach_view.current()
     if key == "ndcg_falling":
-        st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”): nDCG at each cutoff k")
+        st.markdown(f"**On your example** (query “{escape_markdown(cq.name)}”): nDCG at each cutoff k")
         p = pitfalls.ndcg_falling(cq.ranking, cq.judgments)
         st.altair_chart(teaching_charts.values_over_k([o.value for o in p.outcomes], "nDCG"), width="stretch")
     elif key == "p_at_k_short":
@@ -49,13 +50,13 @@ def _try_it(key: str) -> None:
         k = int(st.number_input("k (the seed uses 100)", 1, 1000, 100, key=f"{PAGE}.seed002_k"))
         qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the seed's loader keeps grade > 0
         p = pitfalls.seed002_ndcg(qrels, {"q1": cq.ranking}, k)
-        st.markdown(f"**Seed 002's code on your example** (query “{teach_view.plain(cq.name)}”, k = {k}):")
+        st.markdown(f"**Seed 002's code on your example** (query “{escape_markdown(cq.name)}”, k = {k}):")
         st.dataframe(_outcomes(p), hide_index=True, width="stretch")
     elif key == "ap_denominators":
         k = cq.k
         rows = [{"computation": m, "value": teach_view.fmt(metrics.score(m, cq.ranking, cq.judgments))}
                 for m in (f"AP@{k}", f"AP(denominator='retrieved')@{k}", f"AP(denominator='min(k,R)')@{k}")]
-        st.markdown(f"**On your example** (query “{teach_view.plain(cq.name)}”, k = {k}):")
+        st.markdown(f"**On your example** (query “{escape_markdown(cq.name)}”, k = {k}):")
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
@@ -68,7 +69,7 @@ def main() -> None:
     key = st.radio("Pitfall", list(gallery), format_func=lambda k: gallery[k].title, key=f"{PAGE}.choice")
     p = gallery[key]
     st.header(p.title)
-    st.markdown(f"**What goes wrong.** {teach_view.plain(p.what)}")
+    st.markdown(f"**What goes wrong.** {escape_markdown(p.what)}")
     st.markdown("**The example**  \n" + _example(p.example))
     st.markdown("**Wrong and right, side by side**")
     st.dataframe(_outcomes(p), hide_index=True, width="stretch",
@@ -76,7 +77,7 @@ def main() -> None:
                                 "value": st.column_config.TextColumn(width="small"),
                                 "verdict": st.column_config.TextColumn(width="small"),
                                 "note": st.column_config.TextColumn(width="large")})
-    st.markdown(f"**Why.** {teach_view.plain(p.why)}")
+    st.markdown(f"**Why.** {escape_markdown(p.why)}")
     if key == "seed002_ndcg":
         with st.expander("Seed 002's NDCG function, reproduced line for line"):
             st.code(inspect.getsource(pitfalls.seed002_ndcg_as_written), language="python")

@@ -38,7 +38,7 @@ def grouped_summary(q, k: int) -> None:
     ids = [item.id for item in q.ranking]
     st.subheader("Seed 001's grouped reading")
     st.caption("Ground truth as groups: any id of a group satisfies it, every group must be satisfied. "
-               "Groups: " + " AND ".join("(" + " or ".join(g) + ")" for g in groups))
+               "Groups: " + " AND ".join("(" + " or ".join(render.plain(d, 40) for d in g) + ")" for g in groups))
     cols = st.columns(len(GROUPED))
     for col, (fn, title) in zip(cols, GROUPED, strict=True):
         value = getattr(metrics.grouped, fn)(ids, groups, k=k)

@@ -8,6 +8,7 @@ import streamlit as st
 
 from metrics.teaching import exercises
 from ui import teach_view
+from ui.views import escape_markdown
 
 PAGE = "practice"
 SCORE = f"{PAGE}.score"
@@ -53,7 +54,7 @@ def _record(key: str, correct: bool) -> None:
 
 def _question(ex, i: int, q) -> None:
     key = f"{PAGE}.q.{ex.seed}.{ex.level}.{i}"
-    st.markdown(f"**{i + 1}.** {teach_view.plain(q.prompt)}")
+    st.markdown(f"**{i + 1}.** {escape_markdown(q.prompt)}")
     if q.kind == "predict":
         choice = st.radio("Your prediction", q.choices, index=None, horizontal=True, key=f"{key}.answer")
         clicked = st.button("Reveal", key=f"{key}.check")
@@ -68,7 +69,7 @@ def _question(ex, i: int, q) -> None:
             _record(f"{ex.seed}/{ex.level}/{i}", grade.correct)
     if st.session_state.get(f"{key}.graded"):
         grade = exercises.grade_answer(q, choice)
-        (st.success if grade.correct else st.error)(teach_view.plain(grade.message))
+        (st.success if grade.correct else st.error)(escape_markdown(grade.message))
 
 
 def _worksheet(seed: int, level: int) -> None:

@@ -7,6 +7,7 @@ import streamlit as st
 import metrics
 from metrics.teaching import swap
 from ui import teach_view, teaching_charts
+from ui.views import escape_markdown
 
 PAGE = "swap_map"
 
@@ -39,15 +40,15 @@ def main() -> None:
         with col:
             st.altair_chart(teaching_charts.swap_heatmap(smap, labels=cq.labels, extent=extent), width="content")
             i, j, d = smap.largest()
-            st.markdown(f"**{teach_view.plain(m)}** = {teach_view.fmt(smap.base)} now.")
+            st.markdown(f"**{escape_markdown(m)}** = {teach_view.fmt(smap.base)} now.")
             if d == 0:
                 why = (f" {m} sees which documents are in the top k, not their order: only a swap "
                        "across rank k changes it." if metrics.parse(m).name in ("P", "R", "Success") else "")
-                st.caption("No swap among these ranks changes it." + teach_view.plain(why))
+                st.caption("No swap among these ranks changes it." + escape_markdown(why))
             else:
                 a, b = (cq.labels.get(d_, "") or d_ for d_ in (smap.docs[i - 1], smap.docs[j - 1]))
-                st.caption(f"Biggest change: swapping ranks {i} and {j} ({teach_view.plain(a)} ↔ "
-                           f"{teach_view.plain(b)}) moves it by {d:+.4f}.")
+                st.caption(f"Biggest change: swapping ranks {i} and {j} ({escape_markdown(a)} ↔ "
+                           f"{escape_markdown(b)}) moves it by {d:+.4f}.")
     st.caption("All maps share one colour scale, so the same blue means the same gain on each. A map is "
                "symmetric: swapping i and j is the same as swapping j and i. Hover a cell for the documents.")
     if len(cq.ranking) > depth:

@@ -14,7 +14,7 @@ from metrics.io.keys import take
 
 from . import state
 
-__all__ = ["distribution_chart", "per_query_rows", "extremes", "query_example", "PLAYGROUND_ITEMS"]
+__all__ = ["distribution_chart", "per_query_rows", "extremes", "query_example", "playground_ids", "PLAYGROUND_ITEMS"]
 
 PLAYGROUND_ITEMS = 30  # documents of a ranking shown in the playground
 
@@ -79,11 +79,47 @@ def query_example(qrels: Qrels, run: Run, qid: str, *, items: int = PLAYGROUND_I
         by_doc = sorted(zip(docs, scores, strict=True), key=lambda p: p[0].encode(), reverse=True)
         ranking = [d for d, _ in sorted(by_doc, key=lambda p: -p[1])][:items]
     limit = state.LIMITS
+    shown = set(ranking)
+    tray = [d for d, g in judged.items() if g > 0 and d not in shown][:items]
+    ids = playground_ids([*ranking, *tray])
 
     def item(doc: str) -> state.Item:
         grade = min(max(judged.get(doc, 0), 0), limit.grade_max)
-        return state.Item(doc[: limit.id_chars], doc[: limit.label_chars], grade)
-    shown = set(ranking)
-    tray = [d for d, g in judged.items() if g > 0 and d not in shown][:items]
-    query = state.Query(qid[: limit.name_chars], tuple(item(d) for d in ranking), tuple(item(d) for d in tray))
+        return state.Item(ids[doc], state.printable(doc)[: limit.label_chars], grade)
+    name = state.printable(qid).strip()[: limit.name_chars] or "query"
+    query = state.Query(name, tuple(item(d) for d in ranking), tuple(item(d) for d in tray))
     return state.validate(state.Example((query,), k=min(10, max(1, len(ranking))), mode="graded"))
+
+
+def playground_ids(docs: list[str]) -> dict[str, str]:
+    """Each document id of a file → its id in the playground: the id itself whenever the
+    example accepts it (any printable text up to ``LIMITS.id_chars``), otherwise a printable,
+    shortened stand-in made unique with ``~n``; the label keeps the original text.
+
+    >>> playground_ids(["doc#D001", "a\\tb", "x" * 300, "x" * 301])["a\\tb"]
+    'a\ufffdb'
+    >>> [len(v) for v in playground_ids(["x" * 300, "x" * 301]).values()]
+    [200, 200]
+    """
+    limit = state.LIMITS.id_chars
+    out: dict[str, str] = {}
+    used = set()
+    for doc in docs:
+        safe = state.printable(doc)
+        if safe.strip() == "":
+            safe = "(blank id)"
+        if safe == doc and len(doc) <= limit and doc not in used:
+            out[doc] = doc
+            used.add(doc)
+    for doc in docs:
+        if doc in out:
+            continue
+        base = state.printable(doc) if state.printable(doc).strip() else "(blank id)"
+        candidate, n = base[:limit], 1
+        while candidate in used:
+            n += 1
+            suffix = f"~{n}"
+            candidate = base[: limit - len(suffix)] + suffix
+        out[doc] = candidate
+        used.add(candidate)
+    return out

@@ -37,10 +37,11 @@ def plain(text: str, limit: int = 80) -> str:
 
 
 def messages() -> None:
-    """Show the messages queued by :mod:`ui.state` (bad edits, damaged permalinks)."""
+    """Show the messages queued by :mod:`ui.state` (bad edits, damaged permalinks). They quote
+    user text (a query name, a label, an id), so they are shown as plain text."""
     state.get_example()  # reads the URL first, so a damaged permalink is reported on this run
     for level, text in state.take_messages():
-        (st.error if level == "error" else st.warning)(text, icon="⚠️")
+        (st.error if level == "error" else st.warning)(escape_markdown(text), icon="⚠️")
 
 
 def _pick_k(key: str) -> Callable[[], None]:

@@ -36,7 +36,7 @@ from numbers import Integral, Real
 
 __all__ = [
     "Item", "Query", "Example", "ExampleError", "PRESETS", "Preset", "MODES", "LIMITS",
-    "build_preset", "validate", "encode", "decode", "permalink_params",
+    "build_preset", "validate", "printable", "encode", "decode", "permalink_params",
     "get_example", "set_example", "load_preset", "current_query", "set_current_query",
     "effective_k", "take_messages", "editor_key", "reset_editors", "KEYS", "PARAM",
 ]
@@ -54,11 +54,12 @@ class Limits:
     queries: int = 20
     label_chars: int = 200
     name_chars: int = 100
-    id_chars: int = 64
+    id_chars: int = 200
     grade_max: int = 10
     k_max: int = 1000
     url_chars: int = 16_000    # longer examples are not mirrored into the URL
     json_bytes: int = 2_000_000
+    json_depth: int = 8        # the encoded form nests 5 deep (query list, query, ranking, row)
 
 
 LIMITS = Limits()
@@ -152,20 +153,68 @@ def effective_k(example: Example, query: Query | None = None) -> int:
 
 # --------------------------------------------------------------------------- validation
 
-_ID = re.compile(r"[A-Za-z0-9_.:\-]+")
+# text that cannot be shown or sent to the browser: control characters (C0, DEL, C1) and
+# lone surrogates (they make the permalink and every Streamlit message fail to encode)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def _text(value, where: str, limit: int, *, allow_empty: bool = False) -> str:
+def _shown(value, limit: int = 20) -> str:
+    """A short, printable rendering of a bad value for an error message (never fails):
+    text quoted and cut, numbers as they are (a huge one only by its size), others by type.
+
+    >>> _shown("ab\\x00c"), _shown(10**400), _shown(2.5), _shown([1])
+    ("'ab\ufffdc'", 'a 401-digit number', '2.5', 'a list')
+    """
+    if isinstance(value, str):
+        text = _UNPRINTABLE.sub("\ufffd", value[: limit + 1])
+        return repr(text[:limit] + ("…" if len(text) > limit else ""))
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {len(str(value)) if value.bit_length() < 14_000 else 'many'}-digit number"
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    return f"a {type(value).__name__}"
+
+
+def _text(value, where: str, limit: int, *, allow_empty: bool = False, strip: bool = True) -> str:
+    """Printable text of at most ``limit`` characters (stripped unless ``strip=False``)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         value = ""
+    if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < 1e15:
+        value = str(value)   # a number typed where text belongs (a label of digits)
     if not isinstance(value, str):
-        value = str(value)
-    value = value.strip()
-    if not value and not allow_empty:
+        raise ExampleError(f"{where}: expected text, got {type(value).__name__}")
+    if len(value) > limit + 1000:   # checked before any work on it
+        raise ExampleError(f"{where}: {len(value):,} characters is too long (at most {limit})")
+    stripped = value.strip()
+    if strip:
+        value = stripped
+    if not stripped and not allow_empty:
         raise ExampleError(f"{where}: empty text")
     if len(value) > limit:
         raise ExampleError(f"{where}: {len(value):,} characters is too long (at most {limit})")
+    bad = _UNPRINTABLE.search(value)
+    if bad:
+        code = ord(bad.group())
+        what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character"
+        raise ExampleError(f"{where}: {what} (U+{code:04X}) at character {bad.start() + 1}; "
+                           "only printable text is accepted")
     return value
+
+
+def printable(text: str) -> str:
+    """``text`` with every character :func:`validate` refuses (control characters, lone
+    surrogates) replaced by U+FFFD, for text from files that is only shown.
+
+    >>> printable("a\\tb\\ud800")
+    'a\ufffdb\ufffd'
+    """
+    return _UNPRINTABLE.sub("\ufffd", text)
+
+
+def _doc_id(value, where: str) -> str:
+    """A document id: any printable text up to ``LIMITS.id_chars``, kept exactly as given
+    (ids in the wild hold ``#``, ``/``, spaces, addresses and every script)."""
+    return _text(value, f"{where}: id", LIMITS.id_chars, strip=False)
 
 
 def _grade(value, where: str) -> int:
@@ -174,35 +223,46 @@ def _grade(value, where: str) -> int:
     if value is None:
         raise ExampleError(f"{where}: the grade is empty (use 0 for not relevant)")
     if isinstance(value, str):
+        if len(value) > 40:
+            raise ExampleError(f"{where}: grade {_shown(raw)} is not a number")
         try:
             value = float(value.strip())
         except ValueError:
-            raise ExampleError(f"{where}: grade {raw[:20]!r} is not a number") from None
+            raise ExampleError(f"{where}: grade {_shown(raw)} is not a number") from None
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ExampleError(f"{where}: grade {str(raw)[:20]!r} is not a number")
-    f = float(value)
+        raise ExampleError(f"{where}: grade {_shown(raw)} is not a number")
+    if isinstance(value, Integral):   # exact: float() of 10**400 overflows
+        g = int(value)
+        if not 0 <= g <= LIMITS.grade_max:
+            raise ExampleError(f"{where}: grade {_shown(g)} is out of range (0 to {LIMITS.grade_max})")
+        return g
+    try:
+        f = float(value)
+    except (OverflowError, ValueError):
+        raise ExampleError(f"{where}: grade {_shown(raw)} is not a usable number") from None
     if math.isnan(f):
         raise ExampleError(f"{where}: the grade is empty (use 0 for not relevant)")
     if math.isinf(f) or not f.is_integer():
-        raise ExampleError(f"{where}: grade {str(raw)[:20]} must be a whole number")
-    g = int(f)
-    if not 0 <= g <= LIMITS.grade_max:
-        raise ExampleError(f"{where}: grade {g:,} is out of range (0 to {LIMITS.grade_max})")
-    return g
+        raise ExampleError(f"{where}: grade {_shown(raw)} must be a whole number")
+    if not 0 <= f <= LIMITS.grade_max:
+        raise ExampleError(f"{where}: grade {f:,.0f} is out of range (0 to {LIMITS.grade_max})"
+                           if abs(f) < 1e15 else f"{where}: grade {f:g} is out of range (0 to {LIMITS.grade_max})")
+    return int(f)
 
 
 def _items(items, where: str, seen: set[str]) -> tuple[Item, ...]:
-    items = tuple(items)
+    if not isinstance(items, tuple | list):
+        raise ExampleError(f"{where}: expected a list of items, got {type(items).__name__}")
     if len(items) > LIMITS.items:
         raise ExampleError(f"{where}: {len(items):,} items is too many (at most {LIMITS.items:,})")
     out = []
     for pos, item in enumerate(items, start=1):
         at = f"{where}, position {pos}"
-        doc = _text(item.id, f"{at}: id", LIMITS.id_chars)
-        if not _ID.fullmatch(doc):
-            raise ExampleError(f"{at}: id {doc[:20]!r} may only use letters, digits and _ . : -")
+        if not isinstance(item, Item):
+            raise ExampleError(f"{at}: expected an item, got {type(item).__name__}")
+        doc = _doc_id(item.id, at)
         if doc in seen:
-            raise ExampleError(f"{at}: id {doc!r} appears twice")
+            raise ExampleError(f"{at}: id {_shown(doc, 40)} appears twice")
         seen.add(doc)
         out.append(Item(doc, _text(item.label, f"{at}: label", LIMITS.label_chars, allow_empty=True),
                         _grade(item.grade, at)))
@@ -219,29 +279,37 @@ def validate(example: Example) -> Example:
     """
     if not isinstance(example, Example):
         raise ExampleError(f"expected an Example, got {type(example).__name__}")
+    if not isinstance(example.queries, tuple | list):
+        raise ExampleError(f"the queries must be a list, got {type(example.queries).__name__}")
     if not example.queries:
         raise ExampleError("the example needs at least one query")
     if len(example.queries) > LIMITS.queries:
         raise ExampleError(f"{len(example.queries)} queries is too many (at most {LIMITS.queries})")
-    if example.mode not in MODES:
-        raise ExampleError(f"mode must be 'binary' or 'graded', got {str(example.mode)[:20]!r}")
+    if not isinstance(example.mode, str) or example.mode not in MODES:
+        raise ExampleError(f"mode must be 'binary' or 'graded', got {_shown(example.mode)}")
     if isinstance(example.k, bool) or not isinstance(example.k, Integral) or not 1 <= example.k <= LIMITS.k_max:
-        raise ExampleError(f"k must be a whole number from 1 to {LIMITS.k_max}, got {str(example.k)[:20]}")
+        raise ExampleError(f"k must be a whole number from 1 to {LIMITS.k_max}, got {_shown(example.k)}")
     if isinstance(example.current, bool) or not isinstance(example.current, Integral) \
             or not 0 <= example.current < len(example.queries):
-        raise ExampleError(f"current query {str(example.current)[:20]} does not exist")
+        raise ExampleError(f"current query {_shown(example.current)} does not exist")
     queries = []
     for n, q in enumerate(example.queries, start=1):
+        if not isinstance(q, Query):
+            raise ExampleError(f"query {n}: expected a query, got {type(q).__name__}")
         name = _text(q.name, f"query {n}: name", LIMITS.name_chars)
-        where = f"query {n} {name[:30]!r}"
+        where = f"query {n} {_shown(name, 30)}"
         seen: set[str] = set()
         ranking = _items(q.ranking, f"{where}, ranking", seen)
         tray = _items(q.tray, f"{where}, not retrieved", seen)
         groups = None
         if q.groups is not None:
+            if len(q.groups) > LIMITS.items:
+                raise ExampleError(f"{where}: {len(q.groups):,} groups is too many (at most {LIMITS.items:,})")
             groups = []
             for i, g in enumerate(q.groups, start=1):
-                ids = tuple(_text(d, f"{where}, group {i}", LIMITS.id_chars) for d in g)
+                if len(g) > LIMITS.items:
+                    raise ExampleError(f"{where}, group {i}: {len(g):,} ids is too many (at most {LIMITS.items:,})")
+                ids = tuple(_doc_id(d, f"{where}, group {i}") for d in g)
                 if not ids:
                     raise ExampleError(f"{where}, group {i}: a group needs at least one id")
                 groups.append(ids)
@@ -267,21 +335,34 @@ def _to_payload(example: Example) -> dict:
     return {"v": VERSION, "k": example.k, "m": example.mode[0], "c": example.current, "q": qs}
 
 
+_PAYLOAD_KEYS = {"v", "k", "m", "c", "q"}
+_QUERY_KEYS = {"n", "r", "t", "g"}
+
+
 def _from_payload(data) -> Example:
+    """The example in a decoded link's JSON; every field's type is checked before it is used."""
     if not isinstance(data, dict):
         raise ExampleError("the link's data is not an object")
-    if data.get("v") != VERSION:
-        raise ExampleError(f"the link has version {str(data.get('v'))[:10]}, this app reads version {VERSION}")
-    mode = {"b": "binary", "g": "graded"}.get(data.get("m"))
+    version = data.get("v")
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+        raise ExampleError(f"the link has version {_shown(version, 10)}, this app reads version {VERSION}")
+    unknown = set(data) - _PAYLOAD_KEYS
+    if unknown:
+        raise ExampleError(f"the link holds an unknown field {_shown(sorted(unknown)[0], 10)}")
+    mode = {"b": "binary", "g": "graded"}.get(data.get("m")) if isinstance(data.get("m"), str) else None
     if mode is None:
         raise ExampleError("the link's mode is neither binary nor graded")
     qs = data.get("q")
     if not isinstance(qs, list):
         raise ExampleError("the link holds no list of queries")
+    if len(qs) > LIMITS.queries:
+        raise ExampleError(f"{len(qs)} queries is too many (at most {LIMITS.queries})")
 
     def items(rows, where):
         if not isinstance(rows, list):
             raise ExampleError(f"{where} is not a list")
+        if len(rows) > LIMITS.items:
+            raise ExampleError(f"{where}: {len(rows):,} items is too many (at most {LIMITS.items:,})")
         out = []
         for pos, row in enumerate(rows, start=1):
             if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
@@ -292,7 +373,7 @@ def _from_payload(data) -> Example:
 
     queries = []
     for n, q in enumerate(qs, start=1):
-        if not isinstance(q, dict) or not isinstance(q.get("n"), str):
+        if not isinstance(q, dict) or not isinstance(q.get("n"), str) or set(q) - _QUERY_KEYS:
             raise ExampleError(f"query {n} of the link is malformed")
         groups = q.get("g")
         if groups is not None:
@@ -303,6 +384,25 @@ def _from_payload(data) -> Example:
         queries.append(Query(q["n"], items(q.get("r", []), f"query {n}, ranking"),
                              items(q.get("t", []), f"query {n}, not retrieved"), groups))
     return validate(Example(tuple(queries), data.get("k"), mode, data.get("c", 0)))
+
+
+def _json_depth(raw: str) -> int:
+    """How deeply arrays and objects nest in JSON text, counted without parsing it
+    (strings removed first), so a deeply nested link is refused before ``json.loads``
+    recurses into it.
+
+    >>> _json_depth('{"a": [[1], "]]]"]}')
+    3
+    """
+    import numpy as np
+
+    bare = _JSON_STRING.sub("", raw).encode("ascii", "ignore")
+    codes = np.frombuffer(bare, dtype=np.uint8)
+    step = np.isin(codes, (91, 123)).astype(np.int32) - np.isin(codes, (93, 125)).astype(np.int32)
+    return int(np.cumsum(step).max(initial=0))
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 def encode(example: Example) -> str:
@@ -316,8 +416,14 @@ def encode(example: Example) -> str:
     return f"{VERSION}.{packed}"
 
 
+_DAMAGED = "this link is damaged (its data does not unpack); the example was not changed"
+
+
 def decode(text: str) -> Example:
-    """Read an :func:`encode`-d example back, validating everything; raise :class:`ExampleError`.
+    """Read an :func:`encode`-d example back, validating everything.
+
+    Whatever the text, this returns a valid :class:`Example` or raises :class:`ExampleError`
+    (never another exception): a damaged link must leave the app as it was.
 
     >>> decode("1.AAAA")
     Traceback (most recent call last):
@@ -330,22 +436,26 @@ def decode(text: str) -> Example:
         raise ExampleError(f"this link is too long ({len(text):,} characters)")
     version, _, packed = text.partition(".")
     if version != str(VERSION) or not packed:
-        raise ExampleError(f"this link was made by another version of Ranklab ({version[:10]!r}); "
+        raise ExampleError(f"this link was made by another version of Ranklab ({_shown(version, 10)}); "
                            "the example was not changed")
     try:
-        blob = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        blob = base64.urlsafe_b64decode(packed.encode("ascii") + b"=" * (-len(packed) % 4))
         unpacker = zlib.decompressobj()
         raw = unpacker.decompress(blob, LIMITS.json_bytes)
         if unpacker.unconsumed_tail or not unpacker.eof:
             raise ValueError("truncated or too large")
-        data = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, zlib.error, ValueError, UnicodeDecodeError):
-        raise ExampleError("this link is damaged (its data does not unpack); "
-                           "the example was not changed") from None
+        raw = raw.decode("utf-8")
+        if _json_depth(raw) > LIMITS.json_depth:
+            raise ValueError("nested too deeply")
+        data = json.loads(raw)
+    except (binascii.Error, zlib.error, ValueError, UnicodeError, RecursionError, MemoryError):
+        raise ExampleError(_DAMAGED) from None
     try:
         return _from_payload(data)
     except ExampleError as err:
         raise ExampleError(f"this link is invalid: {err}; the example was not changed") from None
+    except (TypeError, ValueError, OverflowError, RecursionError) as err:   # a gap in the checks above
+        raise ExampleError(f"this link is invalid ({type(err).__name__}); the example was not changed") from None
 
 
 def permalink_params(example: Example) -> dict[str, str]:

@@ -1,4 +1,7 @@
-"""Small rendering helpers shared by the Teach pages (tables, messages, plain text)."""
+"""Small rendering helpers shared by the Teach pages (tables, messages, numbers).
+
+User text shown in Markdown goes through :func:`ui.views.escape_markdown`, the one escaper.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import pandas as pd
 
 from ui import state
 
-__all__ = ["CurrentQuery", "current", "describe", "example_controls", "plain", "ranking_frame", "show_messages", "signature", "fmt"]
+__all__ = ["CurrentQuery", "current", "describe", "example_controls", "ranking_frame", "show_messages", "signature", "fmt"]
 
 
 @dataclass(frozen=True)
@@ -50,17 +53,6 @@ def show_messages() -> None:
     from ui import render
 
     render.messages()
-
-
-def plain(text) -> str:
-    """``text`` made inert for Markdown by :func:`ui.views.escape_markdown` (long texts kept whole).
-
-    >>> print(plain("2^grade - 1 *bold* [link](u)"))
-    2\\^grade \\- 1 \\*bold\\* \\[link\\]\\(u\\)
-    """
-    from ui.views import escape_markdown
-
-    return escape_markdown(text)
 
 
 def fmt(x, digits: int = 4) -> str:

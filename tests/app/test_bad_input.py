@@ -1,13 +1,40 @@
 """Hostile and broken input: a clear inline message, no exception, the previous example kept,
 and no HTML, link or image rendered from user text."""
 
+import base64
+import json
+import re
+import zlib
+
 import pytest
 
 from ui import state
 
-from .conftest import PAGES, charts, edit, errors, example, new_app
+from .conftest import PAGES, charts, edit, example, new_app
 
 HOSTILE = "<img src=x onerror=alert(1)> [click](http://evil.example) ![i](http://evil.example/i.png) **bold**"
+
+
+def shown(text: str) -> str:
+    """What a reader sees of Markdown made by ``ui.views.escape_markdown``: escapes and
+    zero-width spaces removed."""
+    return re.sub(r"\\(.)", r"\1", text).replace("\u200b", "")
+
+
+def errors(at) -> list[str]:
+    return [shown(e.value) for e in at.error]
+
+
+def forge(payload) -> str:
+    """A permalink holding any JSON, as someone editing a link by hand could make (a lone
+    surrogate written as the JSON escape \\ud800)."""
+    raw = json.dumps(payload).encode()
+    return "1." + base64.urlsafe_b64encode(zlib.compress(raw)).decode().rstrip("=")
+
+
+def live_markdown(value: str) -> bool:
+    """Whether Markdown source holds an unescaped link, image or HTML tag."""
+    return bool(re.search(r"(?<!\\)\]\(|(?<!\\)<[a-zA-Z]|https?:(\\?/){2}\w", value))
 
 
 def all_pages_run(at):
@@ -108,14 +135,79 @@ def test_k_beyond_the_list_uses_the_whole_list():
     all_pages_run(at)
 
 
-@pytest.mark.parametrize("link", ["1.garbage", "9.eNqrVg", "1." + "A" * 5000, "", "1.eNqLjgUAARUAuQ"])
+HOSTILE_NAME = "[Fix it here](http://evil.example/x) ![i](http://evil.example/i.png) <img src=x onerror=alert(1)> **b**"
+CAT = {"v": 1, "k": 2, "m": "b", "q": [{"n": "cat in the box", "r": [["1", "cat", 0], ["2", "box", 1]]}]}
+
+
+def _with(path, value) -> dict:
+    payload = json.loads(json.dumps(CAT))
+    node = payload
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return payload
+
+
+DAMAGED = {
+    "garbage": "1.garbage",
+    "another version": "9.eNqrVg",
+    "too long": "1." + "A" * 5000,
+    "empty json": "1.eNqLjgUAARUAuQ",
+    "grade 10**400": forge(_with(("q", 0, "r", 0, 2), 10**400)),
+    "k 10**400": forge(_with(("k",), 10**400)),
+    "deep nesting": "1." + base64.urlsafe_b64encode(zlib.compress(b'{"v":1,"q":' + b"[" * 200_000)).decode(),
+    "lone surrogate name": forge(_with(("q", 0, "n"), "\ud800")),
+    "lone surrogate label": forge(_with(("q", 0, "r", 0, 1), "a\udfffb")),
+    "control character id": forge(_with(("q", 0, "r", 0, 0), "a\x00b")),
+    "hostile name, bad grade": forge({**CAT, "q": [{"n": HOSTILE_NAME, "r": [["1", "cat", 99]]}]}),
+}
+
+
+@pytest.mark.parametrize("link", ["", *DAMAGED.values()], ids=["empty", *DAMAGED])
 def test_a_tampered_permalink_keeps_the_default_example(link):
     at = new_app(ex=link)
     at.run()
-    assert not at.exception
+    assert not at.exception, [e.value for e in at.exception]
     assert example(at) == state.build_preset("cat")
     if link:
-        assert any("example was not changed" in e for e in errors(at))
+        assert any("example was not changed" in e for e in errors(at)), errors(at)
+        # the message quotes the link's text, as plain text
+        assert not any(live_markdown(e.value) for e in at.error), [e.value for e in at.error]
+    at.run()   # the session is not broken: the next run works and says nothing more
+    assert not at.exception and not at.error
+    assert example(at) == state.build_preset("cat")
+
+
+def test_a_damaged_link_on_every_page_keeps_the_example_and_says_so():
+    for page in PAGES:
+        at = new_app()
+        at.switch_page(page)   # a switch drops the query string: the link is set after it
+        at.query_params["ex"] = DAMAGED["lone surrogate name"]
+        at.run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+        assert example(at) == state.build_preset("cat"), page
+        assert any("lone surrogate" in e and "example was not changed" in e for e in errors(at)), page
+
+
+def test_a_hostile_name_in_a_valid_link_is_plain_text_everywhere():
+    ids = ["[d](http://evil.example/d)", "<img src=x onerror=alert(1)>", "doc#D001", "![i](http://evil.example/j.png)"]
+    ex = state.Example((state.Query(HOSTILE_NAME[:100], tuple(state.Item(d, d, g) for d, g in zip(ids, [1, 0, 2, 1], strict=True))),
+                        state.Query("second " + HOSTILE_NAME[:40], (state.Item("x", HOSTILE_NAME[:90], 1),))),
+                       k=3, mode="graded")
+    at = new_app(ex=state.encode(ex))
+    at.run()
+    assert not at.exception and example(at) == ex
+    for page in PAGES:
+        at.switch_page(page)
+        at.run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+        sources = [m.value for m in (*at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.subheader)]
+        sources += [t.label for t in at.tabs] + [m.label for m in at.metric]
+        assert not any(live_markdown(v) for v in sources), (page, [v for v in sources if live_markdown(v)])
+    at.switch_page("app_pages/many_queries.py")
+    at.run()
+    labels = [t.label for t in at.tabs]
+    assert shown(labels[0]).startswith("1. [Fix it here](http") and labels[0].endswith("…")
 
 
 def test_a_tampered_permalink_keeps_the_current_example(app):

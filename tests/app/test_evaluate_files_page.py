@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import re
 from pathlib import Path
 
 import pytest
@@ -9,11 +11,17 @@ import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
 from tests.test_io import simple_qrels_parse, simple_run_parse
+from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "app_pages" / "evaluate_files.py")
 SAMPLE = ROOT / "assets" / "collection"
 TREC = {"P@10": "P_10", "R@100": "recall_100", "RR": "recip_rank", "AP": "map", "nDCG@10": "ndcg_cut_10"}
+
+
+def shown(text: str) -> str:
+    """What a reader sees of escaped Markdown (``ui.views.escape_markdown``)."""
+    return re.sub(r"\\(.)", r"\1", text).replace("\u200b", "")
 
 
 def run_page() -> AppTest:
@@ -52,7 +60,7 @@ def test_switching_to_the_baseline_run():
     got = aggregate(at)
     for measure, value in means("run_tf.txt").items():
         assert got[measure] == pytest.approx(value, abs=1e-12), measure
-    assert at.subheader[0].value == "run_tf.txt against qrels.txt"
+    assert shown(at.subheader[0].value) == "run_tf.txt against qrels.txt"
 
 
 def test_convention_preset_renames_the_measures():
@@ -99,14 +107,10 @@ def test_hostile_query_ids_render_as_plain_text():
 
 
 def test_worst_query_links_to_its_ranking_in_the_playground():
-    import re
-
-    from ui import state
-
     at = run_page()
     links = [m.value for m in at.markdown if "open in the playground" in m.value]
     assert len(links) == 10  # five worst, five best
-    qid = re.search(r"`(\w+)`", links[0]).group(1)
+    qid = shown(links[0].split(" — ")[0])
     example = state.decode(re.search(r"\(\./\?ex=([^)]+)\)", links[0]).group(1))
     run = simple_run_parse(SAMPLE / "run_bm25.txt")[qid]
     qrels = simple_qrels_parse(SAMPLE / "qrels.txt")[qid]
@@ -117,3 +121,104 @@ def test_worst_query_links_to_its_ranking_in_the_playground():
     assert [item.grade for item in query.ranking] == [max(qrels.get(d, 0), 0) for d in top[:30]]
     missing = {d for d, g in qrels.items() if g > 0 and d not in top[:30]}
     assert {item.id for item in query.tray} == missing
+
+
+# ids as real collections write them: '#', '/', addresses, non-Latin text (issue 11, defect 3)
+WILD_QRELS = ("101 0 doc#D001 1\n101 0 doc#D002 0\n101 0 http://x.org/a?b=1#c 2\n"
+              "102 0 文書/3 1\n102 0 doc#D004 1\n")
+WILD_RUN = ("101 Q0 doc#D001 1 0.9 t\n101 Q0 doc#D002 2 0.8 t\n101 Q0 http://x.org/a?b=1#c 3 0.7 t\n"
+            "102 Q0 doc#D004 1 0.9 t\n102 Q0 文書/3 2 0.5 t\n")
+
+
+def test_ids_with_hash_slash_and_other_scripts_are_evaluated():
+    at = paste(run_page(), WILD_QRELS, WILD_RUN)
+    assert not at.error, [e.value for e in at.error] + [c.value for c in at.code]
+    got = aggregate(at)
+    # 101: relevant at ranks 1 and 3 → RR 1, AP (1/1 + 2/3) / 2; 102: relevant at 1 and 2 → RR 1, AP 1
+    assert got["RR"] == pytest.approx(1.0)
+    assert got["AP"] == pytest.approx(((1 + 2 / 3) / 2 + 1) / 2)
+    links = [m.value for m in at.markdown if "open in the playground" in m.value]
+    assert links
+    for line in links:
+        qid = shown(line.split(" — ")[0])
+        example = state.decode(re.search(r"\(\./\?ex=([^)]+)\)", line).group(1))
+        assert example.query.name == qid
+        ids = {item.id for item in (*example.query.ranking, *example.query.tray)}
+        assert ids <= {"doc#D001", "doc#D002", "http://x.org/a?b=1#c", "文書/3", "doc#D004"}
+        assert state.decode(state.encode(example)) == example   # the permalink round-trips them exactly
+
+
+def test_an_unusable_id_costs_the_link_not_the_page(monkeypatch):
+    from ui import evaluation_view
+
+    def refuse(*args, **kwargs):
+        raise state.ExampleError("id 'doc#D001' may only use letters, digits and _ . : -")
+
+    monkeypatch.setattr(evaluation_view, "query_example", refuse)
+    at = paste(run_page(), WILD_QRELS, WILD_RUN)
+    assert not at.error and aggregate(at)["RR"] == pytest.approx(1.0)
+    assert not [m for m in at.markdown if "open in the playground" in m.value]
+
+
+def test_any_unexpected_error_is_a_message_not_a_traceback(monkeypatch):
+    from ui import evaluation_view
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something no one foresaw")
+
+    monkeypatch.setattr(evaluation_view, "distribution_chart", broken)
+    at = paste(run_page(), WILD_QRELS + "103 0 z 1\n", WILD_RUN)
+    assert not at.exception
+    assert any("Something went wrong" in e.value for e in at.error)
+    assert any("RuntimeError: something no one foresaw" in c.value for c in at.code)
+
+
+def upload(at, qrels: tuple[str, bytes], run: tuple[str, bytes]) -> AppTest:
+    at.radio(key="evaluate_files.source").set_value("Upload files").run()
+    at.file_uploader(key="evaluate_files.qrels_upload").set_value((*qrels, "application/octet-stream"))
+    at.file_uploader(key="evaluate_files.run_upload").set_value((*run, "application/octet-stream")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_an_uploaded_file_with_a_hostile_name_is_named_as_plain_text():
+    name = "[Fix it here](http://evil.example/x) <img src=x onerror=alert(1)>.txt"
+    at = upload(run_page(), (name, WILD_QRELS.encode()), ("run.txt.gz", gzip.compress(WILD_RUN.encode())))
+    assert not at.error
+    heading = at.subheader[0].value
+    assert shown(heading) == f"run.txt.gz against {name}"
+    assert not re.search(r"(?<!\\)\]\(|(?<!\\)<img", heading), heading
+    assert aggregate(at)["RR"] == pytest.approx(1.0)
+
+
+def test_a_gzip_bomb_is_refused_and_a_file_near_the_cap_is_read(monkeypatch):
+    import metrics.io
+
+    limit = 200_000
+    monkeypatch.setattr(metrics.io, "APP_MAX_BYTES", limit)
+    lines = [f"q{i % 50} Q0 d{i} {i} {1 / (i + 1):.6f} t\n" for i in range(5_000)]
+    near = "".join(lines)
+    while len(near.encode()) > limit - 100:   # just under the cap, once decompressed
+        lines.pop()
+        near = "".join(lines)
+    qrels = ("qrels.txt", "".join(f"q{i} 0 d{i} 1\n" for i in range(50)).encode())
+    at = upload(run_page(), qrels, ("run.txt.gz", gzip.compress(near.encode())))
+    assert not at.error, [c.value for c in at.code]
+    assert len(at.dataframe[1].value) == 50
+    bomb = gzip.compress(near.encode() + b" " * (limit * 50))   # a small file that expands 50-fold past the cap
+    assert len(bomb) < limit
+    at.file_uploader(key="evaluate_files.run_upload").set_value(("bomb.txt.gz", bomb, "application/gzip")).run()
+    assert not at.exception
+    assert at.error and at.error[0].value == "These files could not be evaluated:"
+    message = at.code[0].value
+    assert "bomb.txt.gz" in message and "/tmp" not in message, message
+    assert any("previous results" in c.value for c in at.caption)
+
+
+def test_the_session_keeps_only_small_results():
+    import pickle
+
+    at = run_page()
+    last = at.session_state["evaluate_files.last"]
+    assert set(last) == {"result", "measures", "links", "tag", "names", "key"}
+    assert len(pickle.dumps(last)) < 200_000   # numbers and links, not the 30-query collection's tables

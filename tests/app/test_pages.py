@@ -203,3 +203,32 @@ def test_grouped_preset_shows_seed_001_values(app):
     assert shown["MAP@4 (groups)"] == "0.4167"
     app.selectbox(key="playground.query").set_value(1).run()
     assert metrics_shown(app)["MRR@4 (groups)"] == "0.375"   # (1/2 + 1/4) / 2
+
+
+def test_compare_refuses_a_gzip_bomb_and_reads_a_file_near_the_cap(monkeypatch):
+    import gzip
+
+    import metrics.io
+
+    limit = 100_000
+    monkeypatch.setattr(metrics.io, "APP_MAX_BYTES", limit)
+    at = new_app()
+    at.run()
+    at.switch_page("app_pages/compare.py").run()
+    at.radio(key="compare.source").set_value("Upload qrels and two runs").run()
+    qrels = "".join(f"q{q} 0 d{q}_{d} 1\n" for q in range(20) for d in range(3))
+    line = "q{q} Q0 d{q}_{d} {d} {s} sys\n"
+    run = "".join(line.format(q=q, d=d, s=100 - d) for q in range(20) for d in range(300))
+    while len(run.encode()) > limit - 100:   # just under the cap once decompressed
+        run = run[: run.rindex("\n", 0, len(run) - 1) + 1]
+    at.file_uploader(key="compare.upload.0").set_value(("qrels.txt", qrels.encode(), "text/plain"))
+    at.file_uploader(key="compare.upload.1").set_value(("a.txt.gz", gzip.compress(run.encode()), "application/gzip"))
+    at.file_uploader(key="compare.upload.2").set_value(("b.txt", run.encode(), "text/plain"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert len(at.dataframe) >= 1
+    bomb = gzip.compress(run.encode() + b" " * (50 * limit))
+    at.file_uploader(key="compare.upload.1").set_value(("bomb.txt.gz", bomb, "application/gzip")).run()
+    assert not at.exception
+    message = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "run A" in message and "bomb.txt.gz" in message and "decompressed" in message, message

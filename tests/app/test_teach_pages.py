@@ -67,6 +67,23 @@ def test_check_every_step_finds_the_first_wrong_one():
     assert "log2(i) instead of log2(i + 1)" in texts(at.warning)
 
 
+def test_check_lists_every_mistake_that_gives_the_number():
+    at = open_page("check_calculation")  # cat in the box, k = 2: AP@2 = (1/2) / 4 = 0.125
+    at.selectbox(key="check_calculation.measure").set_value("AP@{k}").run()
+    # (1/2) / min(2, 4) = (1/2) / k = (0/1 + 1/2) / 2 ranks = 0.25: three mistakes fit
+    at.text_input[0].set_value("0.25")
+    at.button[0].click().run()
+    assert not at.exception
+    warned = texts(at.warning)
+    assert "3 mistakes give your numbers" in warned
+    for title in ("min(k, R) instead of R", "number of results N or by k", "non-relevant ranks"):
+        assert title in warned
+    # a decimal fraction is read: the right 1/2 divided by 4
+    at.text_input[0].set_value("0.5/4")
+    at.button[0].click().run()
+    assert "Every number you typed is right." in texts(at.success)
+
+
 @pytest.mark.parametrize("text", HOSTILE)
 def test_check_hostile_answers(text):
     at = open_page("check_calculation")

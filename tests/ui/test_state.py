@@ -67,11 +67,37 @@ def _forge(payload) -> str:
     (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A", 1], ["a", "B", 0]]}]}),
      "appears twice"),
     (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "x" * 10_000, 1]]}]}), "too long"),
-    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["<b>", "A", 1]]}]}), "may only use"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a\tb", "A", 1]]}]}), "control character"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "\ud800", "r": [["a", "A", 1]]}]}), "lone surrogate"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A\x1b[31m", 1]]}]}), "control character"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A", 10**400]]}]}), "401-digit number is out"),
+    (_forge({"v": 1, "k": 10**400, "m": "g", "q": [{"n": "q", "r": []}]}), "k must be"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [["a", "A", "1e400"]]}]}), "whole number"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [], "g": [["a\x00"]]}]}), "control character"),
+    (_forge({"v": True, "k": 2, "m": "g", "q": []}), "version"),
+    (_forge({"v": 1, "k": 2, "m": ["g"], "q": []}), "binary nor graded"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [[["a"], "A", 1]]}]}), r"expected \[id"),
+    ("1." + base64.urlsafe_b64encode(zlib.compress(b'{"v":1,"q":' + b"[" * 100_000)).decode(), "damaged"),
+    (_forge({"v": 1, "k": 2, "m": "g", "q": [{"n": "q", "r": [[[[[[[[[]]]]]]]]]}]}), "damaged"),
 ])
 def test_tampered_permalinks_raise_a_clear_error(text, words):
     with pytest.raises(ExampleError, match=words):
         state.decode(text)
+
+
+@pytest.mark.parametrize("doc", ["doc#D001", "a/b c", "http://example.org/x?y=1#top", "文書-1", "🐱📦",
+                                 " spaced ", "[x](http://evil.example)", "x" * state.LIMITS.id_chars])
+def test_any_printable_id_is_kept_exactly_and_round_trips(doc):
+    ex = Example((Query("q", (Item(doc, "label", 1), Item("d2", "", 0)), (Item(doc[:-1] + "!", "", 2),)),), k=2,
+                 mode="graded")
+    assert state.validate(ex) == ex
+    assert state.decode(state.encode(ex)) == ex
+
+
+def test_an_id_over_the_limit_is_refused():
+    ex = Example((Query("q", (Item("x" * (state.LIMITS.id_chars + 1), "", 1),)),))
+    with pytest.raises(ExampleError, match="too long"):
+        state.validate(ex)
 
 
 def test_decode_refuses_a_zip_bomb():

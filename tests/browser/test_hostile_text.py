@@ -1,0 +1,163 @@
+"""Hostile text in real Chromium: a permalink whose query names, labels and document ids are
+Markdown links, images and HTML, opened on every page, and a file uploaded under such a name.
+
+Nothing of it may become markup: no ``<a>`` or ``<img>`` whose address came from the text, no
+request to the addresses in it, no script run (an ``alert`` dialog), no traceback.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ui import state
+
+from .conftest import shot
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 60_000  # a cold server on a busy machine
+
+EVIL = "evil.example"
+NAME = "[Fix it](http://evil.example/x) ![i](http://evil.example/i.png) <img src=x onerror=alert(1)> **b**"
+IDS = ["[d](http://evil.example/d)", "![j](http://evil.example/j.png)", "<img src=y onerror=alert(2)>",
+       "doc#D001 :red[x] $x$", "www.evil.example"]
+LABELS = ["![k](http://evil.example/k.png) label", "<b>bold</b> [l](http://evil.example/l)", "me@evil.example",
+          ":material/home: <script>alert(3)</script>", "**not bold**"]
+
+PAGES = {
+    "": "Playground",
+    "many_queries": "Many queries",
+    "lesson_precision_recall": "Precision, recall and F1 at k",
+    "lesson_reciprocal_rank": "Reciprocal rank and MRR",
+    "lesson_average_precision": "Average precision and MAP",
+    "lesson_dcg": "CG → DCG → IDCG → nDCG",
+    "lesson_pr_curve": "The precision–recall curve",
+    "check_calculation": "Check my calculation",
+    "practice": "Practice",
+    "conventions": "Conventions explorer",
+    "pitfalls": "Pitfall gallery",
+    "compare": "Compare two systems",
+    "swap_map": "Swap map",
+}
+
+
+def hostile_example() -> state.Example:
+    assert len(NAME) <= state.LIMITS.name_chars
+    first = state.Query(NAME, tuple(state.Item(d, lab, g) for d, lab, g in zip(IDS, LABELS, [1, 0, 3, 2, 1], strict=True)),
+                        (state.Item("[t](http://evil.example/t)", "![tray](http://evil.example/tray.png)", 2),),
+                        groups=((IDS[0], IDS[2]), ("![g](http://evil.example/g.png)",)))
+    second = state.Query("second: " + NAME[:60], (state.Item("a", NAME, 1), state.Item("b", "", 0)))
+    return state.validate(state.Example((first, second), k=3, mode="graded"))
+
+
+@pytest.fixture
+def watched(page):
+    """The page, with every request and dialog recorded (in its frames too)."""
+    requests: list[str] = []
+    dialogs: list[str] = []
+    page.context.on("request", lambda r: requests.append(r.url))
+
+    def dismiss(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    return page, requests, dialogs
+
+
+def wait_ready(page, heading: str) -> None:
+    page.get_by_role("heading", name=heading).first.wait_for(timeout=TIMEOUT)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
+    page.wait_for_timeout(1000)   # let charts, components and images settle
+
+
+# every <a href> and <img src> of the page and its frames, and what the text became
+_MARKUP = """() => ({
+    links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href')),
+    images: [...document.querySelectorAll('img[src], image[href]')].map(i => i.getAttribute('src') || i.getAttribute('href')),
+    bold: [...document.querySelectorAll('[data-testid="stMarkdownContainer"] strong, [data-testid="stMarkdownContainer"] b')]
+          .map(b => b.textContent),
+    scripts: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(')).length,
+})"""
+
+
+def assert_inert(page, requests: list[str], dialogs: list[str], where: str) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0, where
+    for frame in page.frames:
+        try:
+            found = frame.evaluate(_MARKUP)
+        except Exception:   # noqa: BLE001 - a frame that went away while being read
+            continue
+        bad_links = [h for h in found["links"] if EVIL in h or h.rstrip("/").endswith(("/x", "/d", "/l", "/t"))]
+        bad_images = [s for s in found["images"] if EVIL in s or s in ("x", "y")]
+        assert not bad_links, (where, frame.url, bad_links)
+        assert not bad_images, (where, frame.url, bad_images)
+        assert not found["scripts"], (where, frame.url)
+        # "**b**" and "**not bold**" stay as typed: bold only where the page itself writes it
+        assert not [b for b in found["bold"] if b in ("b", "not bold")], (where, found["bold"])
+    assert not [u for u in requests if EVIL in u], (where, [u for u in requests if EVIL in u])
+    assert not [u for u in requests if re.search(r"/(x|y)$", u)], where   # <img src=x> never loaded
+    assert not dialogs, (where, dialogs)
+
+
+def test_a_hostile_permalink_is_plain_text_on_every_page(server, watched):
+    page, requests, dialogs = watched
+    code = state.encode(hostile_example())
+    for path, heading in PAGES.items():
+        page.goto(f"{server}/{path}?{state.PARAM}={code}")
+        wait_ready(page, heading)
+        assert_inert(page, requests, dialogs, path or "playground")
+        if path == "":
+            shot(page, "hostile_permalink_playground")
+            # the name reads as typed, as text
+            heading_md = page.locator("[data-testid='stMarkdownContainer']", has_text="Ranked results").first
+            assert NAME[:70] in heading_md.inner_text().replace("\u200b", "")   # cut at 80 characters
+        if path == "many_queries":
+            tab = page.get_by_role("tab").first
+            assert tab.inner_text().replace("\u200b", "").startswith("1. [Fix it](http")
+            shot(page, "hostile_permalink_many_queries")
+
+
+def test_a_damaged_link_quoting_a_hostile_name_is_plain_text(server, watched):
+    page, requests, dialogs = watched
+    import base64
+    import json
+    import zlib
+
+    payload = {"v": 1, "k": 2, "m": "b", "q": [{"n": NAME, "r": [["1", "a", 99]]}]}
+    code = "1." + base64.urlsafe_b64encode(zlib.compress(json.dumps(payload).encode())).decode().rstrip("=")
+    page.goto(f"{server}/?{state.PARAM}={code}")
+    wait_ready(page, "Playground")
+    alert = page.locator("[data-testid='stAlert']", has_text="this link is invalid").first
+    alert.wait_for(timeout=TIMEOUT)
+    text = alert.inner_text().replace("\u200b", "")
+    assert "query 1 '[Fix it](http://evil.example/x" in text and "example was not changed" in text
+    assert alert.locator("a, img").count() == 0
+    shot(page, "hostile_damaged_link")
+    assert_inert(page, requests, dialogs, "damaged link")
+    # the default example is kept: the cat in the box
+    assert page.locator("[data-testid='stPageLink']", has_text="Precision@2 = ").first.inner_text().strip().endswith("0.5")
+
+
+def test_an_uploaded_file_with_a_hostile_name(server, watched):
+    page, requests, dialogs = watched
+    page.goto(f"{server}/evaluate_files")
+    page.get_by_text("Upload files").click(timeout=TIMEOUT)
+    page.get_by_text("Up to 200 MB per file").wait_for(timeout=TIMEOUT)
+    name = "[Fix it](http:evil.example) ![i](https:evil.example) <img src=x onerror=alert(1)> **b**.txt"
+    qrels = b"101 0 doc#D001 1\n101 0 doc#D002 0\n102 0 <img/src=y/onerror=alert(2)> 1\n"
+    run = b"101 Q0 doc#D001 1 0.9 t\n101 Q0 doc#D002 2 0.8 t\n102 Q0 <img/src=y/onerror=alert(2)> 1 0.5 t\n"
+    inputs = page.locator("input[type=file]")
+    inputs.nth(0).set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": qrels}])
+    inputs.nth(1).set_input_files(files=[{"name": "run.txt", "mimeType": "text/plain", "buffer": run}])
+    heading = page.get_by_role("heading", name=re.compile("^run.txt against")).first
+    heading.wait_for(timeout=TIMEOUT)
+    page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
+    page.wait_for_timeout(1000)
+    assert heading.inner_text().replace("\u200b", "").strip() == f"run.txt against {name}"
+    # the heading's own anchor ("#run-txt-against...") is the only link in it
+    assert heading.locator("img, strong, a:not([href^='#'])").count() == 0
+    shot(page, "hostile_upload")
+    assert_inert(page, requests, dialogs, "evaluate files")
