@@ -38,7 +38,7 @@ __all__ = [
     "Item", "Query", "Example", "ExampleError", "PRESETS", "Preset", "MODES", "LIMITS",
     "build_preset", "validate", "encode", "decode", "permalink_params",
     "get_example", "set_example", "load_preset", "current_query", "set_current_query",
-    "effective_k", "take_messages", "editor_key", "reset_editors", "KEYS", "PARAM",
+    "effective_k", "take_messages", "editor_key", "reset_editors", "KEYS", "PARAM", "UNJUDGED",
 ]
 
 MODES = ("binary", "graded")
@@ -80,11 +80,12 @@ class ExampleError(ValueError):
 
 @dataclass(frozen=True)
 class Item:
-    """One document: a stable ``id`` (what metrics see), a ``label`` shown to people, a grade."""
+    """One document: a stable ``id`` (what metrics see), a ``label`` shown to people, a grade
+    (``None``: unjudged, shown as ``?``; like trec_eval's −1, it is not in the judgments)."""
 
     id: str
     label: str
-    grade: int = 0
+    grade: int | None = 0
 
 
 @dataclass(frozen=True)
@@ -101,18 +102,21 @@ class Query:
     def inputs(self, mode: str = "graded") -> tuple[list[str], dict[str, int]]:
         """``(ranking, judgments)`` for :func:`metrics.explain`.
 
-        Every item is judged (grade 0 = judged not relevant); in ``"binary"`` mode every
+        Grade 0 is judged not relevant; an unjudged item (grade ``None``) is left out of the
+        judgments, as a document trec_eval finds in no qrels line. In ``"binary"`` mode every
         positive grade becomes 1.
 
-        >>> q = Query("q", (Item("a", "A", 3), Item("b", "B", 0)), (Item("c", "C", 2),))
+        >>> q = Query("q", (Item("a", "A", 3), Item("b", "B", 0), Item("u", "U", None)), (Item("c", "C", 2),))
         >>> q.inputs("graded")
-        (['a', 'b'], {'a': 3, 'b': 0, 'c': 2})
+        (['a', 'b', 'u'], {'a': 3, 'b': 0, 'c': 2})
         >>> q.inputs("binary")[1]
         {'a': 1, 'b': 0, 'c': 1}
         """
         binary = mode == "binary"
         judgments = {}
         for item in (*self.ranking, *self.tray):
+            if item.grade is None:
+                continue
             judgments[item.id] = (1 if item.grade > 0 else 0) if binary else item.grade
         return [item.id for item in self.ranking], judgments
 
@@ -154,6 +158,26 @@ def effective_k(example: Example, query: Query | None = None) -> int:
 
 _ID = re.compile(r"[A-Za-z0-9_.:\-]+")
 
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _shown(value, limit: int = 20) -> str:
+    """A short, printable rendering of a bad value for an error message (never fails):
+    text quoted and cut, numbers as they are (a huge one only by its size), others by type.
+
+    >>> _shown("ab\\x00c"), _shown(10**400), _shown(2.5), _shown([1])
+    ("'ab\ufffdc'", 'a 401-digit number', '2.5', 'a list')
+    """
+    if isinstance(value, str):
+        text = _UNPRINTABLE.sub("\ufffd", value[: limit + 1])
+        return repr(text[:limit] + ("…" if len(text) > limit else ""))
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {len(str(value)) if value.bit_length() < 14_000 else 'many'}-digit number"
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    return f"a {type(value).__name__}"
+
+
 
 def _text(value, where: str, limit: int, *, allow_empty: bool = False) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -168,27 +192,43 @@ def _text(value, where: str, limit: int, *, allow_empty: bool = False) -> str:
     return value
 
 
-def _grade(value, where: str) -> int:
-    """A grade from a number or a numeric string, 0..grade_max; anything else is an error."""
-    raw = value
-    if value is None:
-        raise ExampleError(f"{where}: the grade is empty (use 0 for not relevant)")
+UNJUDGED = "?"  # how an unjudged grade is written and shown
+_WHOLE = re.compile(r"[0-9]{1,6}")
+
+
+def _grade(value, where: str) -> int | None:
+    """A grade: a whole number 0..grade_max, or ``None`` (unjudged) for an empty cell or ``?``.
+
+    Typed text is read strictly (ASCII digits only: no ``-1``, ``1e3``, ``2.5``, ``0x10``), so
+    nothing a person types is bent into another grade.
+
+    >>> _grade(" 3 ", "rank 1"), _grade("?", "rank 2"), _grade(2.0, "rank 3")
+    (3, None, 2)
+    >>> _grade("1e3", "rank 4")
+    Traceback (most recent call last):
+    ...
+    ui.state.ExampleError: rank 4: grade '1e3' is not allowed: use a whole number from 0 to 10, or ? for unjudged
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
     if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise ExampleError(f"{where}: grade {raw[:20]!r} is not a number") from None
+        text = value.strip()
+        if text in ("", UNJUDGED):
+            return None
+        if not _WHOLE.fullmatch(text) or int(text) > LIMITS.grade_max:
+            raise ExampleError(f"{where}: grade {_shown(value)} is not allowed: use a whole number from 0 to "
+                               f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+        return int(text)
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ExampleError(f"{where}: grade {str(raw)[:20]!r} is not a number")
-    f = float(value)
-    if math.isnan(f):
-        raise ExampleError(f"{where}: the grade is empty (use 0 for not relevant)")
-    if math.isinf(f) or not f.is_integer():
-        raise ExampleError(f"{where}: grade {str(raw)[:20]} must be a whole number")
-    g = int(f)
-    if not 0 <= g <= LIMITS.grade_max:
-        raise ExampleError(f"{where}: grade {g:,} is out of range (0 to {LIMITS.grade_max})")
-    return g
+        raise ExampleError(f"{where}: grade {_shown(value)} is not a number")
+    if isinstance(value, Integral):
+        ok = 0 <= value <= LIMITS.grade_max
+    else:
+        ok = math.isfinite(value) and float(value).is_integer() and 0 <= value <= LIMITS.grade_max
+    if not ok:
+        raise ExampleError(f"{where}: grade {_shown(value)} is not allowed: use a whole number from 0 to "
+                           f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+    return int(value)
 
 
 def _items(items, where: str, seen: set[str]) -> tuple[Item, ...]:
@@ -215,7 +255,7 @@ def validate(example: Example) -> Example:
     >>> validate(Example((Query("q", (Item("a", "A", 99),)),)))
     Traceback (most recent call last):
     ...
-    ui.state.ExampleError: query 1 'q', ranking, position 1: grade 99 is out of range (0 to 10)
+    ui.state.ExampleError: query 1 'q', ranking, position 1: grade 99 is not allowed: use a whole number from 0 to 10, or ? for unjudged
     """
     if not isinstance(example, Example):
         raise ExampleError(f"expected an Example, got {type(example).__name__}")

@@ -18,10 +18,19 @@ from .render import copy_link, messages, permalink, plain
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "drag_order", "example_bar", "GRADE_HELP"]
 
-GRADE_HELP = f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better"
+GRADE_HELP = (f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better; "
+              f"{state.UNJUDGED} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
 
 
 # --------------------------------------------------------------------------- k, mode, presets
+
+def _show(key: str, value) -> None:
+    """Set a widget to the example's value only when they differ (a k set by a chart click, a
+    preset). Writing it on every run sent the server's value back to the browser, which then
+    overwrote a newer one: the seventh of seven quick arrow presses on the k slider was lost."""
+    if st.session_state.get(key) != value:
+        st.session_state[key] = value
+
 
 def k_slider(page: str, n: int) -> int:
     """The cutoff k (1..n) shared by every page; returns the effective k."""
@@ -33,7 +42,7 @@ def k_slider(page: str, n: int) -> int:
     if n < 2:
         st.caption(f"k = {k} (the ranking has {n} item{'s' if n != 1 else ''})")
         return k
-    st.session_state[key] = k
+    _show(key, k)
 
     def changed() -> None:
         state.update(k=int(st.session_state[key]))
@@ -47,7 +56,7 @@ def mode_switch(page: str) -> str:
     """Binary (relevant or not) or graded relevance."""
     ex = state.get_example()
     key = f"{page}.mode"
-    st.session_state[key] = ex.mode
+    _show(key, ex.mode)
 
     def changed() -> None:
         value = st.session_state.get(key)
@@ -92,7 +101,7 @@ def query_picker(page: str) -> int:
     if len(ex.queries) < 2:
         return ex.current
     key = f"{page}.query"
-    st.session_state[key] = ex.current
+    _show(key, ex.current)
 
     def changed() -> None:
         value = st.session_state.get(key)
@@ -123,8 +132,10 @@ def example_bar(page: str, n: int) -> int:
 def _frame(items, *, ranked: bool) -> pd.DataFrame:
     rows = state.item_rows(items)
     frame = pd.DataFrame(rows, columns=["id", "label", "grade"])
-    # float, not int: a fractional or infinite grade reaches the validator instead of being rounded
-    frame["grade"] = frame["grade"].astype("float64")
+    # text, not a number column: the browser's number editor bent what was typed (−1 became 1,
+    # 1e3 became 3, 11 became 1) before the server could refuse it; text reaches
+    # ui.state._grade exactly as typed, which reads it strictly and says what is wrong
+    frame["grade"] = pd.array([grade_text(g) for g in frame["grade"]], dtype="string")
     if ranked:
         frame.insert(0, "rank", pd.array(range(1, len(rows) + 1), dtype="Int64"))
     return frame
@@ -136,12 +147,16 @@ def _columns(ranked: bool) -> dict:
                                           help="the document id the metrics see (new rows get one)"),
         "label": st.column_config.TextColumn("label", max_chars=state.LIMITS.label_chars, width="medium",
                                              help="what the result is (shown as plain text)"),
-        "grade": st.column_config.NumberColumn("grade", min_value=0, max_value=state.LIMITS.grade_max,
-                                               step=1, format="%d", help=GRADE_HELP, width="small"),
+        "grade": st.column_config.TextColumn("grade", max_chars=8, help=GRADE_HELP, width="small"),
     }
     if ranked:
         cfg["rank"] = st.column_config.NumberColumn("rank", disabled=True, width="small", format="%d")
     return cfg
+
+
+def grade_text(grade: int | None) -> str:
+    """A grade as shown: its number, or ``?`` when unjudged."""
+    return state.UNJUDGED if grade is None else str(grade)
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
@@ -188,7 +203,9 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     )
     reserved = {i.id for i in base_items}
     rows = _records(edited)
-    if rows == _records(base):
+    # compared with the example as it is now, not with the editor's base: a value typed back
+    # to the base's (0 → 1 → 0) is a change of the example, though the editor shows no edit
+    if rows == _records(base if base_items == items else _frame(items, ranked=ranked)):
         st.session_state[slot] = (key, base_items, items)
         return None
     new_items = state.items_from_rows(rows, reserved=reserved, prefix=prefix)
@@ -216,8 +233,15 @@ def _list_editor(page: str, field: str, index: int | None, *, ranked: bool, pref
     result = _editor(page, field, i, getattr(q, field), ranked=ranked, prefix=prefix, height=height)
     if result is not None:
         new_items, slot, key, base_items = result
-        if state.set_current_query(replace(q, **{field: new_items}), from_editor=True, index=i):
+        applied = state.set_current_query(replace(q, **{field: new_items}), from_editor=True, index=i)
+        if applied:
             st.session_state[slot] = (key, base_items, getattr(state.get_example().queries[i], field))
+        delta = st.session_state.get(key) or {}
+        if not applied or delta.get("added_rows") or delta.get("deleted_rows"):
+            # the grid starts again from the example: a refused value shows the previous one
+            # again (the message says why), added rows get their rank and id, ranks close up
+            state.reset_editors()
+            st.rerun()
         messages()
 
 
@@ -239,7 +263,7 @@ def _drag_css(ranking, tray) -> str:
              "background:#f8f9fa;color:#111}"]
     for nth, items in ((1, ranking), (2, tray)):
         for n, item in enumerate(items, start=1):
-            grade = max(0, min(int(item.grade), len(GRADE_COLORS) - 1))
+            grade = max(0, min(int(item.grade or 0), len(GRADE_COLORS) - 1))
             colour = "#ffffff" if grade == 0 else GRADE_COLORS[grade]
             rules.append(f".sortable-container:nth-of-type({nth}) .sortable-item:nth-child({n})"
                          f"{{background:{colour};color:{grade_text_color(grade) if grade else '#111'}}}")
@@ -261,7 +285,7 @@ def drag_order(page: str, index: int | None = None) -> None:
         return
 
     def tile(where: str, n: int, item) -> str:  # unique (it carries the position); shown as plain text
-        return f"{where}{n} · {item.label[:40] or item.id} · grade {item.grade}"
+        return f"{where}{n} · {item.label[:40] or item.id} · grade {grade_text(item.grade)}"
 
     ranked = [tile("#", n, item) for n, item in enumerate(q.ranking, start=1)]
     missed = [tile("tray ", n, item) for n, item in enumerate(q.tray, start=1)]
@@ -301,7 +325,7 @@ def item_actions(page: str, index: int | None = None) -> None:
         where, n = choice
         item = (q.ranking if where == "r" else q.tray)[n]
         place = f"#{n + 1}" if where == "r" else "tray"
-        return f"{place} · {item.label[:40] or item.id} (grade {item.grade})"
+        return f"{place} · {item.label[:40] or item.id} (grade {grade_text(item.grade)})"
 
     # the widget is made anew when the list's texts change: a selectbox keeps showing the text
     # of its old choice otherwise (after a drag, #1 still read as the item that was first)

@@ -1,0 +1,47 @@
+"""Editing the Playground's grid: every change typed is applied exactly, or refused with a message."""
+
+from ui import state
+
+from .conftest import edit, editor_key, errors, example
+
+
+def test_a_grade_typed_back_is_applied(app):
+    # issue 11, defect 1: 0 → 1 → 0 on rank 1; the second edit equals the editor's base
+    # and was taken for "no change", so the example kept grade 1
+    assert example(app).query.ranking[0].grade == 0
+    edit(app, edited_rows={0: {"grade": "1"}})
+    assert example(app).query.ranking[0].grade == 1
+    edit(app, edited_rows={0: {"grade": "0"}})
+    assert not errors(app)
+    assert example(app).query.ranking[0].grade == 0
+    # cat in the box again: relevant at 2 only among the top 2, P@2 = 1 / 2
+    assert any("Precision@2 = **0.5**" in str(link.proto.label) for link in app.get("page_link"))
+
+
+def test_an_added_row_gets_its_rank_and_id_in_the_grid(app):
+    # issue 11, defect 5: the added row showed "None" for rank and id; the grid now starts
+    # again from the example, whose new item has an id and a rank
+    version = app.session_state["state.version"]
+    edit(app, added_rows=[{"label": "new one", "grade": "2"}])
+    assert not errors(app)
+    q = example(app).query
+    assert len(q.ranking) == 9 and q.ranking[8].label == "new one" and q.ranking[8].grade == 2
+    assert q.ranking[8].id not in {item.id for item in q.ranking[:8]}
+    assert app.session_state["state.version"] == version + 1  # a fresh grid, from the example
+    assert not (app.session_state[editor_key(app)] if editor_key(app) in app.session_state else {}).get("added_rows")
+
+
+def test_an_added_row_without_a_grade_is_unjudged(app):
+    edit(app, added_rows=[{"label": "not judged yet"}])
+    assert not errors(app)
+    assert example(app).query.ranking[8].grade is None
+
+
+def test_unjudged_grades_round_trip_through_the_link():
+    ex = state.build_preset("cat")
+    q = ex.query
+    items = (state.Item(q.ranking[0].id, q.ranking[0].label, None),) + q.ranking[1:]
+    from dataclasses import replace
+
+    changed = replace(ex, queries=(replace(q, ranking=items),))
+    assert state.decode(state.encode(changed)) == changed
