@@ -24,12 +24,14 @@ GRADE_HELP = (f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, high
 
 # --------------------------------------------------------------------------- k, mode, presets
 
-def _show(key: str, value) -> None:
+def _show(key: str, value, shape=None) -> None:
     """Set a widget to the example's value only when they differ (a k set by a chart click, a
-    preset). Writing it on every run sent the server's value back to the browser, which then
+    preset) or when the widget is made anew (``shape``: its options, e.g. the slider's range).
+    Writing it on every run sent the server's value back to the browser, which then
     overwrote a newer one: the seventh of seven quick arrow presses on the k slider was lost."""
-    if st.session_state.get(key) != value:
+    if st.session_state.get(key) != value or st.session_state.get(f"{key}.shape") != shape:
         st.session_state[key] = value
+        st.session_state[f"{key}.shape"] = shape
 
 
 def k_slider(page: str, n: int) -> int:
@@ -42,7 +44,7 @@ def k_slider(page: str, n: int) -> int:
     if n < 2:
         st.caption(f"k = {k} (the ranking has {n} item{'s' if n != 1 else ''})")
         return k
-    _show(key, k)
+    _show(key, k, shape=n)
 
     def changed() -> None:
         state.update(k=int(st.session_state[key]))
@@ -101,7 +103,7 @@ def query_picker(page: str) -> int:
     if len(ex.queries) < 2:
         return ex.current
     key = f"{page}.query"
-    _show(key, ex.current)
+    _show(key, ex.current, shape=len(ex.queries))
 
     def changed() -> None:
         value = st.session_state.get(key)
@@ -135,7 +137,7 @@ def _frame(items, *, ranked: bool) -> pd.DataFrame:
     # text, not a number column: the browser's number editor bent what was typed (−1 became 1,
     # 1e3 became 3, 11 became 1) before the server could refuse it; text reaches
     # ui.state._grade exactly as typed, which reads it strictly and says what is wrong
-    frame["grade"] = pd.array([grade_text(g) for g in frame["grade"]], dtype="string")
+    frame["grade"] = pd.array([grade_text(row["grade"]) for row in rows], dtype="string")
     if ranked:
         frame.insert(0, "rank", pd.array(range(1, len(rows) + 1), dtype="Int64"))
     return frame
