@@ -368,17 +368,17 @@ def item_actions(page: str, index: int | None = None) -> None:
 
     st.selectbox("item", everything, key=widget, format_func=describe, on_change=picked)
     where = st.session_state[key][0]
-    cols = st.columns(5, gap="small")
-    if where == "r":
-        cols[0].button("↑ up", key=f"{key}.up", on_click=act, args=("up",), width="stretch")
-        cols[1].button("↓ down", key=f"{key}.down", on_click=act, args=("down",), width="stretch")
-        cols[2].button("⤒ top", key=f"{key}.top", on_click=act, args=("top",), width="stretch")
-        cols[3].button("→ tray", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
-                       help="relevant but not retrieved: it leaves the ranking and still counts in R")
-    else:
-        cols[0].button("← retrieve", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
-                       help="append it to the bottom of the ranking")
-    cols[4].button("remove", key=f"{key}.remove", on_click=act, args=("remove",), width="stretch")
+    with st.container(horizontal=True, gap="small"):  # wraps when narrow, never cuts a label
+        if where == "r":
+            st.button("↑ up", key=f"{key}.up", on_click=act, args=("up",))
+            st.button("↓ down", key=f"{key}.down", on_click=act, args=("down",))
+            st.button("⤒ top", key=f"{key}.top", on_click=act, args=("top",))
+            st.button("→ tray", key=f"{key}.move", on_click=act, args=("move",),
+                      help="relevant but not retrieved: it leaves the ranking and still counts in R")
+        else:
+            st.button("← retrieve", key=f"{key}.move", on_click=act, args=("move",),
+                      help="append it to the bottom of the ranking")
+        st.button("remove", key=f"{key}.remove", on_click=act, args=("remove",))
 
 
 def query_title(q) -> str:

@@ -136,3 +136,27 @@ def test_the_k_slider_keeps_k_when_a_row_is_added(server, page):
     thumb = page.locator("[data-testid='stSlider'] input[type='range']").first
     assert thumb.get_attribute("max") == "9" and thumb.input_value() == "2"
     assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
+
+
+CLIPPED = ("(sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent)"
+           ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)")
+
+
+def test_nothing_is_cut_at_1024_px_with_the_sidebar_open(server, browser):
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        open_playground(server, page)
+        assert page.locator("[data-testid='stSidebar']").first.is_visible()
+        # every metric reads whole ("nDCG@2 = 0." was cut), and so does every button label ("↑…")
+        links = page.locator("[data-testid='stPageLink']", has_text=" = ")
+        assert links.count() >= 10
+        assert page.evaluate(CLIPPED, "[data-testid='stPageLink'] a p, [data-testid='stPageLink'] a span") == []
+        assert page.evaluate(CLIPPED, "[data-testid='stButton'] button p, [data-testid='stButton'] button div") == []
+        nd = summary_link(page, "nDCG@2").bounding_box()
+        assert nd["x"] + nd["width"] <= 1024
+        assert "0.3869" in summary_link(page, "nDCG@2").inner_text()   # (1/log2 3) / (1 + 1/log2 3)
+        page.get_by_role("button", name="↓ down").first.scroll_into_view_if_needed()
+        shot(page, "playground_1024")
+    finally:
+        context.close()
