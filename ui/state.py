@@ -538,10 +538,13 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
         _messages(st).append(("error", f"{err}. The previous example is kept."))
         return False
     ss = st.session_state
-    if ss.get(KEYS["example"]) == example:
+    old = ss.get(KEYS["example"])
+    if old == example:
         return True
     ss[KEYS["example"]] = example
-    if not from_editor:
+    if not from_editor and (old is None or old.queries != example.queries):
+        # the grids start again only when their rows changed (not for a new k or mode,
+        # which used to remount every grid in the browser)
         ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
     _publish(st, example)
     return True

@@ -80,14 +80,19 @@ def preset_picker(page: str) -> None:
         name = st.session_state.get(key)
         if name:
             state.load_preset(name)
-        st.session_state[key] = None
 
-    st.selectbox("load an example", list(state.PRESETS), index=None, key=key, on_change=load,
+    # the box keeps showing the preset loaded (resetting it to empty after a load left the
+    # browser's focus in a state where the grid swallowed the next click and keystroke);
+    # "restore" in :func:`preset_note` loads the same preset again
+    loaded = st.session_state.get(state.KEYS["preset"])
+    _show(key, loaded if loaded in state.PRESETS else None)
+    st.selectbox("load an example", list(state.PRESETS), key=key, on_change=load,
                  format_func=lambda name: state.PRESETS[name].title, placeholder="choose a preset…")
 
 
 def preset_note() -> None:
-    """Which preset the example came from, and whether it was edited since."""
+    """Which preset the example came from, and whether it was edited since (with a button
+    that loads it again)."""
     name = st.session_state.get(state.KEYS["preset"])
     if name in state.PRESETS:
         preset = state.PRESETS[name]
@@ -95,6 +100,8 @@ def preset_note() -> None:
             st.caption(f"Loaded: {preset.title} — {preset.source}")
         else:
             st.caption(f"Started from: {preset.title} — {preset.source} (edited since)")
+            st.button("↺ restore the preset", key=f"state.restore.{name}", on_click=state.load_preset,
+                      args=(name,), help="load the preset again, as it was")
 
 
 def query_picker(page: str) -> int:

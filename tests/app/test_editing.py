@@ -45,3 +45,20 @@ def test_unjudged_grades_round_trip_through_the_link():
 
     changed = replace(ex, queries=(replace(q, ranking=items),))
     assert state.decode(state.encode(changed)) == changed
+
+
+def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
+    app.selectbox(key="playground.preset").set_value("white-cat").run()
+    assert app.selectbox(key="playground.preset").value == "white-cat"   # not emptied after loading
+    edit(app, edited_rows={0: {"grade": "9"}})
+    assert any("(edited since)" in c.value for c in app.caption)
+    app.button(key="state.restore.white-cat").click().run()
+    assert example(app) == state.build_preset("white-cat")
+    assert any(c.value.startswith("Loaded: White cat") for c in app.caption)
+
+
+def test_a_new_k_keeps_the_grid_and_its_edits(app):
+    version = app.session_state["state.version"]
+    app.slider(key="playground.k").set_value(5).run()
+    assert example(app).k == 5
+    assert app.session_state["state.version"] == version   # no new grid for a new k

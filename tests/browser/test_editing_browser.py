@@ -160,3 +160,16 @@ def test_nothing_is_cut_at_1024_px_with_the_sidebar_open(server, browser):
         shot(page, "playground_1024")
     finally:
         context.close()
+
+
+def test_the_first_edit_after_loading_a_preset_is_applied(server, page):
+    open_playground(server, page)
+    page.locator("[data-testid='stSelectbox']", has_text="load an example").first.click()
+    page.get_by_role("option", name="White cat in the box (graded)").click()
+    page.wait_for_function("() => document.body.innerText.includes('Loaded: White cat')", timeout=TIMEOUT)
+    wait_ready(page)
+    page.wait_for_function(cell_is(0, 2, "🐈\u200d⬛ dark cat"), timeout=TIMEOUT)
+    # one try, no retry: the first click and keystroke in the grid used to be swallowed
+    type_grade(page, 1, "7")
+    page.wait_for_function(cell_is(0, 1, "7"), timeout=TIMEOUT)
+    page.wait_for_function("() => document.body.innerText.includes('(edited since)')", timeout=TIMEOUT)
