@@ -26,11 +26,13 @@ GROUPED = [("precision", "P"), ("recall", "R"), ("f1", "F1"), ("mrr", "MRR"), ("
 def summary(ranking, judgments, k: int) -> None:
     """Every measure at k, each a link to the lesson that explains it."""
     st.markdown(f"**Every metric at k = {k}** (click one for its lesson)")
-    cols = st.columns(2)
-    for n, (measure, title, lesson) in enumerate(SUMMARY):
-        e = metrics.explain(measure.format(k=k), ranking, judgments)
-        cols[n % 2].page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{views.number(e.value)}**",
-                              help=f"{e.measure}: open the lesson", width="stretch")
+    # one list, in reading order, that never cuts a value (two columns cut them at 1024 px
+    # with the sidebar open); ten short lines fit beside the grid
+    with st.container(gap="xxsmall"):
+        for measure, title, lesson in SUMMARY:
+            e = metrics.explain(measure.format(k=k), ranking, judgments)
+            st.page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{views.number(e.value)}**",
+                         help=f"{e.measure}: open the lesson", width="content")
 
 
 def grouped_summary(q, k: int) -> None:
@@ -56,7 +58,7 @@ def actions(version: int) -> None:
 def main() -> None:
     st.title("Playground")
     render.messages()
-    top = st.columns([3, 2, 2])
+    top = st.columns([3, 2, 3])
     with top[0]:
         widgets.preset_picker(PAGE)
     with top[1]:

@@ -39,6 +39,7 @@ PICK = "pick"   # the name of the click-to-set-k selection
 K = "kcut"      # the Vega-Lite parameter holding k: a new k changes one value in the spec
 FONT = 15       # base font size: readable on a projector
 MAX_STRIP = 40  # ranks shown in a ranking strip
+UNJUDGED_FILL = "#ffffff"  # an unjudged item's tile (its label starts with "?")
 
 
 class Plot:
@@ -165,11 +166,15 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> Plot:
     ('rect', [{'rank': 1, 'label': '🐱', 'grade': 0, 'ink': '#111111'}])
     """
     shown = list(items)[:MAX_STRIP]
-    grades = [int(i["grade"]) for i in shown]
-    data = pd.DataFrame({"rank": [int(i["rank"]) for i in shown], "label": [str(i["label"]) for i in shown],
-                         "grade": grades, "ink": [grade_text_color(g) for g in grades]},
+    grades = [None if i["grade"] is None else int(i["grade"]) for i in shown]
+    # an unjudged item (grade None) is a white tile whose label starts with "?"
+    labels = [str(i["label"]) if g is not None else f"? {i['label']}" for i, g in zip(shown, grades, strict=True)]
+    data = pd.DataFrame({"rank": [int(i["rank"]) for i in shown], "label": labels,
+                         "grade": pd.array(grades, dtype="object"),
+                         "ink": [grade_text_color(g or 0) for g in grades]},
                         columns=["rank", "label", "grade", "ink"])
-    return Plot(_strip_template, (len(shown), _top_grade(max(grades + [1])), title), {"ranks": data}, k=k)
+    top = max([g for g in grades if g is not None] + [1])
+    return Plot(_strip_template, (len(shown), _top_grade(top), title), {"ranks": data}, k=k)
 
 
 def _strip_template(n: int, top: int, title: str):
@@ -178,9 +183,11 @@ def _strip_template(n: int, top: int, title: str):
                                                    labelExpr="'#' + datum.label")),
     )
     tiles = base.mark_rect(cornerRadius=6, stroke="#ffffff", strokeWidth=3).encode(
-        color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right",
-                                                                                 direction="horizontal" if top > 2 else "vertical",
-                                                                                 columns=6)),
+        color=alt.condition("datum.grade === null", alt.value(UNJUDGED_FILL),
+                            alt.Color("grade:O", scale=grade_scale(top),
+                                      legend=alt.Legend(title="grade", orient="right",
+                                                        direction="horizontal" if top > 2 else "vertical",
+                                                        columns=6))),
         opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )

@@ -84,7 +84,9 @@ def query_example(qrels: Qrels, run: Run, qid: str, *, items: int = PLAYGROUND_I
     ids = playground_ids([*ranking, *tray])
 
     def item(doc: str) -> state.Item:
-        grade = min(max(judged.get(doc, 0), 0), limit.grade_max)
+        # a document in no qrels line, or judged −1, is unjudged in the playground too
+        grade = judged.get(doc)
+        grade = None if grade is None or grade < 0 else min(grade, limit.grade_max)
         return state.Item(ids[doc], state.printable(doc)[: limit.label_chars], grade)
     name = state.printable(qid).strip()[: limit.name_chars] or "query"
     query = state.Query(name, tuple(item(d) for d in ranking), tuple(item(d) for d in tray))

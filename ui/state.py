@@ -38,7 +38,7 @@ __all__ = [
     "Item", "Query", "Example", "ExampleError", "PRESETS", "Preset", "MODES", "LIMITS",
     "build_preset", "validate", "printable", "encode", "decode", "permalink_params",
     "get_example", "set_example", "load_preset", "current_query", "set_current_query",
-    "effective_k", "take_messages", "editor_key", "reset_editors", "KEYS", "PARAM",
+    "effective_k", "take_messages", "editor_key", "reset_editors", "KEYS", "PARAM", "UNJUDGED",
 ]
 
 MODES = ("binary", "graded")
@@ -81,11 +81,12 @@ class ExampleError(ValueError):
 
 @dataclass(frozen=True)
 class Item:
-    """One document: a stable ``id`` (what metrics see), a ``label`` shown to people, a grade."""
+    """One document: a stable ``id`` (what metrics see), a ``label`` shown to people, a grade
+    (``None``: unjudged, shown as ``?``; like trec_eval's −1, it is not in the judgments)."""
 
     id: str
     label: str
-    grade: int = 0
+    grade: int | None = 0
 
 
 @dataclass(frozen=True)
@@ -102,18 +103,21 @@ class Query:
     def inputs(self, mode: str = "graded") -> tuple[list[str], dict[str, int]]:
         """``(ranking, judgments)`` for :func:`metrics.explain`.
 
-        Every item is judged (grade 0 = judged not relevant); in ``"binary"`` mode every
+        Grade 0 is judged not relevant; an unjudged item (grade ``None``) is left out of the
+        judgments, as a document trec_eval finds in no qrels line. In ``"binary"`` mode every
         positive grade becomes 1.
 
-        >>> q = Query("q", (Item("a", "A", 3), Item("b", "B", 0)), (Item("c", "C", 2),))
+        >>> q = Query("q", (Item("a", "A", 3), Item("b", "B", 0), Item("u", "U", None)), (Item("c", "C", 2),))
         >>> q.inputs("graded")
-        (['a', 'b'], {'a': 3, 'b': 0, 'c': 2})
+        (['a', 'b', 'u'], {'a': 3, 'b': 0, 'c': 2})
         >>> q.inputs("binary")[1]
         {'a': 1, 'b': 0, 'c': 1}
         """
         binary = mode == "binary"
         judgments = {}
         for item in (*self.ranking, *self.tray):
+            if item.grade is None:
+                continue
             judgments[item.id] = (1 if item.grade > 0 else 0) if binary else item.grade
         return [item.id for item in self.ranking], judgments
 
@@ -217,37 +221,47 @@ def _doc_id(value, where: str) -> str:
     return _text(value, f"{where}: id", LIMITS.id_chars, strip=False)
 
 
-def _grade(value, where: str) -> int:
-    """A grade from a number or a numeric string, 0..grade_max; anything else is an error."""
-    raw = value
-    if value is None:
-        raise ExampleError(f"{where}: the grade is empty (use 0 for not relevant)")
+UNJUDGED = "?"  # how an unjudged grade is written and shown
+_WHOLE = re.compile(r"[0-9]{1,6}")
+
+
+def _grade(value, where: str) -> int | None:
+    """A grade: a whole number 0..grade_max, or ``None`` (unjudged) for an empty cell or ``?``.
+
+    Typed text is read strictly (ASCII digits only: no ``-1``, ``1e3``, ``2.5``, ``0x10``), so
+    nothing a person types is bent into another grade.
+
+    >>> _grade(" 3 ", "rank 1"), _grade("?", "rank 2"), _grade(2.0, "rank 3")
+    (3, None, 2)
+    >>> _grade("1e3", "rank 4")
+    Traceback (most recent call last):
+    ...
+    ui.state.ExampleError: rank 4: grade '1e3' is not allowed: use a whole number from 0 to 10, or ? for unjudged
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
     if isinstance(value, str):
-        if len(value) > 40:
-            raise ExampleError(f"{where}: grade {_shown(raw)} is not a number")
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise ExampleError(f"{where}: grade {_shown(raw)} is not a number") from None
+        text = value.strip()
+        if text in ("", UNJUDGED):
+            return None
+        if not _WHOLE.fullmatch(text) or int(text) > LIMITS.grade_max:
+            raise ExampleError(f"{where}: grade {_shown(value)} is not allowed: use a whole number from 0 to "
+                               f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+        return int(text)
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ExampleError(f"{where}: grade {_shown(raw)} is not a number")
+        raise ExampleError(f"{where}: grade {_shown(value)} is not a number")
     if isinstance(value, Integral):   # exact: float() of 10**400 overflows
-        g = int(value)
-        if not 0 <= g <= LIMITS.grade_max:
-            raise ExampleError(f"{where}: grade {_shown(g)} is out of range (0 to {LIMITS.grade_max})")
-        return g
-    try:
-        f = float(value)
-    except (OverflowError, ValueError):
-        raise ExampleError(f"{where}: grade {_shown(raw)} is not a usable number") from None
-    if math.isnan(f):
-        raise ExampleError(f"{where}: the grade is empty (use 0 for not relevant)")
-    if math.isinf(f) or not f.is_integer():
-        raise ExampleError(f"{where}: grade {_shown(raw)} must be a whole number")
-    if not 0 <= f <= LIMITS.grade_max:
-        raise ExampleError(f"{where}: grade {f:,.0f} is out of range (0 to {LIMITS.grade_max})"
-                           if abs(f) < 1e15 else f"{where}: grade {f:g} is out of range (0 to {LIMITS.grade_max})")
-    return int(f)
+        ok = 0 <= value <= LIMITS.grade_max
+    else:
+        try:
+            f = float(value)
+        except (OverflowError, ValueError):
+            f = math.nan
+        ok = math.isfinite(f) and f.is_integer() and 0 <= f <= LIMITS.grade_max
+    if not ok:
+        raise ExampleError(f"{where}: grade {_shown(value)} is not allowed: use a whole number from 0 to "
+                           f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+    return int(value)
 
 
 def _items(items, where: str, seen: set[str]) -> tuple[Item, ...]:
@@ -275,7 +289,7 @@ def validate(example: Example) -> Example:
     >>> validate(Example((Query("q", (Item("a", "A", 99),)),)))
     Traceback (most recent call last):
     ...
-    ui.state.ExampleError: query 1 'q', ranking, position 1: grade 99 is out of range (0 to 10)
+    ui.state.ExampleError: query 1 'q', ranking, position 1: grade 99 is not allowed: use a whole number from 0 to 10, or ? for unjudged
     """
     if not isinstance(example, Example):
         raise ExampleError(f"expected an Example, got {type(example).__name__}")
@@ -608,10 +622,13 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
         _messages(st).append(("error", f"{err}. The previous example is kept."))
         return False
     ss = st.session_state
-    if ss.get(KEYS["example"]) == example:
+    old = ss.get(KEYS["example"])
+    if old == example:
         return True
     ss[KEYS["example"]] = example
-    if not from_editor:
+    if not from_editor and (old is None or old.queries != example.queries):
+        # the grids start again only when their rows changed (not for a new k or mode,
+        # which used to remount every grid in the browser)
         ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
     _publish(st, example)
     return True

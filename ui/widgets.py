@@ -18,10 +18,21 @@ from .render import copy_link, messages, permalink, plain
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "drag_order", "example_bar", "GRADE_HELP"]
 
-GRADE_HELP = f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better"
+GRADE_HELP = (f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better; "
+              f"{state.UNJUDGED} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
 
 
 # --------------------------------------------------------------------------- k, mode, presets
+
+def _show(key: str, value, shape=None) -> None:
+    """Set a widget to the example's value only when they differ (a k set by a chart click, a
+    preset) or when the widget is made anew (``shape``: its options, e.g. the slider's range).
+    Writing it on every run sent the server's value back to the browser, which then
+    overwrote a newer one: the seventh of seven quick arrow presses on the k slider was lost."""
+    if st.session_state.get(key) != value or st.session_state.get(f"{key}.shape") != shape:
+        st.session_state[key] = value
+        st.session_state[f"{key}.shape"] = shape
+
 
 def k_slider(page: str, n: int) -> int:
     """The cutoff k (1..n) shared by every page; returns the effective k."""
@@ -33,7 +44,7 @@ def k_slider(page: str, n: int) -> int:
     if n < 2:
         st.caption(f"k = {k} (the ranking has {n} item{'s' if n != 1 else ''})")
         return k
-    st.session_state[key] = k
+    _show(key, k, shape=n)
 
     def changed() -> None:
         state.update(k=int(st.session_state[key]))
@@ -47,7 +58,7 @@ def mode_switch(page: str) -> str:
     """Binary (relevant or not) or graded relevance."""
     ex = state.get_example()
     key = f"{page}.mode"
-    st.session_state[key] = ex.mode
+    _show(key, ex.mode)
 
     def changed() -> None:
         value = st.session_state.get(key)
@@ -69,14 +80,19 @@ def preset_picker(page: str) -> None:
         name = st.session_state.get(key)
         if name:
             state.load_preset(name)
-        st.session_state[key] = None
 
-    st.selectbox("load an example", list(state.PRESETS), index=None, key=key, on_change=load,
+    # the box keeps showing the preset loaded (resetting it to empty after a load left the
+    # browser's focus in a state where the grid swallowed the next click and keystroke);
+    # "restore" in :func:`preset_note` loads the same preset again
+    loaded = st.session_state.get(state.KEYS["preset"])
+    _show(key, loaded if loaded in state.PRESETS else None)
+    st.selectbox("load an example", list(state.PRESETS), key=key, on_change=load,
                  format_func=lambda name: state.PRESETS[name].title, placeholder="choose a preset…")
 
 
 def preset_note() -> None:
-    """Which preset the example came from, and whether it was edited since."""
+    """Which preset the example came from, and whether it was edited since (with a button
+    that loads it again)."""
     name = st.session_state.get(state.KEYS["preset"])
     if name in state.PRESETS:
         preset = state.PRESETS[name]
@@ -84,6 +100,8 @@ def preset_note() -> None:
             st.caption(f"Loaded: {preset.title} — {preset.source}")
         else:
             st.caption(f"Started from: {preset.title} — {preset.source} (edited since)")
+            st.button("↺ restore the preset", key=f"state.restore.{name}", on_click=state.load_preset,
+                      args=(name,), help="load the preset again, as it was")
 
 
 def query_picker(page: str) -> int:
@@ -92,7 +110,7 @@ def query_picker(page: str) -> int:
     if len(ex.queries) < 2:
         return ex.current
     key = f"{page}.query"
-    st.session_state[key] = ex.current
+    _show(key, ex.current, shape=len(ex.queries))
 
     def changed() -> None:
         value = st.session_state.get(key)
@@ -123,8 +141,10 @@ def example_bar(page: str, n: int) -> int:
 def _frame(items, *, ranked: bool) -> pd.DataFrame:
     rows = state.item_rows(items)
     frame = pd.DataFrame(rows, columns=["id", "label", "grade"])
-    # float, not int: a fractional or infinite grade reaches the validator instead of being rounded
-    frame["grade"] = frame["grade"].astype("float64")
+    # text, not a number column: the browser's number editor bent what was typed (−1 became 1,
+    # 1e3 became 3, 11 became 1) before the server could refuse it; text reaches
+    # ui.state._grade exactly as typed, which reads it strictly and says what is wrong
+    frame["grade"] = pd.array([grade_text(row["grade"]) for row in rows], dtype="string")
     if ranked:
         frame.insert(0, "rank", pd.array(range(1, len(rows) + 1), dtype="Int64"))
     return frame
@@ -136,12 +156,16 @@ def _columns(ranked: bool) -> dict:
                                           help="the document id the metrics see (new rows get one)"),
         "label": st.column_config.TextColumn("label", max_chars=state.LIMITS.label_chars, width="medium",
                                              help="what the result is (shown as plain text)"),
-        "grade": st.column_config.NumberColumn("grade", min_value=0, max_value=state.LIMITS.grade_max,
-                                               step=1, format="%d", help=GRADE_HELP, width="small"),
+        "grade": st.column_config.TextColumn("grade", max_chars=8, help=GRADE_HELP, width="small"),
     }
     if ranked:
         cfg["rank"] = st.column_config.NumberColumn("rank", disabled=True, width="small", format="%d")
     return cfg
+
+
+def grade_text(grade: int | None) -> str:
+    """A grade as shown: its number, or ``?`` when unjudged."""
+    return state.UNJUDGED if grade is None else str(grade)
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
@@ -188,7 +212,9 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     )
     reserved = {i.id for i in base_items}
     rows = _records(edited)
-    if rows == _records(base):
+    # compared with the example as it is now, not with the editor's base: a value typed back
+    # to the base's (0 → 1 → 0) is a change of the example, though the editor shows no edit
+    if rows == _records(base if base_items == items else _frame(items, ranked=ranked)):
         st.session_state[slot] = (key, base_items, items)
         return None
     new_items = state.items_from_rows(rows, reserved=reserved, prefix=prefix)
@@ -216,8 +242,15 @@ def _list_editor(page: str, field: str, index: int | None, *, ranked: bool, pref
     result = _editor(page, field, i, getattr(q, field), ranked=ranked, prefix=prefix, height=height)
     if result is not None:
         new_items, slot, key, base_items = result
-        if state.set_current_query(replace(q, **{field: new_items}), from_editor=True, index=i):
+        applied = state.set_current_query(replace(q, **{field: new_items}), from_editor=True, index=i)
+        if applied:
             st.session_state[slot] = (key, base_items, getattr(state.get_example().queries[i], field))
+        delta = st.session_state.get(key) or {}
+        if not applied or delta.get("added_rows") or delta.get("deleted_rows"):
+            # the grid starts again from the example: a refused value shows the previous one
+            # again (the message says why), added rows get their rank and id, ranks close up
+            state.reset_editors()
+            st.rerun()
         messages()
 
 
@@ -239,7 +272,7 @@ def _drag_css(ranking, tray) -> str:
              "background:#f8f9fa;color:#111}"]
     for nth, items in ((1, ranking), (2, tray)):
         for n, item in enumerate(items, start=1):
-            grade = max(0, min(int(item.grade), len(GRADE_COLORS) - 1))
+            grade = max(0, min(int(item.grade or 0), len(GRADE_COLORS) - 1))
             colour = "#ffffff" if grade == 0 else GRADE_COLORS[grade]
             rules.append(f".sortable-container:nth-of-type({nth}) .sortable-item:nth-child({n})"
                          f"{{background:{colour};color:{grade_text_color(grade) if grade else '#111'}}}")
@@ -261,7 +294,7 @@ def drag_order(page: str, index: int | None = None) -> None:
         return
 
     def tile(where: str, n: int, item) -> str:  # unique (it carries the position); shown as plain text
-        return f"{where}{n} · {item.label[:40] or item.id} · grade {item.grade}"
+        return f"{where}{n} · {item.label[:40] or item.id} · grade {grade_text(item.grade)}"
 
     ranked = [tile("#", n, item) for n, item in enumerate(q.ranking, start=1)]
     missed = [tile("tray ", n, item) for n, item in enumerate(q.tray, start=1)]
@@ -301,7 +334,7 @@ def item_actions(page: str, index: int | None = None) -> None:
         where, n = choice
         item = (q.ranking if where == "r" else q.tray)[n]
         place = f"#{n + 1}" if where == "r" else "tray"
-        return f"{place} · {item.label[:40] or item.id} (grade {item.grade})"
+        return f"{place} · {item.label[:40] or item.id} (grade {grade_text(item.grade)})"
 
     # the widget is made anew when the list's texts change: a selectbox keeps showing the text
     # of its old choice otherwise (after a drag, #1 still read as the item that was first)
@@ -342,17 +375,17 @@ def item_actions(page: str, index: int | None = None) -> None:
 
     st.selectbox("item", everything, key=widget, format_func=describe, on_change=picked)
     where = st.session_state[key][0]
-    cols = st.columns(5, gap="small")
-    if where == "r":
-        cols[0].button("↑ up", key=f"{key}.up", on_click=act, args=("up",), width="stretch")
-        cols[1].button("↓ down", key=f"{key}.down", on_click=act, args=("down",), width="stretch")
-        cols[2].button("⤒ top", key=f"{key}.top", on_click=act, args=("top",), width="stretch")
-        cols[3].button("→ tray", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
-                       help="relevant but not retrieved: it leaves the ranking and still counts in R")
-    else:
-        cols[0].button("← retrieve", key=f"{key}.move", on_click=act, args=("move",), width="stretch",
-                       help="append it to the bottom of the ranking")
-    cols[4].button("remove", key=f"{key}.remove", on_click=act, args=("remove",), width="stretch")
+    with st.container(horizontal=True, gap="small"):  # wraps when narrow, never cuts a label
+        if where == "r":
+            st.button("↑ up", key=f"{key}.up", on_click=act, args=("up",))
+            st.button("↓ down", key=f"{key}.down", on_click=act, args=("down",))
+            st.button("⤒ top", key=f"{key}.top", on_click=act, args=("top",))
+            st.button("→ tray", key=f"{key}.move", on_click=act, args=("move",),
+                      help="relevant but not retrieved: it leaves the ranking and still counts in R")
+        else:
+            st.button("← retrieve", key=f"{key}.move", on_click=act, args=("move",),
+                      help="append it to the bottom of the ranking")
+        st.button("remove", key=f"{key}.remove", on_click=act, args=("remove",))
 
 
 def query_title(q) -> str:

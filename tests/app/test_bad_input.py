@@ -10,7 +10,7 @@ import pytest
 
 from ui import state
 
-from .conftest import PAGES, charts, edit, example, new_app
+from .conftest import PAGES, charts, edit, editor_key, example, new_app
 
 HOSTILE = "<img src=x onerror=alert(1)> [click](http://evil.example) ![i](http://evil.example/i.png) **bold**"
 
@@ -81,29 +81,41 @@ def test_a_10000_character_label_is_refused(app):
     assert example(app).query.ranking[0].label == "🐱 cat"
 
 
-@pytest.mark.parametrize("grade, words", [
-    (float("nan"), "grade is empty"),
-    (None, "grade is empty"),
-    (-1, "out of range"),
-    (1e12, "out of range"),
-    (2.5, "whole number"),
-    ("high", "grade is empty"),  # the editor turns text it cannot parse into an empty cell
-    (float("inf"), "whole number"),
+@pytest.mark.parametrize("grade", [
+    # what a person types into the grade cell (a text cell: the browser no longer bends it)
+    "-1", "11", "1e3", "2.5", "100", "0x10", "1_0", "\u0663", "high", "1 2",
+    # what other clients could send
+    -1, 1e12, 2.5, float("inf"), 10**400,
 ])
-def test_bad_grades_are_refused(app, grade, words):
+def test_bad_grades_are_refused_and_the_previous_value_stays(app, grade):
     before = example(app)
     edit(app, edited_rows={2: {"grade": grade}})
     assert not app.exception
-    assert any(words in e and "position 3" in e for e in errors(app)), errors(app)
+    # the message names the row and the allowed values
+    assert any("position 3" in e and "0 to 10, or ? for unjudged" in e for e in errors(app)), errors(app)
     assert example(app) == before
+    # the grid starts again from the example: the cell shows the previous grade (0), not the typed one
+    grid = app.session_state[editor_key(app)] if editor_key(app) in app.session_state else None
+    assert not (grid or {}).get("edited_rows")
 
 
 def test_a_text_grade_that_is_a_number_is_accepted(app):
-    edit(app, edited_rows={0: {"grade": "2"}})
+    edit(app, edited_rows={0: {"grade": " 2 "}})
     assert not errors(app)
     assert example(app).query.ranking[0].grade == 2
 
 
+@pytest.mark.parametrize("typed", ["?", "", " ? ", None])
+def test_an_empty_or_question_mark_grade_is_unjudged(app, typed):
+    # cat in the box: relevant at 2, 4, 5, 7; rank 2 unjudged leaves 3 relevant of 3 judged:
+    # P@2 = 0 / 2 (an unjudged document is not relevant, as in trec_eval) and R@8 = 3 / 3
+    edit(app, edited_rows={1: {"grade": typed}})
+    assert not errors(app)
+    ex = example(app)
+    assert ex.query.ranking[1].grade is None
+    ranking, judgments = ex.query.inputs(ex.mode)
+    assert "2" not in judgments
+    assert any("Precision@2 = **0**" in str(link.proto.label) for link in app.get("page_link"))
 def test_ten_thousand_rows_are_refused(app):
     before = example(app)
     edit(app, added_rows=[{"label": f"r{i}", "grade": 0} for i in range(10_000)])

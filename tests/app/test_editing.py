@@ -1,0 +1,79 @@
+"""Editing the Playground's grid: every change typed is applied exactly, or refused with a message."""
+
+from ui import state
+
+from .conftest import edit, editor_key, errors, example
+
+
+def test_a_grade_typed_back_is_applied(app):
+    # issue 11, defect 1: 0 → 1 → 0 on rank 1; the second edit equals the editor's base
+    # and was taken for "no change", so the example kept grade 1
+    assert example(app).query.ranking[0].grade == 0
+    edit(app, edited_rows={0: {"grade": "1"}})
+    assert example(app).query.ranking[0].grade == 1
+    edit(app, edited_rows={0: {"grade": "0"}})
+    assert not errors(app)
+    assert example(app).query.ranking[0].grade == 0
+    # cat in the box again: relevant at 2 only among the top 2, P@2 = 1 / 2
+    assert any("Precision@2 = **0.5**" in str(link.proto.label) for link in app.get("page_link"))
+
+
+def test_an_added_row_gets_its_rank_and_id_in_the_grid(app):
+    # issue 11, defect 5: the added row showed "None" for rank and id; the grid now starts
+    # again from the example, whose new item has an id and a rank
+    version = app.session_state["state.version"]
+    edit(app, added_rows=[{"label": "new one", "grade": "2"}])
+    assert not errors(app)
+    q = example(app).query
+    assert len(q.ranking) == 9 and q.ranking[8].label == "new one" and q.ranking[8].grade == 2
+    assert q.ranking[8].id not in {item.id for item in q.ranking[:8]}
+    assert app.session_state["state.version"] == version + 1  # a fresh grid, from the example
+    assert not (app.session_state[editor_key(app)] if editor_key(app) in app.session_state else {}).get("added_rows")
+
+
+def test_an_added_row_without_a_grade_is_unjudged(app):
+    edit(app, added_rows=[{"label": "not judged yet"}])
+    assert not errors(app)
+    assert example(app).query.ranking[8].grade is None
+
+
+def test_unjudged_grades_round_trip_through_the_link():
+    ex = state.build_preset("cat")
+    q = ex.query
+    items = (state.Item(q.ranking[0].id, q.ranking[0].label, None),) + q.ranking[1:]
+    from dataclasses import replace
+
+    changed = replace(ex, queries=(replace(q, ranking=items),))
+    assert state.decode(state.encode(changed)) == changed
+
+
+def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
+    app.selectbox(key="playground.preset").set_value("white-cat").run()
+    assert app.selectbox(key="playground.preset").value == "white-cat"   # not emptied after loading
+    edit(app, edited_rows={0: {"grade": "9"}})
+    assert any("(edited since)" in c.value for c in app.caption)
+    app.button(key="state.restore.white-cat").click().run()
+    assert example(app) == state.build_preset("white-cat")
+    assert any(c.value.startswith("Loaded: White cat") for c in app.caption)
+
+
+def test_a_new_k_keeps_the_grid_and_its_edits(app):
+    version = app.session_state["state.version"]
+    app.slider(key="playground.k").set_value(5).run()
+    assert example(app).k == 5
+    assert app.session_state["state.version"] == version   # no new grid for a new k
+
+
+def test_a_query_from_files_keeps_its_unjudged_documents_unjudged():
+    import metrics
+    from metrics.io import qrels_from_dict, run_from_dict
+    from ui.evaluation_view import query_example
+
+    qrels = {"q": {"a": 1, "b": 0, "c": -1}}
+    run = {"q": ["x", "a", "b", "c"]}   # x is in no qrels line, c is judged -1 (pooled, unjudged)
+    ex = query_example(qrels_from_dict(qrels), run_from_dict(run), "q")
+    assert [item.grade for item in ex.query.ranking] == [None, 1, 0, None]
+    ranking, judgments = ex.query.inputs(ex.mode)
+    # bpref: the relevant a (rank 2) has no judged non-relevant document above it, so 1;
+    # had x been read as grade 0 it would be 1 - 1/1 = 0
+    assert metrics.score("Bpref", ranking, judgments) == 1.0 == metrics.score("Bpref", run["q"], qrels["q"])

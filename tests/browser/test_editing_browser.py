@@ -1,0 +1,175 @@
+"""Issue 11's editing defects, each reproduced in real Chromium: a grade typed back, grades
+the browser used to bend, rows added at the bottom, quick presses on the k slider."""
+
+import re
+
+import pytest
+
+from .conftest import shot
+from .test_app_browser import TIMEOUT, act_until, summary_link, wait_ready
+
+pytestmark = pytest.mark.browser
+
+GRID_ROWS = ("e => [...e.querySelectorAll('tr')].map(r => [...r.querySelectorAll('td')].map(c => c.innerText))"
+             ".filter(r => r.length)")
+
+
+def cell_is(row: int, col: int, text: str) -> str:
+    """A condition: the grid's cell (0-based row and column) reads ``text``."""
+    return (f"() => {{ const r = ({GRID_ROWS})(document.querySelector('[data-testid=\"stDataFrame\"]'))[{row}];"
+            f" return !!r && r[{col}] === {text!r}; }}")
+
+
+def rows(page) -> list[list[str]]:
+    """The ranking grid's cells as text (rank, grade, label, id), from its accessible table."""
+    return page.locator("[data-testid='stDataFrame']").first.evaluate(GRID_ROWS)
+
+
+def type_grade(page, row: int, text: str) -> None:
+    """Select the grade cell of ``row`` (1-based; header and rows are 35 px) and type ``text``."""
+    grid = page.locator("[data-testid='stDataFrame']").first
+    page.keyboard.press("Escape")
+    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(800)
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + 35 * row + 17)   # the rank cell
+    page.wait_for_timeout(300)
+    page.keyboard.press("ArrowRight")                           # the grade cell
+    page.wait_for_timeout(200)
+    # open the cell's editor first and replace its text: typing straight onto a selected
+    # cell opens the editor only on a letter or digit (a leading "-" would be lost there)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+    page.wait_for_timeout(300)
+    page.keyboard.press("Enter")
+
+
+def precision_at_2_is(value: str) -> str:
+    return ("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+            f".some(a => /Precision@2 = {re.escape(value)}$/.test(a.innerText.trim()))")
+
+
+def open_playground(server, page) -> None:
+    page.goto(server)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
+    page.wait_for_function(precision_at_2_is("0.5"), timeout=TIMEOUT)
+
+
+def test_a_grade_typed_back_is_applied(server, page):
+    open_playground(server, page)
+    # rank 1 relevant: P@2 = 2 / 2; then typed back to 0: P@2 = 1 / 2 again
+    act_until(page, lambda: type_grade(page, 1, "1"), precision_at_2_is("1"))
+    wait_ready(page)
+    act_until(page, lambda: type_grade(page, 1, "0"), precision_at_2_is("0.5"))
+    wait_ready(page)
+    page.wait_for_function(cell_is(0, 1, "0"), timeout=TIMEOUT)
+    shot(page, "typed_back")
+
+
+@pytest.mark.parametrize("typed", ["-1", "11", "1e3", "2.5"])
+def test_a_grade_the_grid_cannot_take_is_refused_with_a_message(server, page, typed):
+    open_playground(server, page)
+    act_until(page, lambda: type_grade(page, 3, typed),
+              "() => document.body.innerText.includes('not allowed: use a whole number from 0 to 10')")
+    wait_ready(page)
+    message = page.locator("[data-testid='stAlert']", has_text="not allowed").first.inner_text()
+    assert "position 3" in message and repr(typed) in message
+    # nothing was bent: rank 3 still shows grade 0 and the metrics are unchanged
+    page.wait_for_function(cell_is(2, 1, "0"), timeout=TIMEOUT)
+    assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
+    shot(page, f"refused_grade_{typed}")
+
+
+def test_an_unjudged_grade_is_shown_as_a_question_mark(server, page):
+    open_playground(server, page)
+    # rank 2 (the relevant cat in a box) unjudged: P@2 = 0 / 2
+    act_until(page, lambda: type_grade(page, 2, "?"), precision_at_2_is("0"))
+    page.wait_for_function(cell_is(1, 1, "?"), timeout=TIMEOUT)
+
+
+def test_a_row_added_at_the_bottom_gets_a_rank_and_an_id(server, page):
+    open_playground(server, page)
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+    grid.hover()
+    page.get_by_role("button", name="Add row").first.click()
+    # the grid starts again from the example: row 9 has rank 9 and an id, never "None"
+    page.wait_for_function(f"() => ({GRID_ROWS})(document.querySelector('[data-testid=\"stDataFrame\"]')).length === 9",
+                           timeout=TIMEOUT)
+    wait_ready(page)
+    page.wait_for_function(
+        f"() => {{ const r = ({GRID_ROWS})(document.querySelector('[data-testid=\"stDataFrame\"]'))[8];"
+        " return r && r[0] === '9' && r[3] !== '' && r[3] !== 'None'; }", timeout=TIMEOUT)
+    last = rows(page)[8]
+    assert "None" not in last and last[1] == "?"   # not judged yet
+    shot(page, "added_row")
+
+
+def test_quick_presses_on_the_k_slider_are_all_counted(server, page):
+    open_playground(server, page)
+    thumb = page.locator("[data-testid='stSlider'] input[type='range']").first
+    thumb.focus()
+    start = int(thumb.input_value())
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(300)
+    # cat in the box from k = 2: five presses make k = 7
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+                           f".some(a => a.innerText.includes('Precision@{start + 5} ='))", timeout=TIMEOUT)
+    wait_ready(page)
+    page.wait_for_timeout(1000)
+    assert int(thumb.input_value()) == start + 5
+
+
+def test_the_k_slider_keeps_k_when_a_row_is_added(server, page):
+    open_playground(server, page)
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+    grid.hover()
+    page.get_by_role("button", name="Add row").first.click()
+    page.wait_for_function(cell_is(8, 0, "9"), timeout=TIMEOUT)
+    wait_ready(page)
+    # the slider's range grew to 1..9 and it still shows k = 2, as the metrics do
+    thumb = page.locator("[data-testid='stSlider'] input[type='range']").first
+    assert thumb.get_attribute("max") == "9" and thumb.input_value() == "2"
+    assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
+
+
+CLIPPED = ("(sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent)"
+           ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)")
+
+
+def test_nothing_is_cut_at_1024_px_with_the_sidebar_open(server, browser):
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        open_playground(server, page)
+        assert page.locator("[data-testid='stSidebar']").first.is_visible()
+        # every metric reads whole ("nDCG@2 = 0." was cut), and so does every button label ("↑…")
+        links = page.locator("[data-testid='stPageLink']", has_text=" = ")
+        assert links.count() >= 10
+        assert page.evaluate(CLIPPED, "[data-testid='stPageLink'] a p, [data-testid='stPageLink'] a span") == []
+        assert page.evaluate(CLIPPED, "[data-testid='stButton'] button p, [data-testid='stButton'] button div") == []
+        nd = summary_link(page, "nDCG@2").bounding_box()
+        assert nd["x"] + nd["width"] <= 1024
+        assert "0.3869" in summary_link(page, "nDCG@2").inner_text()   # (1/log2 3) / (1 + 1/log2 3)
+        page.get_by_role("button", name="↓ down").first.scroll_into_view_if_needed()
+        shot(page, "playground_1024")
+    finally:
+        context.close()
+
+
+def test_the_first_edit_after_loading_a_preset_is_applied(server, page):
+    open_playground(server, page)
+    page.locator("[data-testid='stSelectbox']", has_text="load an example").first.click()
+    page.get_by_role("option", name="White cat in the box (graded)").click()
+    page.wait_for_function("() => document.body.innerText.includes('Loaded: White cat')", timeout=TIMEOUT)
+    wait_ready(page)
+    page.wait_for_function(cell_is(0, 2, "🐈\u200d⬛ dark cat"), timeout=TIMEOUT)
+    # one try, no retry: the first click and keystroke in the grid used to be swallowed
+    type_grade(page, 1, "7")
+    page.wait_for_function(cell_is(0, 1, "7"), timeout=TIMEOUT)
+    page.wait_for_function("() => document.body.innerText.includes('(edited since)')", timeout=TIMEOUT)
