@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
+from ui import charts, history, render, state, views, widgets
 
 PAGE = "playground"
 
@@ -56,6 +56,7 @@ def actions(version: int) -> None:
 def main() -> None:
     st.title("Playground")
     render.messages()
+    undo_row = st.container()  # filled after the editors, so that it knows this run's edits
     top = st.columns([3, 2, 2])
     with top[0]:
         widgets.preset_picker(PAGE)
@@ -82,6 +83,8 @@ def main() -> None:
 
     ex = state.get_example()
     q = ex.query
+    with undo_row:
+        history.buttons(PAGE)
     with top[0]:
         widgets.preset_note()
     with head:

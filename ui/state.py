@@ -464,7 +464,7 @@ def get_example() -> Example:
     """
     st = _st()
     ss = st.session_state
-    example = ss.get(KEYS["example"])
+    example = previous = ss.get(KEYS["example"])
     if example is None:
         example = build_preset(DEFAULT_PRESET)
         ss[KEYS["example"]] = example
@@ -480,6 +480,7 @@ def get_example() -> Example:
             ss[KEYS["example"]] = example
             ss[KEYS["preset"]] = None
             ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
+            _changed(previous, example)
     _publish(st, example)
     return example
 
@@ -498,13 +499,23 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
         _messages(st).append(("error", f"{err}. The previous example is kept."))
         return False
     ss = st.session_state
-    if ss.get(KEYS["example"]) == example:
+    previous = ss.get(KEYS["example"])
+    if previous == example:
         return True
     ss[KEYS["example"]] = example
+    _changed(previous, example)
     if not from_editor:
         ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
     _publish(st, example)
     return True
+
+
+def _changed(before: Example | None, after: Example) -> None:
+    """Tell the undo history (:mod:`ui.history`) about an applied change."""
+    if before is not None:
+        from .history import record
+
+        record(before, after)
 
 
 def update(**changes) -> bool:
