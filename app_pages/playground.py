@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, history, render, state, views, widgets
+from ui import charts, history, paste_box, render, state, views, widgets
 
 PAGE = "playground"
 
@@ -72,6 +72,7 @@ def main() -> None:
         st.markdown(f"**Ranked results** for *{widgets.query_title(state.get_example().query)}* — edit a grade "
                     "(0 = not relevant) or a label; add rows at the bottom")
         widgets.ranking_editor(PAGE, height=390)
+        paste_box.paste_box(PAGE)
     lower = st.columns([3, 2], gap="large")
     with lower[0]:
         st.markdown("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons")
