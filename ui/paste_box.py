@@ -64,7 +64,7 @@ def paste_box(page: str, index: int | None = None) -> None:
         st.text_area("the list", key=f"{page}.paste.text", height=140, max_chars=paste.MAX_CHARS,
                      placeholder="d1\t3\tcat in a box\nd2\t0\td3 …", label_visibility="collapsed")
         st.file_uploader("or a file (.txt, .csv, .tsv) — used instead of the text when chosen",
-                         type=["txt", "csv", "tsv"], key=f"{page}.paste.file")
+                         type=["txt", "csv", "tsv"], key=f"{page}.paste.file", max_upload_size=1)
         st.button("Replace the ranking with this list", key=f"{page}.paste.apply", on_click=_apply,
                   args=(page, index), type="primary")
         result = st.session_state.get(_result_key(page))

@@ -149,3 +149,23 @@ def test_fuzz_only_paste_errors_and_a_sound_result(text):
         assert r.grade is None or 0 <= r.grade <= LIMITS.grade_max
         assert r.label is None or (r.label.isprintable() and len(r.label) <= LIMITS.label_chars)
     assert all(isinstance(line, str) for line in p.problems)
+
+
+class Upload:
+    """What st.file_uploader returns, as far as the paste box uses it."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.size = data, len(data)
+
+    def getvalue(self) -> bytes:
+        return self.data
+
+
+def test_an_uploaded_file_is_utf8_text_of_bounded_size():
+    from ui.paste_box import _read_upload
+
+    assert paste.parse(_read_upload(Upload("\ufeffid,grade\nmy doc,1\n".encode()))).ranking[0].id == "my doc"
+    with pytest.raises(paste.PasteError, match="not UTF-8 text \\(byte 3"):
+        _read_upload(Upload(b"ab\xff\xfe"))
+    with pytest.raises(paste.PasteError, match="at most"):
+        _read_upload(Upload(b"a\n" * (2 * paste.MAX_CHARS + 1)))
