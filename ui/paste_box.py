@@ -25,6 +25,10 @@ def _result_key(page: str) -> str:
     return f"{page}.paste.result"
 
 
+def _version() -> int:
+    return st.session_state.get(state.KEYS["version"], 0)
+
+
 def _read_upload(upload) -> str:
     size = getattr(upload, "size", None) or 0
     if size > 4 * paste.MAX_CHARS:
@@ -43,23 +47,26 @@ def _apply(page: str, index: int | None) -> None:
         text = _read_upload(upload) if upload is not None else ss.get(f"{page}.paste.text") or ""
         pasted = paste.parse(text)
     except paste.PasteError as err:
-        ss[_result_key(page)] = ("error", f"{err}. The example is kept.", ())
+        ss[_result_key(page)] = ("error", f"{err}. The example is kept.", (), _version())
         return
     ex = state.get_example()
     i = ex.current if index is None else index
     if not state.set_current_query(paste.to_query(pasted, ex.queries[i]), index=i):
         ss[_result_key(page)] = ("error", "The list was read but cannot be used (the message at the top "
-                                          "says why). The example is kept.", pasted.problems)
+                                          "says why). The example is kept.", pasted.problems, _version())
         return
     n = len(pasted.ranking)
     tray = f" and {len(pasted.tray)} relevant not retrieved" if pasted.tray else ""
     ss[_result_key(page)] = ("success", f"Read {n} result{'s' if n != 1 else ''}{tray} ({FORMATS[pasted.format]}).",
-                             pasted.problems)
+                             pasted.problems, _version())
 
 
 def paste_box(page: str, index: int | None = None) -> None:
     """An expander with a text area, a file picker and an Apply button."""
-    with st.expander("Paste or import a list", expanded=_result_key(page) in st.session_state):
+    result = st.session_state.get(_result_key(page))
+    if result and result[3] != _version():  # the example changed since: the report is about an older one
+        result = st.session_state[_result_key(page)] = None
+    with st.expander("Paste or import a list", expanded=bool(result)):
         st.caption(HELP)
         st.text_area("the list", key=f"{page}.paste.text", height=140, max_chars=paste.MAX_CHARS,
                      placeholder="d1\t3\tcat in a box\nd2\t0\td3 …", label_visibility="collapsed")
@@ -67,9 +74,8 @@ def paste_box(page: str, index: int | None = None) -> None:
                          type=["txt", "csv", "tsv"], key=f"{page}.paste.file", max_upload_size=1)
         st.button("Replace the ranking with this list", key=f"{page}.paste.apply", on_click=_apply,
                   args=(page, index), type="primary")
-        result = st.session_state.get(_result_key(page))
         if result:
-            level, text, problems = result
+            level, text, problems, _ = result
             (st.success if level == "success" else st.error)(escape_markdown(text))
             if problems:
                 st.warning("Lines left out:\n\n" + "\n".join(f"- {escape_markdown(p)}" for p in problems))

@@ -69,9 +69,10 @@ def test_trec_lines_become_the_ranking_and_the_tray(app):
 
 def test_a_paste_is_undoable(app):
     paste_and_apply(app, "only\t1")
-    assert len(example(app).query.ranking) == 1
+    assert len(example(app).query.ranking) == 1 and "Read 1 result (a list)." in result_texts(app)
     app.button(key="playground.undo").click().run()
     assert example(app).query == state.build_preset("cat").queries[0]
+    assert "Read 1 result" not in result_texts(app)  # the report was about the undone example
 
 
 def _printable_ids_accepted() -> bool:
