@@ -7,7 +7,7 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import check, exercises
-from ui import teach_view
+from ui import options, teach_view
 from ui.views import escape_markdown
 
 PAGE = "check_calculation"
@@ -33,7 +33,7 @@ def _example():
     c1, c2 = st.columns(2)
     level = c1.selectbox("Level", list(exercises.LEVELS), format_func=lambda v: exercises.LEVELS[v],
                          key=f"{PAGE}.level")
-    seed = int(c2.number_input("Exercise number", 0, exercises.MAX_SEED, 1, step=1, key=f"{PAGE}.seed"))
+    seed = int(c2.number_input("Exercise number", 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
     ex = exercises.generate(seed, level)
     return list(ex.ranking), ex.judgments, {}, 3 if level == 1 else 5, f"exercise {seed}"
 
@@ -98,6 +98,7 @@ def main() -> None:
     st.markdown("Work a measure out on paper, type your numbers, and Ranklab marks the **first wrong step** "
                 "and names the **likely mistake** — it recomputes the example under each classic mistake "
                 "and looks for the one that gives your numbers.")
+    options.sync(PAGE)  # the choices below from the link, or into it
     teach_view.show_messages()
     ranking, judgments, labels, k, where = _example()
     template = st.selectbox("Measure", MEASURES, format_func=lambda m: m.format(k=k), key=f"{PAGE}.measure")

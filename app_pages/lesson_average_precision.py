@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, lessons, render, views
+from ui import charts, lessons, options, render, views
 
 PAGE = "lesson_ap"
 
@@ -15,6 +15,7 @@ DENOMINATORS = [
 
 
 def main() -> None:
+    options.sync(PAGE)  # the denominator from the link, or into it
     inputs = lessons.start(
         PAGE,
         "Average precision and MAP",
@@ -27,8 +28,14 @@ def main() -> None:
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
-    ap = metrics.explain(f"AP@{k}", ranking, judgments)
-    st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", f"{ap.value:.4f}")
+    denominator = st.radio("AP's denominator", [p for p, _ in DENOMINATORS], format_func=dict(DENOMINATORS).get,
+                           key=f"{PAGE}.denominator", horizontal=True)
+    if denominator == "R":
+        ap = metrics.explain(f"AP@{k}", ranking, judgments)
+        st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", f"{ap.value:.4f}")
+    else:
+        ap = metrics.explain(f"AP(denominator='{denominator}')@{k}", ranking, judgments)
+        st.metric(f"{ap.measure} (divided by {ap.summary['denominator']})", f"{ap.value:.4f}")
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.caption("In general")

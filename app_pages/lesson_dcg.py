@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, lessons, render, state, views
+from ui import charts, lessons, options, render, state, views
 
 PAGE = "lesson_dcg"
 
@@ -19,6 +19,7 @@ IDEALS = {
 
 
 def main() -> None:
+    options.sync(PAGE)  # the gain/discount and ideal switches from the link, or into it
     inputs = lessons.start(
         PAGE,
         "CG → DCG → IDCG → nDCG",
@@ -38,8 +39,8 @@ def main() -> None:
 def lesson(k: int) -> None:
     """Everything the gain/discount and ideal switches change: they rerun only this part."""
     ex = state.get_example()
-    if state.effective_k(ex) != k:  # a click on a chart set another k: the whole page follows
-        st.rerun()
+    if state.effective_k(ex) != k or options.stale(PAGE):
+        st.rerun()  # a click on a chart set another k, or a switch changed: the page and its link follow
     q = ex.query
     n = len(q.ranking)
     switches = st.columns(2)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
+from ui import charts, history, paste_box, render, state, views, widgets
 
 PAGE = "playground"
 
@@ -58,6 +58,7 @@ def actions(version: int) -> None:
 def main() -> None:
     st.title("Playground")
     render.messages()
+    undo_row = st.container()  # filled after the editors, so that it knows this run's edits
     top = st.columns([3, 2, 3])
     with top[0]:
         widgets.preset_picker(PAGE)
@@ -73,6 +74,7 @@ def main() -> None:
         st.markdown(f"**Ranked results** for *{widgets.query_title(state.get_example().query)}* — edit a grade "
                     "(0 = not relevant) or a label; add rows at the bottom")
         widgets.ranking_editor(PAGE, height=390)
+        paste_box.paste_box(PAGE)
     lower = st.columns([3, 2], gap="large")
     with lower[0]:
         st.markdown("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons")
@@ -84,6 +86,8 @@ def main() -> None:
 
     ex = state.get_example()
     q = ex.query
+    with undo_row:
+        history.buttons(PAGE)
     with top[0]:
         widgets.preset_note()
     with head:

@@ -7,7 +7,7 @@ import secrets
 import streamlit as st
 
 from metrics.teaching import exercises
-from ui import teach_view
+from ui import options, state, teach_view
 from ui.views import escape_markdown
 
 PAGE = "practice"
@@ -17,10 +17,14 @@ MAX_SHEET = 10
 
 
 def _int_param(name: str, low: int, high: int):
+    """The URL's ``name`` (seed or level), checked by :mod:`ui.options`; None (and a message) when bad."""
     raw = st.query_params.get(name)
+    if raw is None:
+        return None
     try:
-        value = int(str(raw).strip())
-    except (TypeError, ValueError):
+        value = options.option(PAGE, name).read(raw)
+    except options.OptionError as err:
+        st.session_state.setdefault(state.KEYS["messages"], []).append(("error", str(err)))  # escaped when shown
         return None
     return value if low <= value <= high else None
 
@@ -93,8 +97,8 @@ def main() -> None:
     st.title("Practice")
     st.markdown("A new ranking every time. Work each answer out on paper, then check it. "
                 "The exercise number is in the address bar: share the link and others get the same exercise.")
-    teach_view.show_messages()
     _init_from_url()
+    teach_view.show_messages()
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     level = c1.segmented_control("Level", list(exercises.LEVELS), format_func=lambda v: exercises.LEVELS[v],
                                  key=f"{PAGE}.level") or 1

@@ -184,11 +184,14 @@ _COPY_BUTTON = """
 """
 
 
-def permalink() -> str | None:
-    """This page's address with the current example in it (None when it is too large)."""
+def permalink(page: str | None = None) -> str | None:
+    """This page's address with the current example in it (None when it is too large), and
+    ``page``'s options (:mod:`ui.options`) when they differ from the defaults."""
+    from . import options
+
     state.get_example()  # mirrors the example into the URL: its code is kept, not encoded again
     code = st.session_state.get(state.KEYS["url"])
-    return f"{st.context.url or ''}?{state.PARAM}={code}" if code else None
+    return f"{st.context.url or ''}?{options.query_string(page, {state.PARAM: code})}" if code else None
 
 
 def copy_link(link: str | None, label: str = "Copy link") -> None:

@@ -588,7 +588,7 @@ def get_example() -> Example:
     """
     st = _st()
     ss = st.session_state
-    example = ss.get(KEYS["example"])
+    example = previous = ss.get(KEYS["example"])
     if example is None:
         example = build_preset(DEFAULT_PRESET)
         ss[KEYS["example"]] = example
@@ -604,6 +604,7 @@ def get_example() -> Example:
             ss[KEYS["example"]] = example
             ss[KEYS["preset"]] = None
             ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
+            _changed(previous, example)
     _publish(st, example)
     return example
 
@@ -626,12 +627,21 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
     if old == example:
         return True
     ss[KEYS["example"]] = example
+    _changed(old, example)
     if not from_editor and (old is None or old.queries != example.queries):
         # the grids start again only when their rows changed (not for a new k or mode,
         # which used to remount every grid in the browser)
         ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
     _publish(st, example)
     return True
+
+
+def _changed(before: Example | None, after: Example) -> None:
+    """Tell the undo history (:mod:`ui.history`) about an applied change."""
+    if before is not None:
+        from .history import record
+
+        record(before, after)
 
 
 def update(**changes) -> bool:

@@ -131,7 +131,7 @@ def example_bar(page: str, n: int) -> int:
             query_picker(page)
     with cols[-1]:
         mode_switch(page)
-        copy_link(permalink(), label="Copy link")
+        copy_link(permalink(page), label="Copy link")
     with cols[-2]:
         return k_slider(page, n)
 

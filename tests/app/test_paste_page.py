@@ -1,0 +1,92 @@
+"""The Playground's Paste or import box with AppTest: the metrics follow, bad text keeps the example."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app.conftest import example, links_shown, new_app
+from ui import state
+
+
+def paste_and_apply(at, text: str):
+    at.text_area(key="playground.paste.text").input(text)
+    return at.button(key="playground.paste.apply").click().run()
+
+
+def result_texts(at) -> str:
+    return " ".join(e.value for e in (*at.success, *at.error, *at.warning)).replace("\\", "")
+
+
+def test_a_pasted_list_with_grades_changes_the_metrics(app):
+    paste_and_apply(app, "x1\t0\tfirst\nx2\t2\tsecond\nx3\t1\nx4\t0\n")
+    assert not app.exception
+    q = example(app).query
+    assert [(i.id, i.label, i.grade) for i in q.ranking] == [
+        ("x1", "first", 0), ("x2", "second", 2), ("x3", "x3", 1), ("x4", "x4", 0)]
+    # binary mode, k = 2: relevant at ranks 2 and 3 -> P@2 = 1/2, R@2 = 1/2, RR = 1/2
+    links = links_shown(app)
+    assert links["Precision@2"] == "0.5" and links["Recall@2"] == "0.5" and links["RR@2"] == "0.5"
+    assert "Read 4 results (a list)." in result_texts(app)
+
+
+def test_a_list_of_ids_reorders_and_keeps_the_grades(app):
+    # the cat example's relevant ids 2, 4, 5, 7 first: P@2 = 2/2
+    paste_and_apply(app, "2\n4\n5\n7\n1\n3\n6\n8")
+    q = example(app).query
+    assert [i.id for i in q.ranking] == ["2", "4", "5", "7", "1", "3", "6", "8"]
+    assert [i.grade for i in q.ranking] == [1, 1, 1, 1, 0, 0, 0, 0]
+    assert q.ranking[0].label == "🐱📦 cat in a box"
+    assert links_shown(app)["Precision@2"] == "1"
+
+
+def test_bad_lines_are_named_and_the_rest_is_used(app):
+    paste_and_apply(app, "a\t1\nb\tmany\n*c*\x07\t1\n")
+    assert [i.id for i in example(app).query.ranking] == ["a"]
+    shown = result_texts(app)
+    assert "line 2: grade 'many' is not a whole number" in shown
+    assert "line 3: id '*c*?' has a character that is not printable" in shown
+    assert any("\\*c\\*" in w.value for w in app.warning)  # the user's text shown as text, not italics
+
+
+def test_nothing_readable_keeps_the_example(app):
+    before = example(app)
+    paste_and_apply(app, "id,grade\n,1\n")
+    assert example(app) == before
+    assert "nothing could be read: line 2: the id is empty. The example is kept." in result_texts(app)
+    assert not app.exception
+
+
+def test_trec_lines_become_the_ranking_and_the_tray(app):
+    text = "q9 Q0 a 1 0.2 run\nq9 Q0 b 2 0.9 run\nq9 0 a 1\nq9 0 z 2\n"
+    paste_and_apply(app, text)
+    q = example(app).query
+    assert q.name == "q9"
+    assert [(i.id, i.grade) for i in q.ranking] == [("b", 0), ("a", 1)]  # b scores higher
+    assert [(i.id, i.grade) for i in q.tray] == [("z", 2)]
+    # k = 2, binary: one relevant (a, rank 2) in the top 2 of R = 2
+    assert links_shown(app)["Recall@2"] == "0.5"
+
+
+def test_a_paste_is_undoable(app):
+    paste_and_apply(app, "only\t1")
+    assert len(example(app).query.ranking) == 1 and "Read 1 result (a list)." in result_texts(app)
+    app.button(key="playground.undo").click().run()
+    assert example(app).query == state.build_preset("cat").queries[0]
+    assert "Read 1 result" not in result_texts(app)  # the report was about the undone example
+
+
+def _printable_ids_accepted() -> bool:
+    try:
+        state.validate(state.Example((state.Query("q", (state.Item("a#/ b", "x", 0),)),)))
+    except state.ExampleError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _printable_ids_accepted(),
+                    reason="ids with '#', '/' or spaces are accepted once main's printable-id rule is merged")
+def test_ids_with_any_printable_text_survive():
+    at = new_app()
+    at.run()
+    paste_and_apply(at, "id,grade\ncoffee.pdf#2,1\nA/B c,0\n文档,1\n")
+    assert [i.id for i in example(at).query.ranking] == ["coffee.pdf#2", "A/B c", "文档"]

@@ -1,0 +1,29 @@
+"""Paste a list in headless Chromium: the metrics follow the pasted ranking."""
+
+import pytest
+
+from .conftest import shot
+from .test_app_browser import TIMEOUT, wait_ready
+from .test_undo_browser import link_reads
+
+pytestmark = pytest.mark.browser
+
+
+def test_pasting_a_list_changes_the_metrics(server, page):
+    page.goto(server)
+    wait_ready(page)
+    page.wait_for_function(link_reads("Precision@2", "0.5"), timeout=TIMEOUT)
+    page.get_by_text("Paste or import a list").click()
+    area = page.locator("[data-testid='stTextArea'] textarea").first
+    area.wait_for(timeout=TIMEOUT)
+    # two relevant results first, one not relevant: P@2 = 2/2
+    area.fill("p1\t1\tfirst\np2\t1\tsecond\np3\t0\tthird")
+    page.get_by_role("button", name="Replace the ranking with this list").click()
+    try:
+        page.wait_for_function(link_reads("Precision@2", "1"), timeout=TIMEOUT)
+        page.wait_for_selector("text=Read 3 results", timeout=TIMEOUT)
+    finally:
+        shot(page, "after_paste")
+    # R = 2, both in the top 2
+    page.wait_for_function(link_reads("Recall@2", "1"), timeout=TIMEOUT)
+    assert page.locator("[data-testid='stException']").count() == 0
