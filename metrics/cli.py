@@ -63,14 +63,17 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         print(f"ranklab: error: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as err:
-        print(f"ranklab: error: cannot read {err.filename}: {err.strerror}", file=sys.stderr)
+    except BrokenPipeError:
+        return EXIT_OK
+    except OSError as err:  # missing, a directory, no permission, an I/O error ...
+        print(f"ranklab: error: cannot read {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
         return EXIT_FILE
     except (ValueError, TypeError, UnicodeDecodeError) as err:
         print(f"ranklab: error: {err}", file=sys.stderr)
         return EXIT_DATA
-    except BrokenPipeError:
-        return EXIT_OK
+    except MemoryError:
+        print("ranklab: error: out of memory", file=sys.stderr)
+        return EXIT_DATA
 
 
 def console() -> None:

@@ -12,7 +12,8 @@ import time
 
 from . import cli
 from .batch import evaluate_batch
-from .io import DEDUP, FORMATS, read_qrels, read_run
+from .io import CLI_MAX_BYTES, DEDUP, FORMATS, parse_size, read_qrels, read_run
+from .io.source import FileTooLargeError, format_size
 from .measures import Measure, UnknownMeasureError, parse_many
 
 # trec_eval's default measures (its "official" set), as far as Ranklab implements them
@@ -41,6 +42,10 @@ or trec_eval names (P_10, ndcg_cut.5,10, map, recip_rank). Default: trec_eval's 
 Queries follow trec_eval 9.0.8: only queries both judged and in the run are averaged; with
 -c, judged queries missing from the run count as 0. A document retrieved twice for one
 query is an error (as in trec_eval) unless --dedup says which line to keep.
+
+input: lines end at \\n, \\r\\n or \\r; a line whose first non-blank character is '#' is a
+comment; grades are decimal integers, scores finite decimal numbers (no 0x10, 1_0, inf,
+nan); a file larger than --max-bytes (default 4G, plain or once decompressed) is refused.
 
 exit codes: 0 success; 1 bad input data (malformed line, duplicate document); 2 bad usage
 (unknown measure, bad option); 3 a file that cannot be read; 130 interrupted.
@@ -71,9 +76,19 @@ def register(subparsers) -> None:
     p.add_argument("--qrels-format", choices=[f for f in FORMATS if f != "list"], default="auto")
     p.add_argument("--run-format", choices=FORMATS, default="auto",
                    help="list = two columns 'qid docid' in rank order (auto-detected)")
+    p.add_argument("--max-bytes", type=_size, default=CLI_MAX_BYTES, metavar="SIZE",
+                   help="refuse a file larger than SIZE, plain or once decompressed (e.g. 500M, 4G; "
+                        f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')})")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
     p.set_defaults(func=run)
+
+
+def _size(text: str) -> int | None:
+    try:
+        return parse_size(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 _TREC_LIST = re.compile(r"^([A-Za-z_]+)\.([0-9.]+(?:,[0-9.]+)*)$")
@@ -134,17 +149,21 @@ def run(args) -> int:
     progress = Progress()
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
     jsonl = {"id_fields": fields}
-    progress(f"reading {args.qrels}")
-    qrels = read_qrels(args.qrels, format=args.qrels_format,
-                       **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
-    progress(f"reading {args.run}")
-    run_ = read_run(args.run, format=args.run_format, dedup=args.dedup,
-                    **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
+    try:
+        progress(f"reading {args.qrels}")
+        qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
+                           **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
+        progress(f"reading {args.run}")
+        run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes,
+                        **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
+    except FileTooLargeError as err:
+        raise ValueError(f"{err}; raise it with --max-bytes SIZE (0 = no limit)") from None
     progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
     result = evaluate_batch(qrels, run_, ms, missing="zero" if args.complete else "skip", depth=args.depth)
     progress.done()
     for line in warnings(result, qrels, run_, args.complete):
-        print(f"ranklab: warning: {line}", file=sys.stderr)
+        # ids can be megabytes long: a warning stays readable
+        print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
     if not result.per_query:
         print("ranklab: warning: no query is both judged and in the run; nothing to average",
               file=sys.stderr)

@@ -216,7 +216,7 @@ def test_jsonl_errors_name_lines(tmp_path):
     assert str(err.value).splitlines() == [
         f"{q}:1: ground_truth[0] has no 'page_number'",
         f"{q}:2: not valid JSON (Expecting value at column 1)",
-        f"{q}:4: missing 'query_id'",
+        f"{q}:4: 'query_id' missing",
         f"{q}:5: ground_truth[0].grade must be an integer, got 'high'",
     ]
 
@@ -239,7 +239,7 @@ def test_csv_errors(tmp_path):
     with pytest.raises(FileFormatError) as err:
         read_qrels(q)
     assert str(err.value).splitlines() == [
-        f"{q}:3: expected 3 columns (qid,doc,grade), found 2",
+        f"{q}:3: expected 3 columns (qid, doc, grade), found 2",
         f"{q}:4: grade 'x' is not an integer",
     ]
     nohead = write(tmp_path, "x.csv", "a,b,c\n1,2,3\n")

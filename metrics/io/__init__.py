@@ -5,6 +5,10 @@ stripped first): ``.jsonl``/``.json`` → JSONL (seed 003), ``.csv``/``.tsv`` �
 a header, anything else → TREC whitespace columns (a run with two columns is a ranked list
 ``qid docid``, seed 002). Every reader returns a :class:`Qrels` or :class:`Run`.
 
+Every format follows the same line rules (:mod:`metrics.io.source`): ``\\n``, ``\\r\\n`` and a
+lone ``\\r`` end a line; a line whose first non-blank character is ``#`` is a comment; a
+file larger than ``max_bytes`` (plain or decompressed) is refused before it is parsed.
+
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (folder / "run.txt").write_text("q1 Q0 a 1 2.5 bm25\\nq1 Q0 b 2 2.5 bm25\\n")
@@ -15,19 +19,22 @@ a header, anything else → TREC whitespace columns (a run with two columns is a
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import tempfile
 from pathlib import Path
 
-import numpy as np
-
-from .dedup import DEDUP, deduplicate
+from .dedup import DEDUP, deduplicate, duplicate_problems
 from .jsonl import read_jsonl_qrels, read_jsonl_run
 from .keys import doc_hashes, duplicate_groups, pair_keys
 from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
+from .source import APP_MAX_BYTES, CLI_MAX_BYTES, FileTooLargeError, parse_size
 from .table import read_table_qrels, read_table_run
-from .trec import data_line_numbers, read_trec_qrels, read_trec_run
+from .trec import read_trec_qrels, read_trec_run
 
 __all__ = ["Qrels", "Run", "FileFormatError", "qrels_from_dict", "run_from_dict", "read_qrels",
-           "read_run", "detect_format", "FORMATS", "DEDUP", "deduplicate"]
+           "read_run", "detect_format", "FORMATS", "DEDUP", "deduplicate", "APP_MAX_BYTES", "CLI_MAX_BYTES",
+           "parse_size"]
 
 FORMATS = ("auto", "trec", "list", "jsonl", "csv", "tsv")
 
@@ -52,66 +59,79 @@ def _check_path(path) -> Path:
     return path
 
 
-def read_qrels(path: str | Path, *, format: str = "auto", **options) -> Qrels:
-    """Read judgments; ``options`` go to the JSONL/CSV reader (``id_fields``, ``columns`` ...)."""
+@contextlib.contextmanager
+def _as_file(path: Path, max_bytes: int | None):
+    """A regular file as it is; a pipe or a device (``ranklab evaluate <(zcat qrels.gz) ...``)
+    copied once to a temporary file, up to ``max_bytes``, since the readers read a file more
+    than once. Messages and the result name the original path."""
+    if path.is_file():
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="ranklab-") as folder:
+        copy = Path(folder) / path.name
+        with open(path, "rb") as source, open(copy, "wb") as out:
+            total = 0
+            while block := source.read(1 << 20):
+                total += len(block)
+                if max_bytes is not None and total > max_bytes:
+                    raise FileTooLargeError(str(path), max_bytes, False)
+                out.write(block)
+        try:
+            yield copy
+        except FileTooLargeError as err:
+            raise FileTooLargeError(str(path), err.limit, err.compressed) from None
+        except FileFormatError as err:
+            raise FileFormatError(str(path), err.problems, err.total) from None
+
+
+def _named(data, path: Path):
+    return data if data.source == str(path) else dataclasses.replace(data, source=str(path))
+
+
+def read_qrels(path: str | Path, *, format: str = "auto", max_bytes: int | None = None, **options) -> Qrels:
+    """Read judgments; ``options`` go to the JSONL/CSV reader (``id_fields``, ``columns`` ...).
+
+    ``max_bytes``: a file larger than this, plain or once decompressed, is a
+    :class:`FileFormatError` before it is parsed (None: no limit; the app passes
+    :data:`APP_MAX_BYTES`).
+    """
     path = _check_path(path)
     fmt = detect_format(path) if format == "auto" else format
-    if fmt == "jsonl":
-        qrels = read_jsonl_qrels(path, **options)
-    elif fmt in ("csv", "tsv"):
-        qrels = read_table_qrels(path, delimiter="," if fmt == "csv" else "\t", **options)
-    elif fmt == "trec":
-        qrels = read_trec_qrels(path)
-    else:
+    if fmt not in ("jsonl", "csv", "tsv", "trec"):
         raise ValueError(f"qrels format must be one of 'auto', 'trec', 'jsonl', 'csv', 'tsv', got {format!r}")
-    _no_double_judgments(qrels, path, with_lines=fmt == "trec")
+    with _as_file(path, max_bytes) as readable:
+        if fmt == "jsonl":
+            qrels = read_jsonl_qrels(readable, max_bytes=max_bytes, **options)
+        elif fmt in ("csv", "tsv"):
+            qrels = read_table_qrels(readable, delimiter="," if fmt == "csv" else "\t", max_bytes=max_bytes, **options)
+        else:
+            qrels = read_trec_qrels(readable, max_bytes=max_bytes)
+        qrels = _named(qrels, path)
+        _no_double_judgments(qrels)
     return qrels
 
 
-def _no_double_judgments(qrels: Qrels, path, *, with_lines: bool) -> None:
+def _no_double_judgments(qrels: Qrels) -> None:
     """A document judged twice for one query: an error naming the lines."""
     groups = duplicate_groups(qrels.query, qrels.doc, pair_keys(qrels.query, doc_hashes(qrels.doc), inplace=True))
-    if not groups:
-        return
-    rows = np.concatenate([g[:3] for g in groups[:20]])
-    lines = dict(zip(rows.tolist(), data_line_numbers(path, rows).tolist(), strict=True)) if with_lines else {}
-    problems = []
-    for g in groups[:20]:
-        shown = " and ".join(str(lines[int(r)]) for r in g[:3]) + (" ..." if len(g) > 3 else "")
-        problems.append((lines.get(int(g[0])), f"query {qrels.queries[qrels.query[g[0]]]}: document "
-                                               f"{qrels.doc[int(g[0])].as_py()!r} is judged {len(g)} times"
-                                               + (f" (lines {shown})" if with_lines else "")))
-    raise FileFormatError(str(path), problems, len(groups))
+    if groups:
+        raise FileFormatError(qrels.source, duplicate_problems(qrels, groups, "is judged"), len(groups))
 
 
-def read_run(path: str | Path, *, format: str = "auto", dedup: str = "error", **options) -> Run:
+def read_run(path: str | Path, *, format: str = "auto", dedup: str = "error", max_bytes: int | None = None,
+             **options) -> Run:
     """Read a run and resolve documents retrieved twice for a query (``dedup``, see
-    :func:`metrics.io.dedup.deduplicate`)."""
+    :func:`metrics.io.dedup.deduplicate`); ``max_bytes`` as in :func:`read_qrels`."""
     path = _check_path(path)
     fmt = detect_format(path) if format == "auto" else format
-    if fmt == "jsonl":
-        run = read_jsonl_run(path, **options)
-    elif fmt in ("csv", "tsv"):
-        run = read_table_run(path, delimiter="," if fmt == "csv" else "\t", **options)
-    elif fmt in ("trec", "list"):
-        kind = "auto" if format == "auto" else ("run" if fmt == "trec" else "list")
-        run = read_trec_run(path, kind=kind)
-    else:
+    if fmt not in ("jsonl", "csv", "tsv", "trec", "list"):
         raise ValueError(f"run format must be one of {', '.join(map(repr, FORMATS))}, got {format!r}")
-    try:
-        return deduplicate(run, dedup)
-    except FileFormatError as err:
-        if fmt not in ("trec", "list"):
-            raise
-        # name the lines, not the rows
-        groups = duplicate_groups(run.query, run.doc, run.pair_keys())[:20]
-        rows = np.concatenate([g[:3] for g in groups])
-        lines = dict(zip(rows.tolist(), data_line_numbers(path, rows).tolist(), strict=True))
-        problems = []
-        for g in groups:
-            shown = " and ".join(str(lines[int(r)]) for r in g[:3]) + (" ..." if len(g) > 3 else "")
-            problems.append((lines[int(g[0])], f"query {run.queries[run.query[g[0]]]}: document "
-                                               f"{run.doc[int(g[0])].as_py()!r} appears {len(g)} times "
-                                               f"(lines {shown}); trec_eval refuses this — choose "
-                                               f"--dedup first|last|max to keep one"))
-        raise FileFormatError(err.source, problems, err.total) from None
+    with _as_file(path, max_bytes) as readable:
+        if fmt == "jsonl":
+            run = read_jsonl_run(readable, max_bytes=max_bytes, **options)
+        elif fmt in ("csv", "tsv"):
+            run = read_table_run(readable, delimiter="," if fmt == "csv" else "\t", max_bytes=max_bytes, **options)
+        else:
+            kind = "auto" if format == "auto" else ("run" if fmt == "trec" else "list")
+            run = read_trec_run(readable, kind=kind, max_bytes=max_bytes)
+        return deduplicate(_named(run, path), dedup)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .keys import duplicate_groups, take
-from .model import FileFormatError, Run
+from .model import MAX_SHOWN, FileFormatError, Run, line_numbers
 
-__all__ = ["DEDUP", "deduplicate"]
+__all__ = ["DEDUP", "deduplicate", "duplicate_problems"]
 
 DEDUP = ("error", "first", "last", "max")
 
@@ -29,7 +29,7 @@ def deduplicate(run: Run, how: str = "error") -> Run:
     >>> deduplicate(r)
     Traceback (most recent call last):
     ...
-    metrics.io.model.FileFormatError: run.txt: query q: document 'a' appears 2 times (rows 1 and 3); choose --dedup first|last|max to keep one
+    metrics.io.model.FileFormatError: run.txt: query q: document 'a' appears 2 times (rows 1 and 3); trec_eval refuses this — choose --dedup first|last|max to keep one
     """
     if how not in DEDUP:
         raise ValueError(f"dedup must be one of {', '.join(map(repr, DEDUP))}, got {how!r}")
@@ -37,12 +37,8 @@ def deduplicate(run: Run, how: str = "error") -> Run:
     if not groups:
         return run
     if how == "error":
-        problems = []
-        for g in groups[:20]:
-            doc = run.doc[int(g[0])].as_py()
-            rows = " and ".join(str(int(r) + 1) for r in g[:3]) + (" ..." if len(g) > 3 else "")
-            problems.append((None, f"query {run.queries[run.query[g[0]]]}: document {doc!r} appears "
-                                   f"{len(g)} times (rows {rows}); choose --dedup first|last|max to keep one"))
+        problems = duplicate_problems(run, groups, "appears", "; trec_eval refuses this — choose "
+                                                             "--dedup first|last|max to keep one")
         raise FileFormatError(run.source, problems, len(groups))
     drop = []
     for g in groups:
@@ -56,3 +52,29 @@ def deduplicate(run: Run, how: str = "error") -> Run:
     mask = np.ones(len(run), dtype=bool)
     mask[drop] = False
     return Run(run.queries, run.query[mask], take(run.doc, np.flatnonzero(mask)), run.score[mask], run.source, run.tag)
+
+
+def duplicate_problems(data, groups: list[np.ndarray], verb: str, hint: str = "") -> list[tuple[int | None, str]]:
+    """``(line, reason)`` for each (query, document) pair found more than once.
+
+    Names the file's lines when ``data`` was read from a file (see
+    :func:`metrics.io.model.set_line_map`), else its rows (1-based).
+    """
+    groups = groups[:MAX_SHOWN]
+    rows = np.concatenate([g[:3] for g in groups])
+    lines = line_numbers(data, rows)
+    where = dict(zip(rows.tolist(), lines if lines is not None else (rows + 1).tolist(), strict=True))
+    word = "lines" if lines is not None else "rows"
+    problems = []
+    for g in groups:
+        shown = " and ".join(str(where[int(r)]) for r in g[:3]) + (" ..." if len(g) > 3 else "")
+        doc, query = data.doc[int(g[0])].as_py(), data.queries[data.query[g[0]]]
+        problems.append((where[int(g[0])] if lines is not None else None,
+                         f"query {_short(query)}: document {_short(doc)!r} {verb} {len(g)} times "
+                         f"({word} {shown}){hint}"))
+    return problems
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """Ids can be megabytes long: a message shows their start."""
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -14,175 +14,249 @@ Results::
 
 A document's id joins its ``id_fields`` (default ``filename`` and ``page_number``) with
 ``#``: ``policy.pdf#3``. ``grade`` defaults to 1; without ``score`` the list order is the
-ranking. A list entry may also be a plain string, taken as the document id.
+ranking. A list entry may also be a plain string, taken as the document id. Ids (the query
+id and each id field) are non-empty strings or integers; grades are JSON integers, scores
+finite JSON numbers. Every line needs the query id and the list (``[]`` for a query with
+nothing in it).
+
+Line rules as in every reader (:mod:`metrics.io.source`): ``\\n``, ``\\r\\n`` or a lone
+``\\r`` ends a line; blank lines and lines whose first non-blank character is ``#`` are
+skipped. Each line is parsed on its own with Python's :func:`json.loads` (never a parser
+that could crash the process on hostile input): a line longer than :data:`MAX_LINE_BYTES`
+or nested deeper than Python's recursion limit is an error naming the line.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.json as pajson
 
 from .._check import MAX_GRADE
-from .arrays import as_numpy
-from .model import FileFormatError, Problems, Qrels, Run, _chunked, _codes
-from .trec import open_bytes
+from .columns import Columns
+from .model import FileFormatError, Problems, Qrels, Run, set_line_map
+from .source import format_size, normalise_line_ends, read_bytes
 
-__all__ = ["read_jsonl_qrels", "read_jsonl_run", "ID_FIELDS", "SEPARATOR"]
+__all__ = ["read_jsonl_qrels", "read_jsonl_run", "ID_FIELDS", "SEPARATOR", "MAX_LINE_BYTES"]
 
 ID_FIELDS = ("filename", "page_number")
 SEPARATOR = "#"
+MAX_LINE_BYTES = 64 * 2**20  # one query's line; json.loads needs several times that in memory
 
 
-def _fast(path, query_key, list_key, id_fields, value_key, kind):
-    """pyarrow's JSON reader, or None when the file needs the line-by-line pass."""
-    try:
-        with pa.input_stream(str(path), compression="detect") as stream:
-            table = pajson.read_json(stream)
-        lists = table.column(list_key).combine_chunks()
-        if not pa.types.is_list(lists.type) or not pa.types.is_struct(lists.type.value_type):
-            return None
-        qids = pc.cast(table.column(query_key), pa.string()).combine_chunks()
-        if qids.null_count:
-            return None
-        parents = as_numpy(pc.list_parent_indices(lists))
-        flat = pc.list_flatten(lists)
+def _id(value) -> str | None:
+    """An id's text: a non-empty string or an integer, else None."""
+    if isinstance(value, str):
+        return value if value else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _describe(value) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 30 else text[:30] + "..."
+
+
+def _entry(entry, i: int, list_key: str, id_fields, value_key: str, kind: str):
+    """(document id, value or None) of one list entry, or a reason string for an error."""
+    if isinstance(entry, str):
+        if not entry:
+            return f"{list_key}[{i}] is an empty document id"
+        doc, value = entry, None
+    elif isinstance(entry, dict):
         parts = []
-        for name in id_fields:
-            field = flat.field(name)
-            if pa.types.is_floating(field.type):
-                return None
-            parts.append(pc.cast(field, pa.string()))
-        doc = pc.binary_join_element_wise(*parts, SEPARATOR) if len(parts) > 1 else parts[0]
-        if doc.null_count:
-            return None
-        if value_key in flat.type.names:
-            values = flat.field(value_key)
-            if values.null_count:
-                return None
-            if kind == "qrels":
-                if not pa.types.is_integer(values.type):
-                    return None
-                values = as_numpy(values).astype(np.int64)
-                if values.size and np.abs(values).max() > MAX_GRADE:
-                    return None
-            else:
-                if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
-                    return None
-                values = as_numpy(values).astype(np.float64)
-                if not np.isfinite(values).all():
-                    return None
-        else:
-            values = None
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, KeyError, UnicodeDecodeError):
-        return None
-    all_qids = qids.to_pylist()
-    queries, codes = _codes(all_qids)
-    return queries, codes[parents] if len(parents) else np.zeros(0, np.int32), pa.chunked_array([doc]), values
-
-
-def _slow(path, query_key, list_key, id_fields, value_key, kind):
-    """Line by line, naming every problem as file:line."""
-    source = str(path)
-    found = Problems(source)
-    qids, docs, values = [], [], []
-    has_values = False
-
-    bad = found.add
-
-    data = open_bytes(path)
-    if not data.strip():
-        raise FileFormatError(source, [(None, "the file is empty")])
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if number == 1:
-            raw = raw.removeprefix(b"\xef\xbb\xbf")
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except UnicodeDecodeError:
-            bad(number, "undecodable bytes (the file must be UTF-8)")
-            continue
-        except json.JSONDecodeError as err:
-            bad(number, f"not valid JSON ({err.msg} at column {err.colno})")
-            continue
-        if not isinstance(obj, dict):
-            bad(number, f"expected a JSON object, found {type(obj).__name__}")
-            continue
-        if query_key not in obj or obj[query_key] in (None, ""):
-            bad(number, f"missing {query_key!r}")
-            continue
-        entries = obj.get(list_key)
-        if not isinstance(entries, list):
-            bad(number, f"{list_key!r} must be a list of documents")
-            continue
-        qid = str(obj[query_key])
-        for i, entry in enumerate(entries):
-            if isinstance(entry, str):
-                doc, value = entry, None
-            elif isinstance(entry, dict):
-                missing = [f for f in id_fields if entry.get(f) in (None, "")]
-                if missing:
-                    bad(number, f"{list_key}[{i}] has no {', '.join(map(repr, missing))}")
-                    continue
-                doc = SEPARATOR.join(str(entry[f]) for f in id_fields)
-                value = entry.get(value_key)
-            else:
-                bad(number, f"{list_key}[{i}] must be an object or a string")
-                continue
-            if value is not None:
-                has_values = True
-                if kind == "qrels":
-                    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_GRADE:
-                        bad(number, f"{list_key}[{i}].{value_key} must be an integer, got {value!r}")
-                        continue
-                elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                    bad(number, f"{list_key}[{i}].{value_key} must be a finite number, got {value!r}")
-                    continue
-            qids.append(qid)
-            docs.append(doc)
-            values.append(value)
-    found.raise_if_any()
-    if not qids:
-        raise FileFormatError(source, [(None, "no documents found")])
-    queries, codes = _codes(qids)
-    if kind == "qrels":
-        out = np.array([1 if v is None else v for v in values], dtype=np.int64)
-    elif has_values:
-        if any(v is None for v in values):
-            raise FileFormatError(source, [(None, f"some results have a {value_key!r} and some do not")])
-        out = np.array(values, dtype=np.float64)
+        for f in id_fields:
+            if entry.get(f) in (None, ""):
+                return f"{list_key}[{i}] has no {f!r}"
+            part = _id(entry[f])
+            if part is None:
+                return f"{list_key}[{i}].{f} must be a string or an integer, got {_describe(entry[f])}"
+            parts.append(part)
+        doc = SEPARATOR.join(parts)
+        value = entry.get(value_key)
     else:
-        out = None
-    return queries, codes, _chunked(docs), out
+        return f"{list_key}[{i}] must be an object or a string, got {_describe(entry)}"
+    if value is not None:
+        if kind == "qrels":
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_GRADE:
+                return f"{list_key}[{i}].{value_key} must be an integer, got {_describe(value)}"
+        else:
+            try:
+                number = None if isinstance(value, bool) or not isinstance(value, int | float) else float(value)
+            except OverflowError:  # an integer beyond the float range
+                number = None
+            if number is None or not math.isfinite(number):
+                return f"{list_key}[{i}].{value_key} must be a finite number, got {_describe(value)}"
+            value = number
+    return doc, value
 
 
-def _read(path, query_key, list_key, id_fields, value_key, kind):
+_ID_TYPES = {str, int}
+
+
+def _fast_entries(entries: list, id_fields, value_key: str, kind: str):
+    """(document ids, values or None) of a list whose every entry is plainly valid, else None.
+
+    The common case in bulk (list comprehensions, C-speed checks); anything unusual returns
+    None and the entry-by-entry loop names the problem.
+    """
+    if not entries:
+        return [], None
+    try:
+        columns = [[e[f] for e in entries] for f in id_fields]
+    except (KeyError, TypeError):  # not all objects with every field: maybe all strings
+        if all(type(e) is str for e in entries) and "" not in entries:
+            return entries, None
+        return None
+    for column in columns:
+        if not set(map(type, column)) <= _ID_TYPES or "" in column:
+            return None
+    if len(columns) == 2:
+        docs = [f"{a}{SEPARATOR}{b}" for a, b in zip(*columns, strict=True)]
+    elif len(columns) == 1:
+        docs = list(map(str, columns[0]))
+    else:
+        docs = [SEPARATOR.join(map(str, parts)) for parts in zip(*columns, strict=True)]
+    values = [e.get(value_key) for e in entries]
+    types = set(map(type, values))
+    if types == {type(None)}:
+        return docs, None
+    if kind == "qrels":
+        if types != {int} or max(values) > MAX_GRADE or min(values) < -MAX_GRADE:
+            return None
+        return docs, values
+    if not types <= {int, float}:
+        return None
+    try:
+        values = list(map(float, values))
+    except OverflowError:
+        return None
+    if not all(map(math.isfinite, values)):
+        return None
+    return docs, values
+
+
+def _parse_line(raw: bytes):
+    """(the JSON value of one line, None) or (None, the reason it cannot be read)."""
+    if len(raw) > MAX_LINE_BYTES:
+        return None, f"line longer than {format_size(MAX_LINE_BYTES)}"
+    try:
+        return json.loads(raw), None
+    except UnicodeDecodeError:
+        return None, "undecodable bytes (the file must be UTF-8)"
+    except json.JSONDecodeError as err:
+        return None, f"not valid JSON ({err.msg} at column {err.colno})"
+    except RecursionError:
+        return None, "JSON nested too deeply"
+    except ValueError as err:  # e.g. an integer of more than 4300 digits
+        return None, f"not valid JSON ({err})"
+
+
+def _read(path, query_key, list_key, id_fields, value_key, kind, max_bytes):
     id_fields = tuple(id_fields)
     if not id_fields:
         raise ValueError("id_fields: give at least one field name")
-    got = _fast(path, query_key, list_key, id_fields, value_key, kind)
-    return got if got is not None else _slow(path, query_key, list_key, id_fields, value_key, kind)
+    source = str(path)
+    data = normalise_line_ends(read_bytes(path, max_bytes))
+    if not data.strip():
+        raise FileFormatError(source, [(None, "the file is empty")])
+    found = Problems(source)
+    out = Columns("i" if kind == "qrels" else "d")
+    with_values = without_values = 0
+    for number, raw in enumerate(io.BytesIO(data), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        obj, reason = _parse_line(raw)
+        if reason:
+            found.add(number, reason)
+            continue
+        if not isinstance(obj, dict):
+            found.add(number, f"expected a JSON object, found {_json_type(obj)}")
+            continue
+        if obj.get(query_key) in (None, ""):
+            found.add(number, f"{query_key!r} missing" if query_key not in obj
+                      else f"{query_key!r} is empty")
+            continue
+        qid = _id(obj[query_key])
+        if qid is None:
+            found.add(number, f"{query_key!r} must be a string or an integer, got {_describe(obj[query_key])}")
+            continue
+        if list_key not in obj:
+            found.add(number, f"{list_key!r} missing")
+            continue
+        entries = obj[list_key]
+        if not isinstance(entries, list):
+            found.add(number, f"{list_key!r} must be a list of documents, got {_describe(entries)}")
+            continue
+        try:
+            qid.encode("utf-8")
+        except UnicodeEncodeError:
+            found.add(number, f"{query_key!r} is not valid Unicode (a lone surrogate)")
+            continue
+        out.add_query(qid)
+        fast = None if found.total else _fast_entries(entries, id_fields, value_key, kind)
+        if fast is not None:
+            docs, values = fast
+            try:
+                out.add_many(qid, docs, values, number)
+                if values is None:
+                    without_values += len(docs)
+                else:
+                    with_values += len(docs)
+                continue
+            except UnicodeEncodeError:
+                pass  # the entry by entry loop names it
+        for i, entry in enumerate(entries):
+            got = _entry(entry, i, list_key, id_fields, value_key, kind)
+            if isinstance(got, str):
+                found.add(number, got)
+                continue
+            doc, value = got
+            if value is None:
+                without_values += 1
+            else:
+                with_values += 1
+            if found.total:
+                continue
+            try:
+                out.add(qid, doc, (1 if kind == "qrels" else 0.0) if value is None else value, number)
+            except UnicodeEncodeError:
+                found.add(number, f"{list_key}[{i}] is not valid Unicode (a lone surrogate)")
+    del data
+    found.raise_if_any()
+    if not len(out):
+        raise FileFormatError(source, [(None, "no documents found")])
+    if kind == "run" and with_values and without_values:
+        raise FileFormatError(source, [(None, f"some results have a {value_key!r} and some do not")])
+    queries, codes, docs, values, lines = out.finish()
+    if kind == "run" and not with_values:
+        values = None
+    return queries, codes, docs, values, lines.__getitem__
+
+
+def _json_type(obj) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null",
+            int: "a number", float: "a number"}.get(type(obj), type(obj).__name__)
 
 
 def read_jsonl_qrels(path: str | Path, *, query_key: str = "query_id", list_key: str = "ground_truth",
-                     id_fields=ID_FIELDS, grade_key: str = "grade") -> Qrels:
+                     id_fields=ID_FIELDS, grade_key: str = "grade", max_bytes: int | None = None) -> Qrels:
     """Read JSONL ground truth (see the module notes for the layout)."""
-    queries, codes, docs, grades = _read(path, query_key, list_key, id_fields, grade_key, "qrels")
-    if grades is None:
-        grades = np.ones(len(codes), dtype=np.int64)
-    return Qrels(queries, codes, docs, grades, str(path))
+    queries, codes, docs, grades, line_of = _read(path, query_key, list_key, id_fields, grade_key, "qrels",
+                                                  max_bytes)
+    return set_line_map(Qrels(queries, codes, docs, np.asarray(grades, dtype=np.int64), str(path)), line_of)
 
 
 def read_jsonl_run(path: str | Path, *, query_key: str = "query_id", list_key: str = "results",
-                   id_fields=ID_FIELDS, score_key: str = "score") -> Run:
+                   id_fields=ID_FIELDS, score_key: str = "score", max_bytes: int | None = None) -> Run:
     """Read JSONL results (see the module notes for the layout)."""
-    queries, codes, docs, scores = _read(path, query_key, list_key, id_fields, score_key, "run")
+    queries, codes, docs, scores, line_of = _read(path, query_key, list_key, id_fields, score_key, "run",
+                                                  max_bytes)
     if scores is None:
         scores = -np.arange(len(codes), dtype=np.float64)  # list order is the ranking
-    return Run(queries, codes, docs, scores, str(path))
+    return set_line_map(Run(queries, codes, docs, np.asarray(scores, dtype=np.float64), str(path)), line_of)

@@ -22,7 +22,7 @@ _GOLD = np.uint64(0x9E3779B97F4A7C15)
 def _hash_fixed(matrix: np.ndarray) -> np.ndarray:
     """Hash the rows of an (n, L) uint8 matrix."""
     n, width = matrix.shape
-    words = -(-width // 8)
+    words = max(1, -(-width // 8))  # an empty id hashes as eight zero bytes
     if words * 8 != width:
         padded = np.zeros((n, words * 8), dtype=np.uint8)
         padded[:, :width] = matrix

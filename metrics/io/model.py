@@ -93,6 +93,7 @@ class Qrels:
     doc: pa.ChunkedArray
     grade: np.ndarray
     source: str = "<qrels>"
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.query)
@@ -147,6 +148,21 @@ class Run:
         for q, d, s in zip(self.query.tolist(), self.doc.to_pylist(), self.score.tolist(), strict=True):
             out[self.queries[q]][d] = s
         return out
+
+
+def set_line_map(data, line_of):
+    """Attach ``line_of(rows) -> line numbers`` to a Qrels or Run read from a file, so that
+    messages about rows (a document twice in one query) can name the file's lines."""
+    data._cache["lines"] = line_of
+    return data
+
+
+def line_numbers(data, rows) -> list[int] | None:
+    """1-based file line numbers of the given rows, or None for data not read from a file."""
+    line_of = data._cache.get("lines")
+    if line_of is None:
+        return None
+    return [int(n) for n in line_of(np.asarray(rows, dtype=np.int64))]
 
 
 def _chunked(values: list[str]) -> pa.ChunkedArray:

@@ -1,41 +1,72 @@
 """Whitespace-separated TREC files: qrels, runs, and two-column result lists.
 
-Three passes, each used only when the previous one fails:
+Line rules (shared by every reader, see :mod:`metrics.io.source`): lines end at ``\\n``,
+``\\r\\n`` or a lone ``\\r``; columns are separated by any run of spaces, tabs, form feeds
+or vertical tabs; a line whose first non-blank character is ``#`` is a comment (whole-line
+comments only, trec_eval 10.0's rule); blank lines are skipped. Grades are ASCII decimal
+integers (``[+-]?[0-9]+``: no ``0x10``, ``1_0`` or non-ASCII digits); scores are ASCII
+decimal numbers with an optional exponent (``2``, ``-0.5``, ``.5``, ``1e-3``); ``inf`` and
+``nan`` are refused as not finite.
 
-1. pyarrow's multithreaded CSV reader straight on the file (space-delimited, columns typed
-   up front). Comment lines (``#``) with the wrong column count are skipped.
-2. The bytes normalised with C-speed regular expressions (byte-order mark, CRLF, tabs and
-   runs of spaces, comment lines, extra trailing columns), then pyarrow again.
-3. A line-by-line diagnostic pass that reports every malformed line as ``file:line: reason``
-   (the first 20, then a count) — or, if the file is valid after all, builds the columns.
+Three passes, each used only when the previous one cannot be trusted:
+
+1. pyarrow's multithreaded CSV reader straight on the bytes (single-space delimited,
+   columns typed up front) — only when a C-speed scan of the bytes shows none of: tab, CR,
+   form feed, two spaces in a row, a line starting with a space or ``#``, a trailing space,
+   a byte-order mark.
+2. Otherwise the bytes normalised with C-speed regular expressions, keeping every line in
+   its place (comment lines emptied, blanks collapsed, extra run columns dropped), then
+   pyarrow again.
+3. If pyarrow still refuses, a line-by-line pass validates every line and reports each
+   malformed one as ``file:line: reason`` (the first 20, then a count); a valid file is
+   written back as clean ``qid doc value`` lines for pyarrow, so memory stays a small
+   multiple of the file's size.
 """
 
 from __future__ import annotations
 
-import gzip
+import io
 import math
 import re
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from .._check import MAX_GRADE
 from .arrays import as_numpy, binary_as_text
-from .model import FileFormatError, Problems, Qrels, Run, _chunked, _codes
+from .model import FileFormatError, Problems, Qrels, Run, set_line_map
+from .source import (
+    BLOCK,
+    blank_comments,
+    by_chunks,
+    check_size,
+    file_has_irregular_layout,
+    has_irregular_layout,
+    head_bytes,
+    nonempty_lines,
+    normalise_line_ends,
+    read_bytes,
+)
 
-__all__ = ["read_trec_qrels", "read_trec_run", "sniff_columns"]
+__all__ = ["read_trec_qrels", "read_trec_run", "sniff_columns", "data_line_numbers", "GRADE", "SCORE"]
 
 DICT = pa.dictionary(pa.int32(), pa.string())
-BLOCK = 1 << 24
 
-# kind -> (column indices used, their types, minimum columns, exact column count or None)
+# the number syntax of every reader: ASCII only, no underscores, no hexadecimal
+GRADE = re.compile(rb"[+-]?[0-9]+")
+SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_GRADE_TEXT = r"^[+-]?[0-9]+$"
+
+# kind -> (column indices used, minimum columns, exact column count or None)
 LAYOUTS = {
-    "qrels": ((0, 2, 3), (DICT, pa.binary(), pa.int64()), 4, 4),
-    "run": ((0, 2, 4), (DICT, pa.binary(), pa.float64()), 6, None),
-    "list": ((0, 1), (DICT, pa.binary()), 2, 2),
+    "qrels": ((0, 2, 3), 4, 4),
+    "run": ((0, 2, 4), 6, None),
+    "list": ((0, 1), 2, 2),
 }
+VALUE_TYPE = {"qrels": pa.string(), "run": pa.float64()}  # grades are checked as text first
 EXPECTED = {
     "qrels": "4 columns (qid iter docid grade)",
     "run": "6 columns (qid Q0 docid rank score tag)",
@@ -43,221 +74,260 @@ EXPECTED = {
 }
 
 
-def open_bytes(path: str | Path, limit: int | None = None) -> bytes:
-    """The file's bytes (gunzipped when the name ends in .gz)."""
-    path = Path(path)
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rb") as f:
-        try:
-            return f.read() if limit is None else f.read(limit)
-        except (OSError, EOFError) as err:  # a corrupt .gz
-            raise FileFormatError(str(path), [(None, f"cannot decompress: {err}")]) from None
+def _first_data_line(head: bytes) -> list[bytes]:
+    """The columns of the first data line in the first bytes of a file ([] if none)."""
+    lines = normalise_line_ends(head).split(b"\n")
+    if len(lines) > 1 and len(head) >= 1 << 16:
+        lines = lines[:-1]  # the last one may be cut
+    for line in lines:
+        parts = line.split()
+        if parts and not parts[0].startswith(b"#"):
+            return parts
+    return []
 
 
 def sniff_columns(path: str | Path) -> tuple[int, bool]:
-    """(columns on the first data line, whether the separators are single spaces).
+    """(columns on the first data line, whether the file's start is laid out simply).
 
     Returns (0, True) for a file without data lines in its first 64 KiB.
     """
-    head = open_bytes(path, 1 << 16)
-    lines = head.split(b"\n")
-    if len(lines) > 1:
-        lines = lines[:-1]  # the last one may be cut
-    for raw in lines:
-        line = raw.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r")
-        if not line.strip() or line.lstrip().startswith(b"#"):
-            continue
-        simple = b"\t" not in line and b"  " not in line and not line.startswith(b" ") and not line.endswith(b" ")
-        return len(line.split()), simple and not raw.endswith(b"\r")
-    return 0, True
+    head = head_bytes(path)
+    return len(_first_data_line(head)), not has_irregular_layout(head, last=False)
 
 
-def _arrow_read(source, kind: str, ncols: int):
-    """pyarrow pass; returns the table or None when any row is not well formed."""
-    used, types, _, _ = LAYOUTS[kind]
-    names = [f"f{i}" for i in used]
-    bad = []
+def _arrow_read(source, types: dict[int, pa.DataType], ncols: int):
+    """pyarrow pass on single-space separated lines; None when any row is not well formed."""
+    table = _arrow_table(source, types, ncols)
+    if table is None:
+        pa.default_memory_pool().release_unused()  # before the next, slower pass
+    return table
 
-    def on_invalid(row):
-        if not row.text.strip() or row.text.lstrip().startswith("#"):
-            return "skip"
-        bad.append(row.text)
-        return "skip"
 
+def _arrow_table(source, types: dict[int, pa.DataType], ncols: int):
+    names = [f"f{i}" for i in types]
     try:
         table = pacsv.read_csv(
             source,
             read_options=pacsv.ReadOptions(column_names=[f"f{i}" for i in range(ncols)], block_size=BLOCK),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
-                                             escape_char=False, invalid_row_handler=on_invalid),
+                                             escape_char=False),
             convert_options=pacsv.ConvertOptions(
-                column_types=dict(zip(names, types, strict=True)), include_columns=names,
+                column_types={f"f{i}": t for i, t in types.items()}, include_columns=names,
                 null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False),
         )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowKeyError, pa.ArrowIndexError,
+            UnicodeDecodeError):
         return None
-    if bad or table.num_rows == 0:
+    if table.num_rows == 0:
         return None
     table = table.unify_dictionaries()
-    if kind == "run":
-        score = as_numpy(table.column("f4"))
-        if not np.isfinite(score).all():
-            return None
-    if kind == "qrels":
-        grade = as_numpy(table.column("f3"))
-        if grade.size and np.abs(grade).max() > MAX_GRADE:
+    if table.num_columns > 2:
+        values = table.column(2)
+        if pa.types.is_string(values.type):  # grades: ASCII decimal only (pyarrow takes 0x10)
+            if not pc.all(pc.match_substring_regex(values, _GRADE_TEXT)).as_py():
+                return None
+            try:
+                values = pc.cast(values, pa.int64())
+            except pa.ArrowInvalid:
+                return None
+            grade = as_numpy(values)
+            if grade.size and np.abs(grade).max() > MAX_GRADE:
+                return None
+            table = table.set_column(2, "f2", values)
+        elif not np.isfinite(as_numpy(values)).all():
             return None
     return table
 
 
-_WS = re.compile(rb"[ \t\f\v\r]+")
-_EDGE = re.compile(rb"(?m)^ | $")
-_COMMENT = re.compile(rb"(?m)^#[^\n]*\n?")
-_BLANK = re.compile(rb"\n\n+")
+_COMMENT = re.compile(rb"(?m)^#[^\n]*")
+_EXTRA = re.compile(rb"(?m)^((?:[^ \n]+ ){5}[^ \n]+) [^\n]*$")
 
 
-def _normalised(data: bytes, kind: str, ncols: int) -> bytes:
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    data = _WS.sub(b" ", data)
-    data = _EDGE.sub(b"", data)
-    data = _COMMENT.sub(b"", data)
-    data = _BLANK.sub(b"\n", data).lstrip(b"\n")
-    if kind == "run":  # keep the first six columns
-        data = re.sub(rb"(?m)^((?:[^ \n]+ ){5}[^ \n]+) [^\n]*$", rb"\1", data)
-    return data
+_BLANKS = bytes.maketrans(b"\t\f\v", b"   ")
 
 
-def _diagnose(data: bytes, source: str, kind: str):
-    """Line by line: the columns of a valid file, or every problem with its line number."""
-    used, _, least, exact = LAYOUTS[kind]
+def _single_spaces(data: bytes) -> bytes:
+    """Blanks become single spaces between columns, none at either end of a line."""
+    data = data.translate(_BLANKS)
+    while b"  " in data:
+        data = data.replace(b"  ", b" ")
+    data = data.replace(b"\n ", b"\n").replace(b" \n", b"\n")
+    return data.removeprefix(b" ").removesuffix(b" ")
+
+
+def _normalised(data: bytes, kind: str) -> bytes:
+    """Single spaces, no comments, every line in its place (a comment becomes an empty line)."""
+    def one(piece: bytes) -> bytes:
+        piece = _single_spaces(piece)
+        if b"#" in piece:
+            piece = _COMMENT.sub(b"", piece)
+        if kind == "run":  # keep the first six columns
+            piece = _EXTRA.sub(rb"\1", piece)
+        return piece
+    return by_chunks(normalise_line_ends(data), one)
+
+
+def _careful(data: bytes, source: str, kind: str) -> tuple[bytes, bytes | None]:
+    """Line by line: clean ``qid doc value`` lines (one per input line), or every problem."""
+    used, least, exact = LAYOUTS[kind]
     found = Problems(source)
-    cols: list[list] = [[] for _ in used]
+    out = bytearray()
     tag = None
     if not data.strip():
         raise FileFormatError(source, [(None, "the file is empty")])
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if number == 1:
-            raw = raw.removeprefix(b"\xef\xbb\xbf")
+    data = normalise_line_ends(data)
+    rows = 0
+    for number, raw in enumerate(io.BytesIO(data), start=1):
+        parts = raw.split()
+        if not parts or parts[0].startswith(b"#"):
+            out += b"\n"
+            continue
+        reason = None
         try:
-            line = raw.decode("utf-8")
+            raw.decode("utf-8")
         except UnicodeDecodeError as err:
             found.add(number, f"undecodable bytes at column {err.start + 1} (the file must be UTF-8)")
             continue
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        parts = stripped.split()
-        reason = None
         if len(parts) < least or (exact is not None and len(parts) != exact):
             reason = f"expected {EXPECTED[kind]}, found {len(parts)}"
-        else:
-            values = [parts[i] for i in used]
-            if kind == "run":
-                try:
-                    values[2] = float(values[2])
-                    if not math.isfinite(values[2]):
-                        reason = f"score {parts[4]!r} is not a finite number"
-                except ValueError:
-                    reason = f"score {_short(parts[4])} is not a number"
-                if tag is None and len(parts) > 5:
-                    tag = parts[5]
-            elif kind == "qrels":
-                try:
-                    values[2] = int(values[2])
-                    if abs(values[2]) > MAX_GRADE:
-                        reason = f"grade {parts[3]} is out of range (|grade| <= {MAX_GRADE})"
-                except ValueError:
-                    reason = f"grade {_short(parts[3])} is not an integer"
+        elif kind == "qrels":
+            token = parts[3]
+            if not GRADE.fullmatch(token):
+                reason = f"grade {_short(token)} is not an integer"
+            elif abs(value := grade_value(token)) > MAX_GRADE:
+                reason = f"grade {_short(token, strip=True)} is out of range (|grade| <= {MAX_GRADE})"
+        elif kind == "run":
+            token = parts[4]
+            if not SCORE.fullmatch(token):
+                reason = f"score {_short(token)} is not a {'finite ' if _non_finite(token) else ''}number"
+            elif not math.isfinite(value := float(token)):
+                reason = f"score {_short(token)} is not a finite number"
+            if tag is None and len(parts) > 5:
+                tag = parts[5]
         if reason:
             found.add(number, reason)
             continue
-        for c, v in zip(cols, values, strict=True):
-            c.append(v)
+        rows += 1
+        if found.total:
+            continue  # only looking for more problems now
+        out += parts[used[0]] + b" " + parts[used[1]]
+        if kind == "qrels":
+            out += b" %d\n" % value
+        elif kind == "run":
+            out += b" " + repr(value).encode() + b"\n"
+        else:
+            out += b"\n"
     found.raise_if_any()
-    if not cols[0]:
+    if not rows:
         raise FileFormatError(source, [(None, "no data lines (only comments or blank lines)")])
-    return cols, tag
+    return bytes(out), tag
 
 
-def _short(text: str, limit: int = 30) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+def grade_value(token: bytes | str) -> int:
+    """The integer of a token that matched :data:`GRADE`; MAX_GRADE + 1 for any longer one
+    (Python refuses to convert more than 4,300 digits).
+
+    >>> grade_value(b"-007"), grade_value("9" * 5000) == MAX_GRADE + 1
+    (-7, True)
+    """
+    text = token.decode("ascii") if isinstance(token, bytes) else token
+    return MAX_GRADE + 1 if len(text.lstrip("+-").lstrip("0")) > 12 else int(text)
 
 
-def _read(path, kind: str):
+def _non_finite(token: bytes) -> bool:
+    """``inf``, ``-Infinity``, ``nan`` ...: spelled as numbers, refused as not finite."""
+    return token.lstrip(b"+-").lower() in (b"inf", b"infinity", b"nan")
+
+
+def _short(token: bytes, limit: int = 30, strip: bool = False) -> str:
+    text = token.decode("utf-8", "replace")
+    text = text if len(text) <= limit else text[:limit] + "..."
+    return text if strip else repr(text)
+
+
+def _types(kind: str, used) -> dict[int, pa.DataType]:
+    types = {used[0]: DICT, used[1]: pa.binary()}
+    if kind in VALUE_TYPE:
+        types[used[2]] = VALUE_TYPE[kind]
+    return types
+
+
+def _read(path, kind: str, max_bytes: int | None, first: list[bytes]):
     """(queries, codes, docs, values, tag) for one file."""
     source = str(path)
-    ncols, simple = sniff_columns(path)
-    _, _, least, exact = LAYOUTS[kind]
+    used, least, exact = LAYOUTS[kind]
+    ncols = len(first)
     fits = ncols >= least and (exact is None or ncols == exact)
+    gz = source.endswith(".gz")
+    tag = first[5] if kind == "run" and len(first) > 5 else None
     table = None
-    if fits and simple:
-        table = _arrow_read(str(path), kind, ncols)
-    if table is None and fits:
-        data = _normalised(open_bytes(path), kind, ncols)
-        table = _arrow_read(pa.BufferReader(data), kind, min(ncols, 6) if kind == "run" else ncols)
+    if fits:
+        data = read_bytes(path, max_bytes) if gz else None
+        if not (has_irregular_layout(data) if gz else file_has_irregular_layout(path, max_bytes)):
+            with pa.BufferReader(data) if gz else pa.input_stream(source, compression=None) as stream:  # no guessing from the name
+                table = _arrow_read(stream, _types(kind, used), ncols)
+        if table is None:
+            data = _normalised(data if gz else read_bytes(path, max_bytes), kind)
+            table = _arrow_read(pa.BufferReader(data), _types(kind, used), min(ncols, 6) if kind == "run" else ncols)
+        data = None
     if table is None:
-        cols, tag = _diagnose(open_bytes(path), source, kind)
-        queries, codes = _codes(cols[0])
-        values = cols[2] if len(cols) > 2 else None
-        return queries, codes, _chunked(cols[1]), values, tag
+        clean, tag = _careful(read_bytes(path, max_bytes), source, kind)
+        table = _arrow_read(pa.BufferReader(clean), _types(kind, range(3)), len(used))
+        clean = None
+        if table is None:  # the two passes disagree: never expected
+            raise FileFormatError(source, [(None, "the file could not be parsed")])
     qcol = table.column(0)
     queries = qcol.chunk(0).dictionary.to_pylist() if qcol.num_chunks else []
     codes = as_numpy(qcol).astype(np.int32, copy=False)
     values = as_numpy(table.column(2)) if table.num_columns > 2 else None
     docs = binary_as_text(table.column(1))  # document ids parsed as bytes: validated here
     if docs is None:
-        cols, tag = _diagnose(open_bytes(path), source, kind)  # names the undecodable line
+        del table
+        _careful(read_bytes(path, max_bytes), source, kind)  # names the undecodable line
         raise FileFormatError(source, [(None, "undecodable bytes (the file must be UTF-8)")])
     del table
     pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
-    tag = None
-    if kind == "run":
-        first = _first_data_line(path).split()
-        tag = first[5] if len(first) > 5 else None
-    return queries, codes, docs, values, tag
+    return queries, codes, docs, values, tag.decode("utf-8", "replace") if tag is not None else None
 
 
-def _first_data_line(path) -> str:
-    for raw in open_bytes(path, 1 << 16).split(b"\n"):
-        line = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace").strip()
-        if line and not line.startswith("#"):
-            return line
-    return ""
+def data_line_numbers(path: str | Path, rows: np.ndarray, *, skip: int = 0, max_bytes: int | None = None) -> np.ndarray:
+    """1-based line numbers of the given data rows (comment and blank lines skipped).
+
+    ``skip`` data lines come before the first row (1 for a CSV header). Used only to name
+    lines in error messages, so it may read the whole file.
+    """
+    data = blank_comments(normalise_line_ends(read_bytes(path, max_bytes)))
+    return nonempty_lines(data)[np.asarray(rows, dtype=np.int64) + skip]
 
 
-def read_trec_qrels(path: str | Path) -> Qrels:
+def _line_map(path, max_bytes, skip: int = 0):
+    return lambda rows: data_line_numbers(path, rows, skip=skip, max_bytes=max_bytes)
+
+
+def read_trec_qrels(path: str | Path, *, max_bytes: int | None = None) -> Qrels:
     """Read ``qid iter docid grade`` lines (any whitespace, ``#`` comments, negative grades).
 
     A document judged twice for the same query is an error naming both lines.
     """
-    queries, codes, docs, grades, _ = _read(path, "qrels")
-    return Qrels(queries, codes, docs, np.asarray(grades, dtype=np.int64), str(path))
+    check_size(path, max_bytes)
+    first = _first_data_line(head_bytes(path))
+    queries, codes, docs, grades, _ = _read(path, "qrels", max_bytes, first)
+    qrels = Qrels(queries, codes, docs, np.asarray(grades, dtype=np.int64), str(path))
+    return set_line_map(qrels, _line_map(path, max_bytes))
 
 
-def read_trec_run(path: str | Path, *, kind: str = "auto") -> Run:
+def read_trec_run(path: str | Path, *, kind: str = "auto", max_bytes: int | None = None) -> Run:
     """Read a TREC run (``qid Q0 docid rank score tag``) or a two-column list (``qid docid``).
 
     ``kind`` is ``"run"``, ``"list"`` or ``"auto"`` (two columns on the first data line make
     a list, whose file order is the ranking).
     """
+    check_size(path, max_bytes)
+    first = _first_data_line(head_bytes(path))
     if kind == "auto":
-        ncols, _ = sniff_columns(path)
-        kind = "list" if ncols == 2 else "run"
-    queries, codes, docs, scores, tag = _read(path, kind)
+        kind = "list" if len(first) == 2 else "run"
+    queries, codes, docs, scores, tag = _read(path, kind, max_bytes, first)
     if kind == "list":
         scores = -np.arange(len(codes), dtype=np.float64)  # file order is rank order
-    return Run(queries, codes, docs, np.asarray(scores, dtype=np.float64), str(path), tag)
-
-
-def data_line_numbers(path: str | Path, rows: np.ndarray) -> np.ndarray:
-    """1-based line numbers of the given data rows (comment and blank lines skipped).
-
-    Used only to name lines in error messages, so it may read the whole file.
-    """
-    data = np.frombuffer(open_bytes(path), dtype=np.uint8)
-    starts = np.r_[0, np.flatnonzero(data == 10) + 1]
-    starts = starts[starts < data.size]
-    first = data[starts]
-    ends = np.r_[starts[1:] - 1, data.size]
-    is_data = (first != ord("#")) & (ends > starts) & (first != 13)
-    return np.flatnonzero(is_data)[rows] + 1
+    run = Run(queries, codes, docs, np.asarray(scores, dtype=np.float64), str(path), tag)
+    return set_line_map(run, _line_map(path, max_bytes))
