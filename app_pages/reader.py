@@ -10,6 +10,7 @@ from metrics.reader_io import read_predictions, read_squad
 from ui import reader_view as view
 
 K = view.KEYS
+LIMITS = view.LIMITS
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "reader"
 SCORE_COLUMNS = {name: st.column_config.NumberColumn(format="%.4f")
                  for name in ("all questions", "answerable only (_has_answer)", "top-1", "top-k",
@@ -37,7 +38,26 @@ def _load_table_preset() -> None:
     name = st.session_state[K["table_preset"]]
     rows = _sample_rows() if name == SAMPLE else view.TABLE_PRESETS[name]
     st.session_state[K["table_data"]] = view.questions_frame(rows)
-    st.session_state.pop(K["table"], None)  # forget the edits made to the previous table
+    st.session_state.pop(K["table_kept"], None)
+    _restart_table()  # forget the edits made to the previous table
+
+
+def _restart_table() -> None:
+    st.session_state[K["table_version"]] = st.session_state.get(K["table_version"], 0) + 1
+
+
+def _refuse_big_edits() -> None:
+    """Refuse the table's pending edits before Streamlit applies them when they are too big
+    (it adds rows one by one: minutes for thousands) or malformed; the table as it was
+    before them is kept."""
+    problem = view.editor_problem(st.session_state.get(view.table_key(st.session_state)),
+                                  len(st.session_state[K["table_data"]]))
+    if problem:
+        kept = st.session_state.get(K["table_kept"])
+        if kept is not None:
+            st.session_state[K["table_data"]] = kept
+        _restart_table()
+        st.error(problem)
 
 
 def _init() -> None:
@@ -54,10 +74,18 @@ def one_question() -> None:
                  help="Loads gold and predicted answers; you can then edit them freely.")
     left, right = st.columns(2)
     left.text_area("Gold answers, one per line", key=K["gold"], height=120,
+                   max_chars=LIMITS.text_chars,
                    help="Leave empty if the question has no answer (SQuAD 2.0 'is_impossible').")
     right.text_area("Predicted answers, best first, one per line", key=K["predictions"],
-                    height=120, help="Write 'no answer' (or leave the box empty) for a reader "
-                                     "that abstains.")
+                    height=120, max_chars=LIMITS.text_chars,
+                    help="Write 'no answer' (or leave the box empty) for a reader that abstains.")
+    # the browser enforces max_chars; the server checks again (the text is kept as typed)
+    problems = [view.text_problem(st.session_state[K[key]] or "", what)
+                for key, what in (("gold", "Gold answers"), ("predictions", "Predicted answers"))]
+    if any(problems):
+        for problem in filter(None, problems):
+            st.error(problem)
+        return
     gold = view.parse_lines(st.session_state[K["gold"]])
     preds = view.parse_lines(st.session_state[K["predictions"]]) or [""]
     c1, c2 = st.columns([1, 2])
@@ -127,15 +155,22 @@ def many_questions() -> None:
                "answers empty for an unanswerable question; write 'no answer' (or nothing) for a "
                "reader that abstains. Untick *retrieved* when the retriever missed every "
                "relevant passage: the question is then left out, as in Haystack.")
+    _refuse_big_edits()
     edited = st.data_editor(
-        st.session_state[K["table_data"]], key=K["table"], num_rows="dynamic", hide_index=True,
-        width="stretch", height=view.table_height(len(st.session_state[K["table_data"]]), extra=1),
+        st.session_state[K["table_data"]], key=view.table_key(st.session_state),
+        num_rows="dynamic", hide_index=True, width="stretch",
+        height=view.table_height(len(st.session_state[K["table_data"]]), extra=1),
         column_config={
-            "question": st.column_config.TextColumn("question", help="an id, e.g. q1"),
-            "gold answers": st.column_config.TextColumn("gold answers", width="medium"),
-            "predictions": st.column_config.TextColumn("predictions (best first)", width="large"),
+            "question": st.column_config.TextColumn("question", help="an id, e.g. q1",
+                                                    max_chars=LIMITS.cell_chars),
+            "gold answers": st.column_config.TextColumn("gold answers", width="medium",
+                                                        max_chars=LIMITS.cell_chars),
+            "predictions": st.column_config.TextColumn("predictions (best first)", width="large",
+                                                       max_chars=LIMITS.cell_chars),
             "retrieved": st.column_config.CheckboxColumn("retrieved", default=True),
         })
+    st.session_state[K["table_kept"]] = edited  # what a refused edit goes back to
+    st.caption(f"At most {LIMITS.rows} questions, {LIMITS.cell_chars:,} characters a cell.")
     c1, c2 = st.columns(2)
     k = c1.number_input("k (top-k uses the first k answers)", min_value=1, max_value=100, value=3,
                         step=1, key=K["k"])
@@ -146,6 +181,10 @@ def many_questions() -> None:
         st.warning(view.escape_markdown(p))
     if not gold:
         st.info("Add a row to the table to see the metrics.")
+        return
+    too_much = view.work_problem(reader.comparisons(gold, preds, k=int(k)))
+    if too_much:
+        st.error(too_much)
         return
     try:
         ev = reader.evaluate_reader(gold, preds, k=int(k), unit=unit, retrieved=retrieved)

@@ -10,22 +10,26 @@ import sys
 
 from . import cli
 from .reader import PER_QUESTION, READER_METRICS, UNITS
-from .reader_io import evaluate_files
+from .reader_io import MAX_FILE_BYTES, evaluate_files, shown_id
 
-EXAMPLES = """\
+EXAMPLES = f"""\
 examples:
   ranklab reader assets/reader/dev.json assets/reader/predictions.json
   ranklab reader assets/reader/dev.json assets/reader/predictions_topk.jsonl -k 3
   ranklab reader dev.json preds.jsonl -k 5 --format json --per-question
   ranklab reader dev.json preds.json --unit char          F1 over characters (seed 000)
 
-GOLD is a SQuAD 1.1/2.0 dataset (JSON). PRED is SQuAD's predictions JSON {"qid": "answer"}
-(one answer per question: top-1 = top-k) or JSON Lines {"id": "qid", "answers": [best, ...]}
+GOLD is a SQuAD 1.1/2.0 dataset (JSON). PRED is SQuAD's predictions JSON {{"qid": "answer"}}
+(one answer per question: top-1 = top-k) or JSON Lines {{"id": "qid", "answers": [best, ...]}}
 with "retrieved": false for questions whose retriever failed (left out, as in Haystack).
 An empty answer, null or "no answer" abstains: right on an unanswerable question only.
 
+Either file may be gzip-compressed (.gz); each may hold at most {MAX_FILE_BYTES // 2**20} MiB (decompressed).
+In JSON Lines, a line whose first non-blank character is # is a comment.
+
 exit codes: 0 success; 1 bad input data (malformed JSON, missing question, non-string
-answer); 2 bad usage (bad option); 3 a file that cannot be read; 130 interrupted.
+answer, a file too large); 2 bad usage (bad option); 3 a file that cannot be read;
+130 interrupted.
 """
 
 
@@ -98,10 +102,11 @@ def run(args) -> int:
             print(f"{name:<{width}}  {_value(ev.metrics[name])}")
         if args.per_question:
             print()
-            qw = max(5, *(len(q) for q in ev.per_question))
+            shown = {qid: shown_id(qid) for qid in ev.per_question}
+            qw = max(5, *(len(q) for q in shown.values()))
             print(f"{'qid':<{qw}}  answerable  retrieved  " + "  ".join(PER_QUESTION))
             for qid, row in ev.per_question.items():
                 cells = "  ".join(f"{row[n]:>{len(n)}.4f}" for n in PER_QUESTION)
-                print(f"{qid:<{qw}}  {'yes' if row['answerable'] else 'no':<10}  "
+                print(f"{shown[qid]:<{qw}}  {'yes' if row['answerable'] else 'no':<10}  "
                       f"{'yes' if row['retrieved'] else 'no':<9}  {cells}")
     return cli.EXIT_OK

@@ -46,7 +46,7 @@ from .explain import frac, num
 __all__ = [
     "NORMALIZATION_STAGES", "READER_METRICS", "UNITS", "normalize_steps", "normalize_answer",
     "tokens", "is_no_answer", "is_answerable", "exact_match", "f1_score", "correct_reading",
-    "explain_answer", "AnswerExplanation", "evaluate_reader", "ReaderEvaluation",
+    "explain_answer", "AnswerExplanation", "evaluate_reader", "ReaderEvaluation", "comparisons",
 ]
 
 NORMALIZATION_STAGES = ("original", "lowercase", "remove punctuation", "remove articles",
@@ -212,9 +212,11 @@ def _compare(pred_norm: str, gold_norm: str, unit: str) -> tuple[_Match, list[st
                   float(pred_norm == gold_norm)), common
 
 
-def _scores(prediction: str | None, gold, unit: str) -> tuple[float, float, bool]:
-    """(EM, F1, correct reading) of one prediction against all gold answers."""
-    forms = _gold_forms(gold)
+def _scores(prediction: str | None, gold, unit: str,
+            forms: list[tuple[str, str]] | None = None) -> tuple[float, float, bool]:
+    """(EM, F1, correct reading) of one prediction against all gold answers (``forms``:
+    their :func:`_gold_forms`, when already known)."""
+    forms = _gold_forms(gold) if forms is None else forms
     abstains = is_no_answer(prediction)
     if not forms:  # unanswerable: only an abstention is right
         value = float(abstains)
@@ -519,12 +521,37 @@ def _predictions(value, where: str) -> list[str | None]:
     return _answers(value, where, allow_none=True)
 
 
+def comparisons(gold, predictions, *, k: int | None = None) -> int:
+    """How many (predicted answer, gold answer) pairs :func:`evaluate_reader` compares: the
+    work it does, which callers facing untrusted input bound before scoring.
+
+    A question's gold answers as given (a string is one), times its first ``k`` predicted
+    answers (at least one: no answer is scored as an abstention); questions absent from
+    either side count nothing.
+
+    >>> comparisons({"q1": ["a", "b"], "q2": "c"}, {"q1": ["x", "y", "z"], "q2": []})  # 2*3 + 1*1
+    7
+    >>> comparisons({"q1": ["a", "b"]}, {"q1": ["x", "y", "z"]}, k=1)  # 2 * 1
+    2
+    """
+    total = 0
+    for q, g in gold.items():
+        if q not in predictions:
+            continue
+        p = predictions[q]
+        n_gold = 1 if isinstance(g, str) else len(g)
+        n_pred = 1 if p is None or isinstance(p, str) else len(p[:k] if k is not None else p)
+        total += n_gold * max(n_pred, 1)
+    return total
+
+
 def _question_scores(golds: list[str], preds: list[str | None], k: int | None,
                      unit: str) -> dict:
     ranked = preds[:k] if k is not None else preds
     if not ranked:
         ranked = [None]  # the reader returned nothing: it abstains
-    rows = [_scores(p, golds, unit) for p in ranked]
+    forms = _gold_forms(golds)  # normalised once for all the predictions
+    rows = [_scores(p, golds, unit, forms) for p in ranked]
     em1, f11, ok1 = rows[0]
     return {"top1_accuracy": float(ok1), "topk_accuracy": float(any(r[2] for r in rows)),
             "top1_em": em1, "topk_em": max(r[0] for r in rows),

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from metrics import cli, reader_io
+from metrics.reader import comparisons
 from metrics.reader_io import evaluate_files, read_predictions, read_squad
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -204,3 +208,187 @@ def test_duplicate_question_in_gold_names_both_lines(tmp_path):
     r = ranklab(str(gold), str(pred))
     assert r.returncode == 1
     assert "gold.json:4: q1: question id appears twice (first at line 2)" in r.stderr
+
+
+# --------------------------------------------------------------------------- hostile input
+
+def run_main(capsys, *args: str) -> tuple[int, str, str]:
+    """``ranklab reader ...`` in this process: (exit code, stdout, stderr)."""
+    code = cli.main(["reader", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("n", [40_000, 400_000])
+def test_quotes_in_a_string_are_read_in_linear_time(tmp_path, n):
+    # {"s1": "\"\"\"..."}: every quote escaped. The old key scanner restarted inside the
+    # string at every quote: 17 s for 40,000 of them.
+    path = tmp_path / "quotes.json"
+    path.write_text('{"s1": "' + '\\"' * n + '",\n "s2": ""}')
+    start = time.perf_counter()
+    preds = read_predictions(path)
+    assert time.perf_counter() - start < 2
+    assert preds.answers == {"s1": ['"' * n], "s2": [""]}
+    assert preds.lines == {"s1": 1, "s2": 2}
+
+
+def test_quotes_and_backslashes_in_gold_are_read_in_linear_time(tmp_path):
+    path = tmp_path / "gold.json"
+    nasty = '\\"' * 200_000 + "\\\\" * 200_000
+    path.write_text('{"data": [{"paragraphs": [{"context": "' + nasty + '", "qas": [\n'
+                    '{"id": "q1", "question": "' + nasty + '", "answers": []}]}]}]}')
+    start = time.perf_counter()
+    gold = read_squad(path)
+    assert time.perf_counter() - start < 2
+    assert gold.lines == {"q1": 2} and gold.questions["q1"] == '"' * 200_000 + "\\" * 200_000
+
+
+DEEP = 10_000
+
+
+@pytest.mark.parametrize("name, content, where", [
+    ("deep.json", "[" * DEEP + "]" * DEEP, "deep.json:1:"),
+    ("deep_obj.json", '{"pe-1":\n' + '{"a":' * DEEP + "1" + "}" * DEEP + "}", "deep_obj.json:2:"),
+    ("deep.jsonl", '{"id": "pe-1", "answers": []}\n{"id": "pe-2", "answers": '
+     + "[" * DEEP + "]" * DEEP + "}\n", "deep.jsonl:2:"),
+])
+def test_deep_nesting_is_a_data_error_with_its_line(tmp_path, capsys, name, content, where):
+    path = tmp_path / name
+    path.write_text(content)
+    code, out, err = run_main(capsys, ROOT / DEV, path)
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert where in err and "nested too deeply" in err
+
+
+def test_deep_gold_is_a_data_error(tmp_path, capsys):
+    gold = tmp_path / "gold.json"
+    gold.write_text('{"data":\n\n' + "[" * DEEP + "]" * DEEP + "}")
+    code, _, err = run_main(capsys, gold, ROOT / TOP1)
+    assert code == 1 and "gold.json:3: JSON nested too deeply" in err
+
+
+def test_line_ends_bom_comments_and_line_separators(tmp_path):
+    # CR-only line ends count as lines, like \n and \r\n
+    path = tmp_path / "cr.jsonl"
+    path.write_bytes(b'{"id": "a", "answers": ["x"]}\r\r\n{"id": "b", "answers": [7]}\r')
+    with pytest.raises(ValueError, match=r"cr\.jsonl:3: b: answer 1 must be a string"):
+        read_predictions(path)
+    path = tmp_path / "cr.json"
+    path.write_bytes(b'{"a": "x",\r"b": 7}')
+    with pytest.raises(ValueError, match=r"cr\.json:2: b: the answer must be"):
+        read_predictions(path)
+    # a byte order mark is skipped
+    path = tmp_path / "bom.json"
+    path.write_bytes(b'\xef\xbb\xbf{"a": "x"}')
+    assert read_predictions(path).answers == {"a": ["x"]}
+    # "#" comments in JSON Lines (also when the name does not say .jsonl); lines still count
+    path = tmp_path / "comments.txt"
+    path.write_text('# made by reader v2\n  # another note\n{"id": "a", "answers": ["x"]}\n'
+                    '{"id": "b", "answers": 1}\n')
+    with pytest.raises(ValueError, match=r"comments\.txt:4: b: the answer must be"):
+        read_predictions(path)
+    path.write_text('# only a comment\n\n')
+    with pytest.raises(ValueError, match="no predictions"):
+        read_predictions(path)
+    # U+2028 inside a string is a character of the answer, not a line break
+    path = tmp_path / "sep.jsonl"
+    path.write_text('{"id": "a", "answers": ["x\u2028y", "z\x85"]}\n', encoding="utf-8")
+    assert read_predictions(path).answers == {"a": ["x\u2028y", "z\x85"]}
+
+
+@pytest.mark.parametrize("name, content, words", [
+    ("nan.json", '{"pe-1": NaN}', ["nan.json:1", "pe-1", "nan"]),
+    ("inf.jsonl", '{"id": "pe-1", "answers": [Infinity]}', ["inf.jsonl:1", "inf"]),
+    ("null.jsonl", 'null\n', ["null.jsonl:1", "expected an object"]),
+    ("empty.json", "", ["empty.json:1:1", "malformed JSON"]),
+    ("blank.jsonl", "\n \n\t\n", ["blank.jsonl", "no predictions"]),
+    ("emptyid.json", '{"": "x"}', ["emptyid.json:1", "must not be empty"]),
+    ("emptyid.jsonl", '{"id": "", "answers": []}', ["emptyid.jsonl:1", "non-empty string"]),
+    ("type.jsonl", '{"id": ["pe-1"], "answers": []}', ["type.jsonl:1", "non-empty string"]),
+    ("retr.jsonl", '{"id": "pe-1", "answers": [], "retrieved": "no"}', ["retr.jsonl:1", "true or false"]),
+    ("nested.json", '{"pe-1": [["a"]]}', ["nested.json:1", "answer 1", "list"]),
+    ("bigint.json", '{"pe-1":\n' + "9" * 5_000 + "}", ["bigint.json:2", "5,000 digits"]),
+    ("surrogate.json", '{"pe-1": "\\ud800"}', ["surrogate.json:1", "surrogate"]),
+    ("dupnested.json", '{"pe-1": "a",\n "pe-2": "b", "x": {"k": 1,\n "k": 2}}',
+     ["dupnested.json:3", "'k' appears twice"]),
+    ("ctrl.json", '{"pe-1\\u001b[2J": "a"}', ["ctrl.json:1", "'pe-1\\x1b[2J'", "not a question"]),
+    ("longid.json", '{"' + "q" * 100_000 + '": "a"}', ["longid.json:1", "'qqq", "...: not a"]),
+    ("binary.json", b"\x00\x01\xfe\xff", ["binary.json:1", "not UTF-8"]),
+    ("latin1_line3.jsonl", b'# a\n\n{"id": "caf\xe9"}', ["latin1_line3.jsonl:3", "not UTF-8"]),
+])
+def test_hostile_predictions_are_data_errors(tmp_path, capsys, name, content, words):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    code, out, err = run_main(capsys, ROOT / DEV, path)
+    assert code == 1 and out == "" and "Traceback" not in err, err
+    assert err.startswith("ranklab: error: ") and err.count("\n") == 1
+    assert len(err) < 400  # a 100,000-character id is cut
+    for w in words:
+        assert w in err, (w, err)
+
+
+def test_gzip_files_are_read_with_a_bounded_size(tmp_path, capsys, monkeypatch):
+    gz = tmp_path / "predictions.jsonl.gz"
+    gz.write_bytes(gzip.compress((ROOT / TOPK).read_bytes()))
+    assert read_predictions(gz).answers == read_predictions(ROOT / TOPK).answers
+    # a small .gz that expands past the limit is refused without inflating it all
+    monkeypatch.setattr(reader_io, "MAX_FILE_BYTES", 1_000_000)
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * 50_000_000))  # 50 MB of spaces in 49 KB
+    start = time.perf_counter()
+    code, _, err = run_main(capsys, ROOT / DEV, bomb)
+    assert time.perf_counter() - start < 2
+    assert code == 1 and "bomb.json.gz" in err and "larger than" in err
+    # plain files too
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 1_000_001)
+    code, _, err = run_main(capsys, ROOT / DEV, big)
+    assert code == 1 and "big.json" in err and "larger than" in err
+    # a corrupt or truncated .gz is bad data, not a traceback
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(gzip.compress(b'{"pe-1": "a"}')[:-12])
+    code, _, err = run_main(capsys, ROOT / DEV, broken)
+    assert code == 1 and "broken.json.gz" in err and "Traceback" not in err
+    broken.write_bytes(b"\x1f\x8b not gzip at all")
+    code, _, err = run_main(capsys, ROOT / DEV, broken)
+    assert code == 1 and "broken.json.gz" in err
+
+
+def test_too_many_comparisons_are_refused(tmp_path, capsys, monkeypatch):
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps({"data": [{"paragraphs": [{"qas": [
+        {"id": "q1", "answers": [{"text": "a b"}, {"text": "c"}]},
+        {"id": "q2", "answers": []}]}]}]}))
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text('{"id": "q1", "answers": ["x", "y", "z"]}\n{"id": "q2", "answers": ["w"]}\n')
+    # q1: 2 gold x 3 predicted = 6 pairs; q2 has no gold answer: 0
+    assert comparisons(read_squad(gold).answers, read_predictions(pred).answers) == 6
+    monkeypatch.setattr(reader_io, "MAX_COMPARISONS", 5)
+    code, _, err = run_main(capsys, gold, pred)
+    assert code == 1 and "6 comparisons" in err and "-k" in err
+    code, out, _ = run_main(capsys, gold, pred, "-k", "2", "--format", "json")  # 2 x 2 = 4
+    assert code == 0 and json.loads(out)["counts"]["questions"] == 2
+
+
+def test_unreadable_files_exit_3(tmp_path, capsys):
+    code, _, err = run_main(capsys, ROOT / DEV, tmp_path / "missing.json")
+    assert code == 3 and "missing.json" in err
+    code, _, err = run_main(capsys, tmp_path, ROOT / TOP1)
+    assert code == 3 and "Traceback" not in err
+    code, _, err = run_main(capsys, ROOT / DEV, tmp_path / ("x" * 5_000 + ".json"))  # name too long
+    assert code == 3 and "Traceback" not in err
+
+
+def test_per_question_table_shows_hostile_ids_escaped(tmp_path, capsys):
+    evil = "q\x1b[31mred\x1b[0m" + "x" * 200
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps({"data": [{"paragraphs": [{"qas": [
+        {"id": evil, "answers": [{"text": "a"}]}, {"id": "q2", "answers": []}]}]}]}))
+    pred = tmp_path / "pred.json"
+    pred.write_text(json.dumps({evil: "b", "q2": ""}))
+    code, out, _ = run_main(capsys, gold, pred, "-q")
+    assert code == 0 and "\x1b" not in out and "\\x1b[31m" in out
+    assert max(len(line) for line in out.splitlines()) < 200
+    # JSON output keeps the id exactly
+    code, out, _ = run_main(capsys, gold, pred, "-q", "--format", "json")
+    assert evil in json.loads(out)["per_question"]

@@ -65,3 +65,35 @@ def test_table_to_questions_cleans_cells():
     assert preds == {"q1": ["b"], "row 2": [], "row 4": []}
     assert retrieved == {"q1": True, "row 2": True, "row 4": False}
     assert len(problems) == 1 and "Row 3" in problems[0] and "row 1" in problems[0]
+
+
+def test_editor_problem_counts_rows_and_checks_every_part():
+    limits = view.ReaderLimits(rows=10, cell_chars=5)
+    ok = {"edited_rows": {"2": {"question": "12345"}}, "added_rows": [{}] * 4, "deleted_rows": [0]}
+    # 7 rows - 1 deleted + 4 added = 10: allowed; edits reach rows 0..10 (7 old + 4 new)
+    assert view.editor_problem(ok, 7, limits=limits) is None
+    assert view.editor_problem({**ok, "edited_rows": {10: {"question": "x"}}}, 7, limits=limits) is None
+    # 7 - 0 + 4 = 11 rows: one too many (a deleted row given twice counts once)
+    too_many = view.editor_problem({**ok, "deleted_rows": []}, 7, limits=limits)
+    assert "4 rows added" in too_many and "at most 10" in too_many and "would have 11" in too_many
+    assert "at most 10" in view.editor_problem({**ok, "deleted_rows": [0, 0]}, 8, limits=limits)
+    long = view.editor_problem({**ok, "added_rows": [{"predictions": "123456"}]}, 7, limits=limits)
+    assert "6 characters" in long and "at most 5" in long
+    for bad in ({"edited_rows": {11: {}}}, {"edited_rows": {"1.5": {}}}, {"edited_rows": {True: {}}},
+                {"deleted_rows": [7]}, {"deleted_rows": [-1]}, {"deleted_rows": ["x"]}):
+        assert "do not exist" in view.editor_problem({**ok, **bad}, 7, limits=limits), bad
+    for bad in ({"edited_rows": [1]}, {"added_rows": {"a": 1}}, {"added_rows": ["row"]},
+                {"edited_rows": {0: None}}, {"edited_rows": {0: {"nope": "x"}}},
+                {"added_rows": [{"question": ["a"]}]}, {"edited_rows": {0: {"predictions": {}}}}):
+        assert "could not be read" in view.editor_problem({**ok, **bad}, 7, limits=limits), bad
+    assert view.editor_problem(None, 7) is None  # no edits yet
+
+
+def test_text_and_work_limits():
+    limits = view.ReaderLimits(text_chars=10, answers=2, comparisons=6)
+    assert view.text_problem("a\n\nb\n", "Gold", limits=limits) is None  # 2 answers, 5 characters
+    assert "3 answers" in view.text_problem("a\nb\nc", "Gold", limits=limits)
+    assert "11 characters" in view.text_problem("x" * 11, "Gold", limits=limits)
+    assert view.work_problem(6, limits=limits) is None
+    assert "7 comparisons" in view.work_problem(7, limits=limits)
+    assert view.table_key({"reader.table_version": 3}) == "reader.table.v3"

@@ -9,6 +9,8 @@ or escaped by :func:`escape_markdown`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -18,16 +20,37 @@ from .views import escape_markdown
 
 __all__ = ["count", "UNIT_WORDS", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
            "overlap_markdown", "steps_frame", "gold_frame", "metrics_frame",
-           "per_question_frame", "single_question_frame", "table_to_questions", "questions_frame", "shorten", "table_height"]
+           "per_question_frame", "single_question_frame", "table_to_questions", "questions_frame", "shorten", "table_height", "table_key",
+           "LIMITS", "ReaderLimits", "editor_problem", "text_problem", "work_problem"]
 
 # every session key the page uses ("reader.<name>")
 KEYS = {
     "preset": "reader.preset", "gold": "reader.gold", "predictions": "reader.predictions",
     "unit": "reader.unit", "explain_rank": "reader.explain_rank", "table_preset": "reader.table_preset",
     "table_data": "reader.table_data", "table": "reader.table", "k": "reader.k",
-    "table_unit": "reader.table_unit",
+    "table_unit": "reader.table_unit", "table_kept": "reader.table_kept",
+    "table_version": "reader.table_version",
 }
 SEPARATOR = "|"  # several answers in one table cell
+TABLE_COLUMNS = ("question", "gold answers", "predictions", "retrieved")
+
+
+@dataclass(frozen=True)
+class ReaderLimits:
+    """What the Reader page accepts; anything beyond gets a clear message and is not applied.
+
+    Measured on the page (AppTest, one core): 200 table rows take about 0.5 s per rerun
+    where Streamlit needs 11 s to add 2,000; 200,000 answer comparisons take about 1 s.
+    """
+
+    rows: int = 200               # questions in the table
+    cell_chars: int = 2_000       # characters in one table cell
+    text_chars: int = 20_000      # characters in one text box
+    answers: int = 100            # lines (answers) in one text box
+    comparisons: int = 200_000    # (predicted, gold) answer pairs scored per rerun
+
+
+LIMITS = ReaderLimits()
 MAX_UNITS_SHOWN = 200
 
 # one question: (gold answers, predicted answers best first, unit)
@@ -201,7 +224,17 @@ def questions_frame(rows) -> pd.DataFrame:
     """The editable table from ``(id, gold, predictions, retrieved)`` rows."""
     return pd.DataFrame([{"question": q, "gold answers": g, "predictions": p, "retrieved": r}
                          for q, g, p, r in rows],
-                        columns=["question", "gold answers", "predictions", "retrieved"])
+                        columns=list(TABLE_COLUMNS))
+
+
+def table_key(session_state) -> str:
+    """The table editor's widget key, ``"reader.table.v<version>"``: a new version starts
+    the editor afresh (a preset loaded, edits refused), with no edits to replay.
+
+    >>> table_key({}), table_key({"reader.table_version": 2})
+    ('reader.table.v0', 'reader.table.v2')
+    """
+    return f"{KEYS['table']}.v{session_state.get(KEYS['table_version'], 0)}"
 
 
 def table_height(n_rows: int, *, extra: int = 0, limit: int = 700) -> int:
@@ -258,3 +291,81 @@ def table_to_questions(df: pd.DataFrame):
         flag = row.get("retrieved")
         retrieved[qid] = bool(flag) if _cell(flag) != "" else True
     return gold, preds, retrieved, problems
+
+
+def text_problem(text: str, what: str, *, limits: ReaderLimits = LIMITS) -> str | None:
+    """Why a text box's content is refused (too long, too many answers), or None.
+
+    >>> text_problem("a\\nb", "Gold answers") is None
+    True
+    >>> text_problem("x" * 20_001, "Gold answers")
+    'Gold answers: 20,001 characters is too many (at most 20,000). Shorten the text to see the metrics.'
+    """
+    if len(text) > limits.text_chars:
+        return (f"{what}: {len(text):,} characters is too many (at most {limits.text_chars:,}). "
+                "Shorten the text to see the metrics.")
+    n = len(parse_lines(text))
+    if n > limits.answers:
+        return (f"{what}: {n:,} answers is too many (at most {limits.answers:,}, one per line). "
+                "Remove some to see the metrics.")
+    return None
+
+
+def work_problem(n_pairs: int, *, limits: ReaderLimits = LIMITS) -> str | None:
+    """Why the metrics are not computed: too many (predicted, gold) answer pairs, or None.
+
+    >>> work_problem(10) is None, work_problem(200_001)[:40]
+    (True, '200,001 comparisons of a predicted with ')
+    """
+    if n_pairs > limits.comparisons:
+        return (f"{n_pairs:,} comparisons of a predicted with a gold answer is too many (at most "
+                f"{limits.comparisons:,}): give fewer answers per question or a smaller k.")
+    return None
+
+
+def _row_index(value, size: int) -> bool:
+    try:
+        i = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return 0 <= i < size and str(i) == str(value).strip()
+
+
+def editor_problem(delta, n_rows: int, *, limits: ReaderLimits = LIMITS) -> str | None:
+    """Why a data editor's pending edits must be refused before Streamlit applies them, or None.
+
+    ``delta`` is the editor's widget state (``edited_rows``, ``added_rows``,
+    ``deleted_rows``), which comes from the browser: too many rows (Streamlit adds rows one
+    by one, which takes minutes for thousands), a cell too long, a row or a column that
+    does not exist, a value that is not text, a number or a tick.
+
+    >>> editor_problem({"added_rows": [{}] * 3, "deleted_rows": [0]}, 199) is None  # 199 - 1 + 3
+    False
+    >>> editor_problem({"added_rows": [{}] * 2, "deleted_rows": [0]}, 199) is None
+    True
+    """
+    if not isinstance(delta, Mapping):
+        return None
+    edited = delta.get("edited_rows") or {}
+    added = delta.get("added_rows") or []
+    deleted = delta.get("deleted_rows") or []
+    if not isinstance(edited, Mapping) or not isinstance(added, list) or not isinstance(deleted, list):
+        return "The table's edits could not be read; your previous table is kept."
+    n_deleted = len({str(d) for d in deleted})
+    total = n_rows - n_deleted + len(added)
+    if total > limits.rows:
+        return (f"{len(added):,} rows added: the table holds at most {limits.rows:,} questions "
+                f"(it would have {total:,}). Your previous table is kept.")
+    if not all(_row_index(d, n_rows) for d in deleted) or \
+            not all(_row_index(i, n_rows + len(added)) for i in edited):
+        return "The table's edits name rows that do not exist; your previous table is kept."
+    rows = [*edited.values(), *added]
+    if not all(isinstance(row, Mapping) and set(row) <= set(TABLE_COLUMNS)
+               and all(v is None or isinstance(v, str | bool | int | float) for v in row.values())
+               for row in rows):
+        return "The table's edits could not be read; your previous table is kept."
+    longest = max((len(v) for row in rows for v in row.values() if isinstance(v, str)), default=0)
+    if longest > limits.cell_chars:
+        return (f"A cell of {longest:,} characters is too long (at most {limits.cell_chars:,}). "
+                "Your previous table is kept.")
+    return None

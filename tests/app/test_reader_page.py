@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,14 @@ def run_page() -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def edit_table(at, edited_rows=None, added_rows=None, deleted_rows=None) -> AppTest:
+    """Send the table editor's edits as the browser would, then rerun."""
+    key = f"reader.table.v{at.session_state['reader.table_version']}"
+    at.session_state[key] = {"edited_rows": edited_rows or {}, "added_rows": added_rows or [],
+                             "deleted_rows": deleted_rows or []}
+    return at.run()
 
 
 def metric_values(at) -> dict[str, str]:
@@ -136,9 +146,7 @@ def test_table_default_set_hand_checked():
 def test_table_edits_k_and_bad_rows():
     at = run_page()
     # tick "retrieved" on q4 ("1998" = "1998"): 5 correct retrievals, top-1 EM (1 + 1) / 5
-    at.session_state["reader.table"] = {"edited_rows": {3: {"retrieved": True}},
-                                        "added_rows": [], "deleted_rows": []}
-    at.run()
+    edit_table(at, {3: {"retrieved": True}})
     m = frame_with(at, "answerable only (_has_answer)").set_index("metric")
     assert m.loc["reader_top1_em", "all questions"] == pytest.approx(2 / 5)
     # k = 1: top-k is top-1
@@ -146,15 +154,11 @@ def test_table_edits_k_and_bad_rows():
     m = frame_with(at, "answerable only (_has_answer)").set_index("metric")
     assert m.loc["reader_topk_em", "all questions"] == m.loc["reader_top1_em", "all questions"]
     # a duplicate id is reported and left out, the rest still computes
-    at.session_state["reader.table"] = {"edited_rows": {1: {"question": "q1"}},
-                                        "added_rows": [], "deleted_rows": []}
-    at.run()
+    edit_table(at, {1: {"question": "q1"}})
     assert any("already used" in w.value for w in at.warning)
     assert not at.exception and len(frame_with(at, "topk_f1")) == 4
     # every row deleted: a hint instead of an error
-    at.session_state["reader.table"] = {"edited_rows": {}, "added_rows": [],
-                                        "deleted_rows": [0, 1, 2, 3, 4]}
-    at.run()
+    edit_table(at, deleted_rows=[0, 1, 2, 3, 4])
     assert not at.exception and any("Add a row" in i.value for i in at.info)
 
 
@@ -179,11 +183,117 @@ def test_page_is_reachable_from_the_app():
 def test_hostile_question_ids_in_the_table_stay_plain():
     at = run_page()
     evil = "[x](http://evil.example) **b** <b>"
-    at.session_state["reader.table"] = {"edited_rows": {0: {"question": evil},
-                                                        1: {"question": evil}},
-                                        "added_rows": [], "deleted_rows": []}
-    at.run()
+    edit_table(at, {0: {"question": evil}, 1: {"question": evil}})
     assert not at.exception
     warning = at.warning[0].value
     assert "\\[x\\]\\(http" in warning and "<b>" not in warning
     assert evil in frame_with(at, "topk_f1")["question"].tolist()
+
+
+# --------------------------------------------------------------------------- limits
+
+def top1_em(at) -> float:
+    return frame_with(at, "answerable only (_has_answer)").set_index("metric").loc[
+        "reader_top1_em", "all questions"]
+
+
+def test_thousands_of_added_rows_are_refused_at_once_and_the_table_kept():
+    at = run_page()
+    edit_table(at, {3: {"retrieved": True}})  # the user's work: top-1 EM (1 + 1) / 5
+    assert top1_em(at) == pytest.approx(2 / 5)
+    rows = [{"question": f"x{i}", "gold answers": "a", "predictions": "a"} for i in range(5_000)]
+    start = time.perf_counter()
+    edit_table(at, added_rows=rows)
+    elapsed = time.perf_counter() - start
+    assert not at.exception
+    assert elapsed < 10  # 64 s before the limit; well under 1 s with it, on a quiet machine
+    assert any("5,000 rows added" in e.value and "at most 200" in e.value for e in at.error)
+    # the previous table is kept, the user's edit included
+    assert len(frame_with(at, "topk_f1")) == 5
+    assert top1_em(at) == pytest.approx(2 / 5)
+    # and the editor starts afresh: the next run shows no error
+    at.run()
+    assert not at.error and top1_em(at) == pytest.approx(2 / 5)
+
+
+def test_the_table_takes_up_to_200_questions():
+    at = run_page()
+    # 5 rows + 195 added = 200: each added question is answered right (EM 1)
+    rows = [{"question": f"x{i}", "gold answers": f"w{i}", "predictions": f"w{i}",
+             "retrieved": True} for i in range(195)]
+    edit_table(at, added_rows=rows)
+    assert not at.exception and not at.error
+    assert len(frame_with(at, "topk_f1")) == 200
+    # q1..q5 give 1 EM at rank 1 over 4 retrieved (q4 is not): (1 + 195) / (4 + 195)
+    assert top1_em(at) == pytest.approx(196 / 199)
+    edit_table(at, added_rows=rows + rows[:1])  # 201
+    assert any("at most 200" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("delta, words", [
+    ({"edited_rows": {0: {"gold answers": "x" * 2_001}}}, ["2,001 characters", "at most 2,000"]),
+    ({"added_rows": [{"predictions": "y" * 5_000}]}, ["5,000 characters"]),
+    ({"edited_rows": {99: {"question": "q9"}}}, ["rows that do not exist"]),
+    ({"deleted_rows": [-1]}, ["rows that do not exist"]),
+    ({"edited_rows": {0: "not a row"}}, ["could not be read"]),
+    ({"edited_rows": {0: {"no such column": "x"}}}, ["could not be read"]),  # a KeyError before
+])
+def test_malformed_or_huge_edits_are_refused(delta, words):
+    at = run_page()
+    edit_table(at, **delta)
+    assert not at.exception
+    assert any(all(w in e.value for w in words) for e in at.error), [e.value for e in at.error]
+    assert len(frame_with(at, "topk_f1")) == 5  # the table as it was
+
+
+def test_too_many_answer_comparisons_are_refused():
+    at = run_page()
+    golds = "|".join(f"g{i}" for i in range(400))    # 400 gold answers, 1,889 characters
+    preds = "|".join(f"p{i}" for i in range(100))    # 100 predicted answers
+    assert len(golds) <= 2_000
+    # 2 rows x 400 x 100 (k = 100) = 80,000 more pairs: still under 200,000
+    at.number_input(key="reader.k").set_value(100).run()
+    edit_table(at, {0: {"gold answers": golds, "predictions": preds},
+                    1: {"gold answers": golds, "predictions": preds}})
+    assert not at.error, [e.value for e in at.error]
+    # 6 rows x 400 x 100 = 240,000: refused
+    edit_table(at, {i: {"gold answers": golds, "predictions": preds} for i in range(5)},
+               added_rows=[{"question": "z", "gold answers": golds, "predictions": preds}])
+    assert any("240,000 comparisons" in e.value for e in at.error), [e.value for e in at.error]
+    # k = 1 scores one predicted answer per question: 6 x 400 = 2,400 pairs
+    at.number_input(key="reader.k").set_value(1).run()
+    assert not at.error
+
+
+def test_text_boxes_refuse_unbounded_text_and_keep_it():
+    at = run_page()
+    huge = "word " * 5_000  # 25,000 characters, one line
+    at.text_area(key="reader.predictions").set_value(huge).run()
+    assert not at.exception
+    # Streamlit cuts a text box at its max_chars on the server too
+    assert at.text_area(key="reader.predictions").value == huge[:20_000]
+    assert metric_values(at)["Exact match"] == "0"
+    many = "\n".join(f"answer {i}" for i in range(101))
+    at.text_area(key="reader.predictions").set_value(many).run()
+    assert any("101 answers" in e.value and "at most 100" in e.value for e in at.error)
+    assert at.text_area(key="reader.predictions").value == many  # kept as typed
+    assert not at.metric
+    at.text_area(key="reader.predictions").set_value("Denver Broncos").run()
+    assert not at.error and metric_values(at)["Exact match"] == "1"
+
+
+def test_random_editor_states_never_crash_the_page():
+    # what a hostile browser could send as the table's widget state (fixed seed)
+    rng = random.Random(10)
+    values = [None, "", "q1", "a | b", "x" * 2_001, 7, 1.5, float("nan"), True, [], {}, "**b** <i>"]
+    columns = ["question", "gold answers", "predictions", "retrieved", "nope", 0]
+    rows = [-1, 0, 4, 5, 6, 10**9, "2", "x", 1.5]
+    at = run_page()
+    for _ in range(30):
+        def row():
+            return {rng.choice(columns): rng.choice(values) for _ in range(rng.randrange(3))}
+        edit_table(at, {rng.choice(rows): row() for _ in range(rng.randrange(3))},
+                   [row() for _ in range(rng.choice([0, 1, 2, 300]))],
+                   [rng.choice(rows) for _ in range(rng.randrange(3))])
+        assert not at.exception, [e.value for e in at.exception]
+        assert len(frame_with(at, "question")) <= 200
