@@ -36,10 +36,12 @@ GRADE_COLORS = ["#a3a3a3", "#4dd8ec", "#1aa7d1", "#1479b8", "#1f4e9c", "#2e2f86"
 # measures (not grades): a categorical palette that never looks like a grade
 SERIES_COLORS = ["#e8590c", "#7048e8", "#2b8a3e", "#c2255c", "#495057", "#b08900"]
 PICK = "pick"   # the name of the click-to-set-k selection
-K = "kcut"      # the Vega-Lite parameter holding k: a new k changes one value in the spec
+K = "kcut"      # the field holding k, looked up from the one-row dataset CUT
+CUT = "cut"     # k lives in data, not in the spec: a new k keeps the spec, so the browser
+                # updates the chart's data instead of building the chart again
 FONT = 15       # base font size: readable on a projector
 MAX_STRIP = 40  # ranks shown in a ranking strip
-UNJUDGED_FILL = "#ffffff"  # an unjudged item's tile (its label starts with "?")
+UNJUDGED_FILL = "#ffe8a3"  # an unjudged item's tile, pale yellow: not judged yet (its label starts with "?")
 
 
 class Plot:
@@ -59,9 +61,11 @@ class Plot:
         """The Vega-Lite spec with the datasets as DataFrames (``st.vega_lite_chart`` sends
         them as Arrow). A fresh dict: the cached template is never shared."""
         spec = json.loads(_template_json(self.template, self.shape))
+        data = dict(self.data)
         if self.k is not None:
-            spec["params"] = [{**p, "value": int(self.k)} if p.get("name") == K else p for p in spec["params"]]
-        spec["datasets"] = {**self.data, **spec.get("datasets", {})}
+            k = int(self.k)
+            data[CUT] = pd.DataFrame({"one": ["1"], K: [k], "text": [f"k = {k}"]})
+        spec["datasets"] = {**data, **spec.get("datasets", {})}
         return spec
 
     def to_dict(self, validate: bool = True) -> dict:
@@ -120,8 +124,10 @@ def grade_text_color(grade: int) -> str:
     return "#111111" if grade <= 2 else "#ffffff"
 
 
-def _k_param() -> alt.Parameter:
-    return alt.param(name=K, value=1)  # Plot.spec sets the current k
+def _with_k(chart):
+    """``chart`` whose rows carry the current k as ``datum.kcut`` (looked up from CUT)."""
+    return chart.transform_calculate(one="1").transform_lookup(
+        lookup="one", from_=alt.LookupData(data=_named(CUT), key="one", fields=[K]))
 
 
 def _base(chart, height: int = 300):
@@ -178,7 +184,7 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> Plot:
 
 
 def _strip_template(n: int, top: int, title: str):
-    base = alt.Chart(_named("ranks")).encode(
+    base = _with_k(alt.Chart(_named("ranks"))).encode(
         x=alt.X("rank:O", title=None, axis=alt.Axis(labelAngle=0, orient="top", ticks=False, domain=False,
                                                    labelExpr="'#' + datum.label")),
     )
@@ -188,15 +194,15 @@ def _strip_template(n: int, top: int, title: str):
                                       legend=alt.Legend(title="grade", orient="right",
                                                         direction="horizontal" if top > 2 else "vertical",
                                                         columns=6))),
-        opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
     # labels are cut to the tile (about 760 px shared by the tiles) so they never overlap
     text = base.mark_text(fontSize=FONT, limit=max(24, 700 // max(n, 1) - 20), baseline="middle").encode(
         text="label:N", color=alt.Color("ink:N", scale=None),
-        opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.45)),
+        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.45)),
     )
-    chart = alt.layer(tiles, text).add_params(_k_param())
+    chart = alt.layer(tiles, text)
     if title:
         chart = chart.properties(title=title)
     return _base(chart, height=130 if title else 100)
@@ -236,12 +242,12 @@ def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable:
     if selectable:
         pick = alt.selection_point(name=PICK, fields=["k"], on="click", nearest=True, clear=False)
         points = points.add_params(pick)
-    one = alt.Chart(alt.Data(values=[{"one": 1}])).transform_calculate(k=K, text=f"'k = ' + {K}")
-    rule = one.mark_rule(color="#111111", strokeDash=[6, 4], strokeWidth=2).encode(x="k:Q")
+    one = alt.Chart(_named(CUT))
+    rule = one.mark_rule(color="#111111", strokeDash=[6, 4], strokeWidth=2).encode(x=f"{K}:Q")
     label = one.mark_text(
         align="left", dx=6, dy=-6, fontSize=FONT, fontWeight="bold", baseline="top",
-    ).encode(x="k:Q", y=alt.value(0), text="text:N")
-    chart = alt.layer(line, points, rule, label).add_params(_k_param()).properties(title=title or "over k")
+    ).encode(x=f"{K}:Q", y=alt.value(0), text="text:N")
+    chart = alt.layer(line, points, rule, label).properties(title=title or "over k")
     return _base(chart, height=330)
 
 
@@ -373,17 +379,17 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
 
 
 def _gain_template(top: int, title: str):
-    base = alt.Chart(_named("gains")).encode(x=alt.X("rank:O", title="rank", axis=alt.Axis(labelAngle=0)))
+    base = _with_k(alt.Chart(_named("gains"))).encode(x=alt.X("rank:O", title="rank", axis=alt.Axis(labelAngle=0)))
     gain = base.mark_bar(opacity=0.3, color="#9ca3af").encode(
         y=alt.Y("gain:Q", title="gain ÷ discount (pale: gain)"))
     added = base.mark_bar(width={"band": 0.55}).encode(
         y="added:Q",
         color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right")),
-        opacity=alt.condition(f"datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("grade:O"), alt.Tooltip("gain:Q", format=".3f"),
                  alt.Tooltip("added:Q", format=".3f", title="gain ÷ discount")],
     )
-    chart = alt.layer(gain, added).add_params(_k_param())
+    chart = alt.layer(gain, added)
     return _base(chart.properties(title=title) if title else chart, height=300)
 
 
@@ -407,14 +413,14 @@ def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: in
 
 
 def _precision_template(top: int):
-    base = alt.Chart(_named("ranks")).encode(x=alt.X("rank:O", title="rank i", axis=alt.Axis(labelAngle=0)))
+    base = _with_k(alt.Chart(_named("ranks"))).encode(x=alt.X("rank:O", title="rank i", axis=alt.Axis(labelAngle=0)))
     bars = base.mark_bar().encode(
         y=alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title="P@i"),
         color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right")),
-        opacity=alt.condition(f"datum.relevant && datum.rank <= {K}", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.relevant && datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("precision:Q", format=".4f"), alt.Tooltip("relevant:N")],
     )
     text = base.transform_filter("datum.relevant").mark_text(dy=-10, fontSize=FONT - 1).encode(
         y="precision:Q", text=alt.Text("precision:Q", format=".2f"))
-    return _base(alt.layer(bars, text).add_params(_k_param()).properties(title="P@i at each rank i"),
+    return _base(alt.layer(bars, text).properties(title="P@i at each rank i"),
                  height=320)

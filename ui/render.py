@@ -9,7 +9,7 @@ permalink as an escaped JSON string.
 
 from __future__ import annotations
 
-import json
+import html
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -162,13 +162,16 @@ _COPY_BUTTON = """
 </style>
 <button id="copy" type="button" title="a link that restores this exact example">🔗 {label}</button>
 <script>
-  const link = {link};
   const button = document.getElementById("copy");
   function done(ok) {{
     button.textContent = ok ? "✓ Link copied" : "Copy failed: use the address bar";
     setTimeout(() => {{ button.textContent = "🔗 {label}"; }}, 2500);
   }}
-  function fallback() {{
+  // the page's own address is the permalink (ui.state mirrors the example and the page's
+  // options into it), read when clicked: this frame's text never changes, so the browser
+  // does not load it again on every rerun
+  const current = () => window.parent.location.href;
+  function fallback(link) {{
     const area = document.createElement("textarea");
     area.value = link; document.body.appendChild(area); area.select();
     let ok = false;
@@ -176,9 +179,10 @@ _COPY_BUTTON = """
     area.remove(); done(ok);
   }}
   button.addEventListener("click", () => {{
+    const link = current();
     if (navigator.clipboard && window.isSecureContext) {{
-      navigator.clipboard.writeText(link).then(() => done(true), fallback);
-    }} else {{ fallback(); }}
+      navigator.clipboard.writeText(link).then(() => done(true), () => fallback(link));
+    }} else {{ fallback(link); }}
   }});
 </script>
 """
@@ -195,13 +199,13 @@ def permalink(page: str | None = None) -> str | None:
 
 
 def copy_link(link: str | None, label: str = "Copy link") -> None:
-    """A button that copies ``link`` (a permalink of the example) to the clipboard.
+    """A button that copies the page's address, which is ``link`` (:func:`permalink`: the
+    example and the page's options), to the clipboard; a note instead when there is no link.
 
-    The link is ours (the app's address and the example's base64url code, never raw user
-    text) and goes into the script as a JSON string with ``<`` escaped.
+    The frame holds only our markup and ``label`` (never user text): it is the same on every
+    run, so the browser keeps it instead of loading it again after each edit.
     """
     if not link:
         st.caption("This example is too large to fit in a link.")
         return
-    literal = json.dumps(link).replace("<", "\\u003c")
-    st.iframe(_COPY_BUTTON.format(link=literal, label=label), height=42)
+    st.iframe(_COPY_BUTTON.format(label=html.escape(label)), height=42)

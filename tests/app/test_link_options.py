@@ -3,9 +3,7 @@ a bad value gives the default and a message; the Copy link carries them."""
 
 from __future__ import annotations
 
-import json
 import math
-from urllib.parse import parse_qs, urlsplit
 
 from tests.app.conftest import errors, new_app
 from ui import state
@@ -26,11 +24,11 @@ def metric(at, label: str) -> float:
 
 
 def copied_link(at) -> dict[str, list[str]]:
-    """The query of the link the Copy link button copies."""
-    (frame,) = at.get("iframe")
-    source = frame.proto.srcdoc
-    literal = source.split("const link = ", 1)[1].split(";\n", 1)[0]
-    return parse_qs(urlsplit(json.loads(literal)).query)
+    """The query of the link the Copy link button copies: the page's own address, which
+    ui.state and ui.options keep equal to the permalink (the button reads it when clicked)."""
+    assert at.get("iframe"), "no Copy link button on the page"
+    params = {key: at.query_params[key] for key in at.query_params}
+    return {key: value if isinstance(value, list) else [value] for key, value in params.items()}
 
 
 def unescaped(texts: list[str]) -> list[str]:

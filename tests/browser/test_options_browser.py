@@ -23,7 +23,8 @@ def test_the_gain_switch_travels_in_the_link_and_back_works(server, page):
     try:
         page.wait_for_function("() => location.search.includes('dcg=jarvelin')", timeout=TIMEOUT)
         wait_ready(page)
-        copy = page.locator("iframe").first.get_attribute("srcdoc")
+        # the Copy link button copies this address (tests/browser/test_app_browser.py clicks it)
+        copy = page.evaluate("() => location.href")
         assert "dcg=jarvelin" in copy and "ex=" in copy
         page.go_back()
         page.wait_for_function("() => location.search.includes('dcg=exp-log2')", timeout=TIMEOUT)

@@ -66,15 +66,19 @@ def test_a_spec_is_a_fresh_copy_of_its_cached_template():
                             title="t", max_grade=2, k=1)
     first = plot.spec()
     first["layer"][0]["mark"]["color"] = "#000000"
-    first["params"][0]["value"] = 99
+    first["layer"][0]["transform"] = []
     again = plot.spec()
-    assert again["layer"][0]["mark"]["color"] == "#9ca3af" and again["params"][0]["value"] == 1
+    assert again["layer"][0]["mark"]["color"] == "#9ca3af" and again["layer"][0]["transform"]
 
 
-def test_k_is_a_parameter_value_and_the_data_follow_the_input():
+def test_k_is_data_so_a_new_k_keeps_the_spec():
+    # the browser builds a chart again when its spec changes, and only swaps the data when
+    # the data change: k lives in the one-row dataset "cut", so the spec is the same for every k
     cols = {"rank": [1, 2], "precision": [1.0, 0.5], "relevant": [True, False], "grade": [3, 0]}
-    spec = charts.precision_at_ranks(cols, k=2, max_grade=3).to_dict()
-    assert [p["value"] for p in spec["params"] if p["name"] == charts.K] == [2]
+    at_1, at_2 = (charts.precision_at_ranks(cols, k=k, max_grade=3).to_dict() for k in (1, 2))
+    assert {n: v for n, v in at_1.items() if n != "datasets"} == {n: v for n, v in at_2.items() if n != "datasets"}
+    spec = at_2
+    assert spec["datasets"][charts.CUT] == [{"one": "1", charts.K: 2, "text": "k = 2"}]
     assert spec["datasets"]["ranks"] == [{"rank": 1, "precision": 1.0, "relevant": True, "grade": 3},
                                          {"rank": 2, "precision": 0.5, "relevant": False, "grade": 0}]
 
