@@ -142,3 +142,14 @@ def test_no_measure_is_an_error(measures):
     # an empty list was accepted (and evaluated nothing) while "" was refused
     with pytest.raises(ValueError, match="no measure given"):
         metrics.evaluate({"q": {"a": 1}}, {"q": ["a"]}, measures)
+
+
+@pytest.mark.parametrize("qrels, run", [
+    ({1: {"a": 1}, "1": {"b": 1}}, {"1": ["a"]}),
+    ({"1": {"a": 1}}, {1: ["a"], "1": ["b"]}),
+])
+def test_the_batch_path_refuses_query_ids_equal_as_text_too(qrels, run):
+    from metrics.batch import evaluate_batch
+
+    with pytest.raises(ValueError, match="query '1' appears twice"):
+        evaluate_batch(qrels, run, "P@1")

@@ -179,8 +179,8 @@ def qrels_from_dict(qrels: Mapping, source: str = "<qrels>") -> Qrels:
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must be a mapping qid -> {{doc: grade}}, got {type(qrels).__name__}")
     queries, codes, docs, grades = [], [], [], []
-    for raw, judged in qrels.items():
-        qid = _check.doc_id(raw, "qrels query id")
+    for qid, raw in _check.query_ids(qrels, "qrels").items():   # 1 and "1" together: an error
+        judged = qrels[raw]
         clean = _check.judgments(judged, f"qrels[{qid!r}]")
         codes += [len(queries)] * len(clean)
         queries.append(qid)  # a query with no judgments still exists
@@ -201,8 +201,8 @@ def run_from_dict(run: Mapping, source: str = "<run>") -> Run:
         raise TypeError(f"run must be a mapping qid -> ranking, got {type(run).__name__}")
     qids, docs, scores = [], [], []
     queries = []
-    for raw, ranking in run.items():
-        qid = _check.doc_id(raw, "run query id")
+    for qid, raw in _check.query_ids(run, "run").items():
+        ranking = run[raw]
         queries.append(qid)
         if isinstance(ranking, Mapping):
             for d, s in ranking.items():
