@@ -111,11 +111,9 @@ def main() -> None:
                  key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
     link = render.permalink()
     with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
+        # the browser's address is the link (no code block showing it again: st.code made the
+        # first visit load a 1.5 MB syntax highlighter, and it changed on every rerun)
         render.copy_link(link, label="Copy link to this example")
-    if link:
-        with st.expander("The link as text"):
-            st.caption("The address in your browser already restores this example; here it is to copy by hand:")
-            st.code(link, language=None, wrap_lines=True)
 
 
 main()

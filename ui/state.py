@@ -29,6 +29,7 @@ import binascii
 import json
 import math
 import re
+import time
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -70,6 +71,7 @@ KEYS = {
     "messages": "state.messages",      # messages for the user, shown once by the next page
     "version": "state.version",        # bumped on every change not made by a data editor
     "preset": "state.preset",          # name of the preset last loaded (or None)
+    "published": "state.published",    # [(code, time)] of the last links written to the URL
 }
 
 
@@ -568,6 +570,9 @@ def _messages(st) -> list:
     return st.session_state.setdefault(KEYS["messages"], [])
 
 
+LAG_SECONDS = 5.0   # a URL holding a link this session wrote this recently is the browser lagging
+
+
 def _publish(st, example: Example) -> None:
     """Mirror the example into the URL (or drop the parameter if it is too large)."""
     params = permalink_params(example)
@@ -577,7 +582,22 @@ def _publish(st, example: Example) -> None:
             del st.query_params[PARAM]
     elif st.query_params.get(PARAM) != text:
         st.query_params[PARAM] = text
-    st.session_state[KEYS["url"]] = text
+    ss = st.session_state
+    if text is not None and text != ss.get(KEYS["url"]):
+        ss[KEYS["published"]] = [*ss.get(KEYS["published"], [])[-19:], (text, time.monotonic())]
+    ss[KEYS["url"]] = text
+
+
+def _lagging(ss, text: str) -> bool:
+    """Whether ``text`` in the URL is a link this session wrote a moment ago.
+
+    Quick actions outrun the browser's address bar: the request for the next rerun can still
+    carry the link of two runs ago. Read as a permalink, it took the example back and dropped
+    the edits made since (and a step of quick presses on the k slider). A link written more
+    than :data:`LAG_SECONDS` ago is the browser's Back (or a link opened): that one is loaded.
+    """
+    now = time.monotonic()
+    return any(code == text and now - when < LAG_SECONDS for code, when in ss.get(KEYS["published"], ()))
 
 
 def get_example() -> Example:
@@ -595,7 +615,7 @@ def get_example() -> Example:
         ss[KEYS["preset"]] = DEFAULT_PRESET
         ss.setdefault(KEYS["version"], 0)
     text = st.query_params.get(PARAM)
-    if text and text != ss.get(KEYS["url"]):
+    if text and text != ss.get(KEYS["url"]) and not _lagging(ss, text):
         try:
             example = decode(text)
         except ExampleError as err:

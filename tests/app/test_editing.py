@@ -77,3 +77,31 @@ def test_a_query_from_files_keeps_its_unjudged_documents_unjudged():
     # bpref: the relevant a (rank 2) has no judged non-relevant document above it, so 1;
     # had x been read as grade 0 it would be 1 - 1/1 = 0
     assert metrics.score("Bpref", ranking, judgments) == 1.0 == metrics.score("Bpref", run["q"], qrels["q"])
+
+
+def test_an_address_lagging_behind_quick_edits_does_not_take_them_back(app, monkeypatch):
+    # Quick actions outrun the address bar: the next rerun's request can still carry the link
+    # written two runs ago. Read as a permalink, it took the example back (an edit was lost).
+    edit(app, edited_rows={0: {"grade": "1"}})                # rank 1 relevant
+    with_edit = app.query_params["ex"]
+    app.slider(key="playground.k").set_value(4).run()         # k = 4: a newer link
+    assert app.query_params["ex"] != with_edit
+    before_edit = state.encode(state.build_preset("cat"))     # what the browser could still send
+    app.query_params["ex"] = before_edit
+    app.run()
+    ex = example(app)
+    assert ex.k == 4 and ex.query.ranking[0].grade == 1       # nothing taken back
+    assert not errors(app)
+
+
+def test_the_browsers_back_still_opens_an_earlier_link(app, monkeypatch):
+    edit(app, edited_rows={0: {"grade": "1"}})
+    earlier = app.query_params["ex"]
+    app.slider(key="playground.k").set_value(4).run()
+    # seconds later (past state.LAG_SECONDS), the address goes back one step: that is Back
+    later = state.time.monotonic() + state.LAG_SECONDS + 1
+    monkeypatch.setattr(state.time, "monotonic", lambda: later)
+    app.query_params["ex"] = earlier
+    app.run()
+    ex = example(app)
+    assert ex.k == 2 and ex.query.ranking[0].grade == 1
