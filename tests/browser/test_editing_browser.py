@@ -46,6 +46,14 @@ def type_grade(page, row: int, text: str) -> None:
     page.keyboard.press("Enter")
 
 
+def add_row(page) -> None:
+    """The grid's own "Add row" button (shown when the pointer is over the grid)."""
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+    grid.hover()
+    page.get_by_role("button", name="Add row").first.click()
+
+
 def precision_at_2_is(value: str) -> str:
     return ("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
             f".some(a => /Precision@2 = {re.escape(value)}$/.test(a.innerText.trim()))")
@@ -92,10 +100,7 @@ def test_an_unjudged_grade_is_shown_as_a_question_mark(server, page):
 
 def test_a_row_added_at_the_bottom_gets_a_rank_and_an_id(server, page):
     open_playground(server, page)
-    grid = page.locator("[data-testid='stDataFrame']").first
-    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
-    grid.hover()
-    page.get_by_role("button", name="Add row").first.click()
+    add_row(page)
     # the grid starts again from the example: row 9 has rank 9 and an id, never "None"
     page.wait_for_function(f"() => ({GRID_ROWS})(document.querySelector('[data-testid=\"stDataFrame\"]')).length === 9",
                            timeout=TIMEOUT)
@@ -139,10 +144,7 @@ def test_quick_presses_on_the_k_slider_are_all_counted(server, page):
 
 def test_the_k_slider_keeps_k_when_a_row_is_added(server, page):
     open_playground(server, page)
-    grid = page.locator("[data-testid='stDataFrame']").first
-    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
-    grid.hover()
-    page.get_by_role("button", name="Add row").first.click()
+    add_row(page)
     page.wait_for_function(cell_is(8, 0, "9"), timeout=TIMEOUT)
     wait_ready(page)
     # the slider's range grew to 1..9 and it still shows k = 2, as the metrics do
