@@ -91,7 +91,23 @@ def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server
     # the address is a permalink: a new browser context (no session) gets the same example
     page.get_by_role("link", name="Playground").first.click()
     wait_ready(page)
-    page.wait_for_function("() => location.search.includes('ex=')", timeout=TIMEOUT)
+    # the address settles on this session's example (it may hold an earlier link for a moment)
+    from urllib.parse import parse_qs, urlsplit
+
+    from ui import state
+
+    def link_has_the_edit() -> bool:
+        code = parse_qs(urlsplit(page.url).query).get("ex", [""])[0]
+        try:
+            return state.decode(code).query.ranking[0].grade == 1
+        except state.ExampleError:
+            return False
+
+    for _ in range(60):
+        if link_has_the_edit():
+            break
+        page.wait_for_timeout(500)
+    assert link_has_the_edit(), page.url
     link = page.url
     other = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
