@@ -29,9 +29,10 @@ def _show(key: str, value, shape=None) -> None:
     preset) or when the widget is made anew (``shape``: its options, e.g. the slider's range).
     Writing it on every run sent the server's value back to the browser, which then
     overwrote a newer one: the seventh of seven quick arrow presses on the k slider was lost."""
-    if st.session_state.get(key) != value or st.session_state.get(f"{key}.shape") != shape:
-        st.session_state[key] = value
-        st.session_state[f"{key}.shape"] = shape
+    ss = st.session_state
+    if key not in ss or ss[key] != value or ss.get(f"{key}.shape") != shape:
+        ss[key] = value
+        ss[f"{key}.shape"] = shape
 
 
 def k_slider(page: str, n: int) -> int:
@@ -264,7 +265,7 @@ DRAG_MOST = 20  # items (ranked and in the tray) up to which the list can be dra
 
 def _drag_css(ranking, tray) -> str:
     """Compact tiles in the grade colours of the charts (our CSS: user text is never in it)."""
-    from .charts import GRADE_COLORS, grade_text_color
+    from .charts import GRADE_COLORS, UNJUDGED_FILL, grade_text_color
 
     rules = [".sortable-component{padding:0}.sortable-container{margin:0 0 6px;padding:0}"
              ".sortable-container-header{font-size:14px;color:#555;padding:2px 0}"
@@ -273,7 +274,7 @@ def _drag_css(ranking, tray) -> str:
     for nth, items in ((1, ranking), (2, tray)):
         for n, item in enumerate(items, start=1):
             grade = max(0, min(int(item.grade or 0), len(GRADE_COLORS) - 1))
-            colour = "#ffffff" if grade == 0 else GRADE_COLORS[grade]
+            colour = UNJUDGED_FILL if item.grade is None else "#ffffff" if grade == 0 else GRADE_COLORS[grade]
             rules.append(f".sortable-container:nth-of-type({nth}) .sortable-item:nth-child({n})"
                          f"{{background:{colour};color:{grade_text_color(grade) if grade else '#111'}}}")
     return "".join(rules)

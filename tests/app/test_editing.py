@@ -105,3 +105,13 @@ def test_the_browsers_back_still_opens_an_earlier_link(app, monkeypatch):
     app.run()
     ex = example(app)
     assert ex.k == 2 and ex.query.ranking[0].grade == 1
+
+
+def test_the_preset_box_is_empty_for_an_example_from_a_link():
+    from .conftest import new_app
+
+    items = (state.Item("a", "A", 1), state.Item("b", "B", 0))
+    at = new_app(ex=state.encode(state.Example((state.Query("mine", items),), k=1)))
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="playground.preset").value is None   # not "Cat in the box"
