@@ -211,6 +211,11 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
         height=min(rows_height, height) if height else "auto",
         column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["grade", "label", "id"],
     )
+    if not (isinstance(st.session_state.get(key), dict)
+            and any(st.session_state[key].get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))):
+        if base_items == items:   # no edit in the grid, and the example shows its rows: nothing to compare
+            st.session_state[slot] = (key, base_items, items)
+            return None
     reserved = {i.id for i in base_items}
     rows = _records(edited)
     # compared with the example as it is now, not with the editor's base: a value typed back
