@@ -183,8 +183,12 @@ def moves(page, repeat: int, condition_for, button: str) -> tuple[list[float], i
 
 
 def picker_at(rank: int) -> str:
+    """The item picker names rank ``rank``: the select box (short lists) or the caption under
+    the rank box (lists past ui.widgets.DRAG_MOST items)."""
     return ("() => [...document.querySelectorAll('[data-testid=\"stSelectbox\"] input')]"
-            f".some(i => i.value.startsWith('#{rank} · '))")
+            f".some(i => i.value.startsWith('#{rank} · ')) || "
+            "[...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')]"
+            f".some(c => c.innerText.startsWith('#{rank} · '))")
 
 
 def measure_ranklab(browser, url: str, n: int, repeat: int) -> dict:

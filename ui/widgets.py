@@ -342,10 +342,12 @@ def item_actions(page: str, index: int | None = None) -> None:
         place = f"#{n + 1}" if where == "r" else "tray"
         return f"{place} · {item.label[:40] or item.id} (grade {grade_text(item.grade)})"
 
-    # the widget is made anew when the list's texts change: a selectbox keeps showing the text
-    # of its old choice otherwise (after a drag, #1 still read as the item that was first)
-    widget = f"{key}.{_digest([describe(c) for c in everything])}"
-    st.session_state[widget] = st.session_state[key]
+    long = len(everything) > DRAG_MOST
+    if not long:
+        # the widget is made anew when the list's texts change: a selectbox keeps showing the
+        # text of its old choice otherwise (after a drag, #1 still read as the item that was first)
+        widget = f"{key}.{_digest([describe(c) for c in everything])}"
+        st.session_state[widget] = st.session_state[key]
 
     def picked() -> None:
         st.session_state[key] = st.session_state[widget]
@@ -379,7 +381,11 @@ def item_actions(page: str, index: int | None = None) -> None:
                 st.session_state.pop(key, None)
         state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i)
 
-    st.selectbox("item", everything, key=widget, format_func=describe, on_change=picked)
+    if long:
+        _pick_by_position(key, len(q.ranking), len(q.tray))
+        st.caption(plain(describe(st.session_state[key]), 80))
+    else:
+        st.selectbox("item", everything, key=widget, format_func=describe, on_change=picked)
     where = st.session_state[key][0]
     with st.container(horizontal=True, gap="small"):  # wraps when narrow, never cuts a label
         if where == "r":
@@ -392,6 +398,33 @@ def item_actions(page: str, index: int | None = None) -> None:
             st.button("← retrieve", key=f"{key}.move", on_click=act, args=("move",),
                       help="append it to the bottom of the ranking")
         st.button("remove", key=f"{key}.remove", on_click=act, args=("remove",))
+
+
+def _pick_by_position(key: str, ranked: int, missed: int) -> None:
+    """For long lists: the item to move by its rank (or its place in the tray), a number
+    box instead of a select box listing every item, which the browser drew again after every
+    run (23 ms of each rerun at 100 items, benchmarks/README.md)."""
+    where, n = st.session_state[key]
+    if missed:
+        place = f"{key}.place"
+        _show(place, where)
+
+        def placed() -> None:
+            st.session_state[key] = (st.session_state[place], 0)
+
+        st.segmented_control("from", ["r", "t"], key=place, on_change=placed, required=True,
+                             format_func={"r": "the ranking", "t": "not retrieved"}.get)
+        where, n = st.session_state[key]
+    number = f"{key}.number"
+    _show(number, n + 1, shape=(where, ranked if where == "r" else missed))
+
+    def numbered() -> None:
+        value = st.session_state.get(number)
+        if isinstance(value, int):
+            st.session_state[key] = (where, value - 1)
+
+    st.number_input("rank of the item" if where == "r" else "place in the tray", min_value=1,
+                    max_value=ranked if where == "r" else missed, step=1, key=number, on_change=numbered)
 
 
 def query_title(q) -> str:

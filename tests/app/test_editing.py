@@ -115,3 +115,25 @@ def test_the_preset_box_is_empty_for_an_example_from_a_link():
     at.run()
     assert not at.exception
     assert at.selectbox(key="playground.preset").value is None   # not "Cat in the box"
+
+
+def test_a_long_list_picks_the_item_to_move_by_its_rank():
+    from .conftest import new_app
+
+    items = tuple(state.Item(f"d{i}", f"result {i}", i % 2) for i in range(1, 31))
+    tray = (state.Item("x", "missed", 2),)
+    at = new_app(ex=state.encode(state.Example((state.Query("30 items", items, tray),), k=5, mode="graded")))
+    at.run()
+    assert not at.exception
+    number = at.number_input(key="playground.pick.0.number")
+    number.set_value(3).run()                         # result 3
+    assert any(c.value.replace("\\", "").startswith("#3 · result 3 (grade 1)") for c in at.caption)
+    at.button(key="playground.pick.0.down").click().run()
+    ranking = [item.id for item in example(at).query.ranking]
+    assert ranking[2:4] == ["d4", "d3"]               # result 3 moved from rank 3 to rank 4
+    assert at.number_input(key="playground.pick.0.number").value == 4   # and stays picked
+    # the tray: its one item goes back to the bottom of the ranking
+    at.segmented_control(key="playground.pick.0.place").set_value("t").run()
+    at.button(key="playground.pick.0.move").click().run()
+    q = example(at).query
+    assert q.ranking[-1].id == "x" and q.tray == ()
