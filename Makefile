@@ -1,6 +1,7 @@
 # Quick start: `make run` (the app) and `make test` (the whole suite). Both set up .venv first.
 PYTHON ?= python3
 VENV   ?= .venv
+PORT   ?= 8501
 BIN     = $(VENV)/bin
 
 .PHONY: run test lint bench clean
@@ -18,7 +19,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
-	$(BIN)/streamlit run app.py
+	$(BIN)/streamlit run app.py --server.port $(PORT)
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -55,7 +55,7 @@ def test_readme_example_runs():
 
 def test_readme_shows_the_real_output():
     readme = (ROOT / "README.md").read_text().splitlines()
-    start = readme.index("    $ python -m metrics evaluate assets/collection/qrels.txt assets/collection/run_bm25.txt")
+    start = readme.index("    $ .venv/bin/ranklab evaluate assets/collection/qrels.txt assets/collection/run_bm25.txt")
     shown = []
     for line in readme[start + 1:]:
         if line.strip() == "...":
