@@ -6,17 +6,12 @@ from __future__ import annotations
 import math
 
 from tests.app.conftest import errors, new_app
-from ui import state
+from tests.app.test_teach_pages import open_page
 
 
-def open_lesson(page: str, preset: str, **params) -> object:
-    at = new_app(**params)
-    at.session_state[state.KEYS["example"]] = state.build_preset(preset)
-    at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+def open_lesson(page: str, preset: str, **params):
+    """``page`` opened with ``preset`` as the example and ``params`` in the address."""
+    return open_page(page, preset, params)
 
 
 def metric(at, label: str) -> float:
