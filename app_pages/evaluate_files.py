@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import io
-import json
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,9 +16,9 @@ import streamlit as st
 import metrics
 import metrics.io
 from metrics.batch import evaluate_batch
-from metrics.cli_evaluate import write_csv, write_trec
 from metrics.io import DEDUP, read_qrels, read_run
 from metrics.io.source import format_size
+from metrics.io.writers import write_csv, write_json, write_trec
 from ui import evaluation_view as view
 from ui import state
 from ui.views import escape_markdown
@@ -199,9 +198,10 @@ def show(last: dict) -> None:
         write_csv(out, ms, result, True)
         return out.getvalue()
 
-    def payload() -> str:
-        return json.dumps({"aggregate": result.aggregate, "per_query": result.per_query,
-                           "warnings": result.warnings}, indent=1)
+    def payload() -> str:   # what `ranklab evaluate -q --format json` prints
+        out = io.StringIO()
+        write_json(out, result, True, result.warnings)
+        return out.getvalue()
 
     # made when clicked, not held in the session on every rerun
     a, b, c = st.columns(3)

@@ -1,0 +1,104 @@
+r"""Writers for an :class:`~metrics.core.Evaluation`, beside the readers: trec_eval's text,
+CSV, JSON and a plain table. The command line and the app's Evaluate files page both use them,
+so a file downloaded from the page is what ``ranklab evaluate`` prints.
+
+>>> import io, metrics
+>>> ev = metrics.evaluate({"q1": {"a": 1}}, {"q1": ["b", "a"]}, "P@1 RR NumRet")
+>>> out = io.StringIO(); write_trec(out, [metrics.parse(m) for m in ev.measures], ev, False, "bm25")
+>>> print(out.getvalue().replace("\t", " | "), end="")  # P@1 = 0 / 1; RR = 1/2; 2 retrieved
+runid                  | all | bm25
+num_ret                | all | 2
+recip_rank             | all | 0.5000
+P_1                    | all | 0.0000
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+from ..measures import Measure
+
+__all__ = ["TREC_ORDER", "trec_name", "write_trec", "write_csv", "write_json", "write_table"]
+
+# the order in which trec_eval prints measure families (its measure table)
+TREC_ORDER = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+              "recip_rank", "iprec_at_recall", "P", "recall", "11pt_avg", "ndcg", "ndcg_cut",
+              "map_cut", "set_P", "set_recall", "set_F", "success"]
+
+
+def trec_name(m: Measure) -> str:
+    return m.trec_name or str(m)
+
+
+def _order_key(m: Measure) -> tuple:
+    name = m.trec_name
+    if name is None:
+        return (len(TREC_ORDER) + 1, 0.0)
+    family = re.sub(r"_[0-9.]+$", "", name) if name not in TREC_ORDER else name
+    rank = TREC_ORDER.index(family) if family in TREC_ORDER else len(TREC_ORDER)
+    return (rank, float(m.cutoff) if m.cutoff is not None else 0.0)
+
+
+def _value(m: Measure, v: float) -> str:
+    if m.family.aggregate == "sum":
+        return str(int(round(v)))
+    return f"{v:6.4f}"
+
+
+def _byte_order(qid: str) -> bytes:
+    return qid.encode("utf-8")
+
+
+def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None) -> None:
+    """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order."""
+    ordered = sorted(ms, key=_order_key)
+    if per_query:
+        # trec_eval prints num_q only in the summary
+        shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered if m.name != "NumQ"]
+        lines = []
+        for qid in sorted(result.per_query, key=_byte_order):
+            values = result.per_query[qid]
+            for head, key, count in shown:
+                v = values[key]
+                lines.append(f"{head}{qid}\t{int(round(v)) if count else format(v, '6.4f')}\n")
+        out.write("".join(lines))
+    if tag is not None:
+        out.write(f"{'runid':<22}\tall\t{tag}\n")
+    for m in ordered:
+        out.write(f"{trec_name(m):<22}\tall\t{_value(m, result.aggregate[str(m)])}\n")
+
+
+def write_csv(out, ms, result, per_query: bool) -> None:
+    buffer = io.StringIO()
+    w = csv.writer(buffer, lineterminator="\n")
+    w.writerow(["qid"] + [str(m) for m in ms])
+    if per_query:
+        for qid, values in result.per_query.items():
+            w.writerow([qid] + [repr(values[str(m)]) for m in ms])
+    w.writerow(["all"] + [repr(result.aggregate[str(m)]) for m in ms])
+    out.write(buffer.getvalue())
+
+
+def write_table(out, ms, result, per_query: bool) -> None:
+    names = [str(m) for m in ms]
+    rows = [(qid, [values[n] for n in names]) for qid, values in result.per_query.items()] if per_query else []
+    rows.append(("all", [result.aggregate[n] for n in names]))
+    cells = [[qid] + [_value(m, v).strip() for m, v in zip(ms, vals, strict=True)] for qid, vals in rows]
+    header = ["query"] + names
+    widths = [max(len(r[i]) for r in [header] + cells) for i in range(len(header))]
+    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
+    out.write(line.rstrip() + "\n" + "  ".join("-" * w for w in widths) + "\n")
+    for r in cells:
+        out.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))) + "\n")
+
+
+def write_json(out, result, per_query: bool, warnings: list[str]) -> None:
+    """``{"aggregate": ..., "per_query": ..., "warnings": [...]}`` (per-query values only when
+    ``per_query``). One-shot ``json.dumps`` without indent for the per-query form: only that
+    uses json's C encoder, ten times faster on 10,000 queries' worth of values."""
+    out.write(json.dumps({"aggregate": result.aggregate, "per_query": result.per_query if per_query else {},
+                          "warnings": list(warnings)}, indent=None if per_query else 2))
+    out.write("\n")
