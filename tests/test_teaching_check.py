@@ -379,42 +379,42 @@ def test_typing_the_right_values_is_always_correct(example, measure):
     assert r.all_correct and r.first_wrong is None
 
 
-@settings(max_examples=60, deadline=None)
-@given(examples(), st.sampled_from(MEASURES))
-def test_typing_a_mistakes_values_is_diagnosed(example, measure):
-    ranking, judged = example
+def planted(measure, ranking, judged, digits: int):
+    """(mistake, the right blanks by key, the mistake's numbers, those numbers as typed with
+    ``digits`` decimals) for every mistake of the catalogue that applies to ``measure``."""
     m, q = _prepared(measure, ranking, judged)
     right = {b.key: b for b in blanks(measure, ranking, judged)}
     for mistake in MISTAKES:
         if m.name not in mistake.families:
             continue
         for candidate in mistake.kernel(m, q):
-            answers = {k: f"{v:.6f}" if not right[k].integer else str(round(v)) for k, v in candidate.items()
+            answers = {k: f"{v:.{digits}f}" if not right[k].integer else str(round(v)) for k, v in candidate.items()
                        if k in right and math.isfinite(v)}
-            if not answers:
-                continue
-            r = check(measure, ranking, judged, answers)
-            differs = [k for k in answers if abs(right[k].value - candidate[k]) > 1e-5]
-            if not differs:
-                continue
-            assert r.first_wrong is not None
-            assert mistake.key in keys(r), (mistake.key, answers)
+            yield mistake, right, candidate, answers
+
+
+@settings(max_examples=60, deadline=None)
+@given(examples(), st.sampled_from(MEASURES))
+def test_typing_a_mistakes_values_is_diagnosed(example, measure):
+    ranking, judged = example
+    for mistake, right, candidate, answers in planted(measure, ranking, judged, 6):
+        if not answers:
+            continue
+        r = check(measure, ranking, judged, answers)
+        differs = [k for k in answers if abs(right[k].value - candidate[k]) > 1e-5]
+        if not differs:
+            continue
+        assert r.first_wrong is not None
+        assert mistake.key in keys(r), (mistake.key, answers)
 
 
 @settings(max_examples=60, deadline=None)
 @given(examples(), st.sampled_from(MEASURES))
 def test_every_step_of_a_mistake_is_blamed_where_the_mistake_enters(example, measure):
     ranking, judged = example
-    m, q = _prepared(measure, ranking, judged)
-    right = {b.key: b for b in blanks(measure, ranking, judged)}
-    for mistake in MISTAKES:
-        if m.name not in mistake.families:
+    for mistake, right, candidate, answers in planted(measure, ranking, judged, 9):
+        enters = next((k for k in right if k in answers and abs(right[k].value - candidate[k]) > 1e-6), None)
+        if enters is None:
             continue
-        for candidate in mistake.kernel(m, q):
-            answers = {k: f"{v:.9f}" if not right[k].integer else str(round(v)) for k, v in candidate.items()
-                       if k in right and math.isfinite(v)}
-            enters = next((k for k in right if k in answers and abs(right[k].value - candidate[k]) > 1e-6), None)
-            if enters is None:
-                continue
-            r = check(measure, ranking, judged, answers)
-            assert r.first_wrong is not None and r.first_wrong.key == enters, (mistake.key, answers)
+        r = check(measure, ranking, judged, answers)
+        assert r.first_wrong is not None and r.first_wrong.key == enters, (mistake.key, answers)

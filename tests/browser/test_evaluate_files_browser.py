@@ -13,12 +13,17 @@ pytestmark = pytest.mark.browser
 TIMEOUT = 60_000  # a cold server on a busy machine
 
 
-def test_upload_the_sample_files(server, page):
+def open_upload_form(server, page):
+    """The Evaluate files page with its two file inputs (qrels, run) shown."""
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.goto(server + "/evaluate_files")
     page.get_by_text("Upload files").click(timeout=TIMEOUT)
     page.get_by_text("Up to 200 MB per file").wait_for(timeout=TIMEOUT)
-    inputs = page.locator("input[type=file]")
+    return page.locator("input[type=file]")
+
+
+def test_upload_the_sample_files(server, page):
+    inputs = open_upload_form(server, page)
     inputs.nth(0).set_input_files(str(ROOT / "assets/collection/qrels.txt"))
     inputs.nth(1).set_input_files(str(ROOT / "assets/collection/run_tf.txt"))
     page.get_by_text("run_tf.txt against qrels.txt").wait_for(timeout=TIMEOUT)
@@ -60,11 +65,7 @@ def test_pasted_ids_with_hash_are_evaluated(server, page):
 
 
 def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server, page):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(server + "/evaluate_files")
-    page.get_by_text("Upload files").click(timeout=TIMEOUT)
-    page.get_by_text("Up to 200 MB per file").wait_for(timeout=TIMEOUT)
-    inputs = page.locator("input[type=file]")
+    inputs = open_upload_form(server, page)
     inputs.nth(0).set_input_files(files=[{"name": "qrels.txt", "mimeType": "text/plain",
                                           "buffer": WILD_QRELS.encode()}])
     inputs.nth(1).set_input_files(files=[{"name": "run.txt", "mimeType": "text/plain", "buffer": WILD_RUN.encode()}])
