@@ -16,15 +16,18 @@ DENOMINATORS = [
 
 def main() -> None:
     options.sync(PAGE)  # the denominator from the link, or into it
-    inputs = lessons.start(
+    lessons.run(
         PAGE,
         "Average precision and MAP",
         "Walk down the ranking; **each time you meet a relevant document, note the precision at that rank**. "
         "Average precision adds those precisions and divides by a **denominator**: trec_eval divides by R, "
         "the number of relevant documents *judged*, so a relevant document that was never retrieved "
-        "pulls AP down. **MAP** is the mean of AP over queries.")
-    if inputs is None:
-        return
+        "pulls AP down. **MAP** is the mean of AP over queries.",
+        lesson)
+
+
+def lesson(inputs: lessons.LessonInputs) -> None:
+    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 

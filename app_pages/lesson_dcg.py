@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, lessons, options, render, state, views
+from ui import charts, lessons, options, render, views
 
 PAGE = "lesson_dcg"
 
@@ -20,28 +20,20 @@ IDEALS = {
 
 def main() -> None:
     options.sync(PAGE)  # the gain/discount and ideal switches from the link, or into it
-    inputs = lessons.start(
+    lessons.run(
         PAGE,
         "CG → DCG → IDCG → nDCG",
         "**CG@k** adds the grades of the top k, ignoring their order. **DCG@k** divides each gain by a "
         "**discount** that grows with the rank, so a good result lower down is worth less. **IDCG@k** is "
         "the DCG of the best possible ordering, and **nDCG@k = DCG@k / IDCG@k** is between 0 and 1.",
-        strip=False)
-    if inputs is None:
-        return
-    ex, k = inputs.example, inputs.k
+        lesson, strip=False)
+
+
+def lesson(inputs: lessons.LessonInputs) -> None:
+    """Everything k and the gain/discount and ideal switches change: they rerun only this part."""
+    ex, q, k = inputs.example, inputs.query, inputs.k
     if ex.mode == "binary":
         st.info("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades.", icon="ℹ️")
-    lesson(k)
-
-
-@st.fragment
-def lesson(k: int) -> None:
-    """Everything the gain/discount and ideal switches change: they rerun only this part."""
-    ex = state.get_example()
-    if state.effective_k(ex) != k or options.stale(PAGE):
-        st.rerun()  # a click on a chart set another k, or a switch changed: the page and its link follow
-    q = ex.query
     n = len(q.ranking)
     switches = st.columns(2)
     dcg = switches[0].radio("gain and discount", list(CONVENTIONS), format_func=CONVENTIONS.get,
@@ -51,8 +43,7 @@ def lesson(k: int) -> None:
     params += [] if ideal == "qrels" else [f"ideal='{ideal}'"]
     spelled = f"({','.join(params)})" if params else ""
 
-    ranking, judgments = q.inputs(ex.mode)
-    labels = q.labels()
+    ranking, judgments, labels = inputs.ranking, inputs.judgments, inputs.labels
     top_grade = max(judgments.values(), default=1)
     e = metrics.explain(f"nDCG{spelled}@{k}", ranking, judgments)
     cg = metrics.explain(f"CG{'(dcg=' + repr(dcg) + ')' if dcg != 'log2' else ''}@{k}", ranking, judgments)

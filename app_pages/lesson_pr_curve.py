@@ -9,16 +9,19 @@ PAGE = "lesson_prc"
 
 
 def main() -> None:
-    inputs = lessons.start(
+    lessons.run(
         PAGE,
         "The precision–recall curve",
         "Walk down the ranking and plot, at each rank i, the **recall** so far against the **precision** so "
         "far. The raw curve zig-zags; the **interpolated** precision at recall r is the best precision at "
         "any recall ≥ r, a staircase that never goes up. Averaging it at the 11 recall levels "
         "0, 0.1, …, 1 gives the **11-point average precision**. **R-precision** is the precision at rank R "
-        "(R = number of relevant documents), where precision and recall are equal.")
-    if inputs is None:
-        return
+        "(R = number of relevant documents), where precision and recall are equal.",
+        lesson)
+
+
+def lesson(inputs: lessons.LessonInputs) -> None:
+    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     eleven = metrics.explain("11pt", ranking, judgments)

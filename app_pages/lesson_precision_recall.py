@@ -9,15 +9,18 @@ PAGE = "lesson_pr"
 
 
 def main() -> None:
-    inputs = lessons.start(
+    lessons.run(
         PAGE,
         "Precision, recall and F1 at k",
         "Cut the ranking after **k** results and treat the top k as the system's *yes* answers. "
         "**Precision@k**: how many of those k are relevant. **Recall@k**: how many of all the relevant "
         "documents made it into the top k. **F1@k** balances the two (their harmonic mean). "
-        "None of them cares about the order *inside* the top k.")
-    if inputs is None:
-        return
+        "None of them cares about the order *inside* the top k.",
+        lesson)
+
+
+def lesson(inputs: lessons.LessonInputs) -> None:
+    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     explained = {name: metrics.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}

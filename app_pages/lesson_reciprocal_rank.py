@@ -9,14 +9,17 @@ PAGE = "lesson_rr"
 
 
 def main() -> None:
-    inputs = lessons.start(
+    lessons.run(
         PAGE,
         "Reciprocal rank and MRR",
         "**Reciprocal rank** looks only at the *first* relevant result: at rank 1 it scores 1, at rank 2 "
         "one half, at rank 5 one fifth, and 0 if nothing relevant was found. **MRR** is its mean over "
-        "queries. It suits searches where one good answer is enough; the other relevant results do not count.")
-    if inputs is None:
-        return
+        "queries. It suits searches where one good answer is enough; the other relevant results do not count.",
+        lesson)
+
+
+def lesson(inputs: lessons.LessonInputs) -> None:
+    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 

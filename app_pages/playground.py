@@ -84,36 +84,49 @@ def main() -> None:
         st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
         widgets.tray_editor(PAGE)
 
-    ex = state.get_example()
-    q = ex.query
     with undo_row:
         history.buttons(PAGE)
     with top[0]:
         widgets.preset_note()
-    with head:
-        widgets.k_slider(PAGE, len(q.ranking))
-    k = state.effective_k(ex)
-    if q.ranking:
-        with head:
-            render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
-    with right:
-        if not q.ranking:
-            render.empty_notice()
-            return
-        ranking, judgments = q.inputs(ex.mode)
-        summary(ranking, judgments, k)
-    if q.groups:
-        grouped_summary(q, k)
-    n = len(ranking)
-    pr, nd = metrics.explain(f"P@{n}", ranking, judgments), metrics.explain(f"nDCG@{n}", ranking, judgments)
-    series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"), "nDCG": views.curve(nd, "ndcg")}
-    render.chart(charts.metric_over_k, series, k=k, title="Precision, recall and nDCG at every k (click a point)",
-                 key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
+    below = st.container()
+    at_k(head, right, below)
     link = render.permalink()
     with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
         # the browser's address is the link (no code block showing it again: st.code made the
         # first visit load a 1.5 MB syntax highlighter, and it changed on every rerun)
         render.copy_link(link, label="Copy link to this example")
+
+
+@st.fragment
+def at_k(head, right, below) -> None:
+    """Everything k changes — the slider, the strip, the measures, the curve — and nothing
+    else: a new k (the slider, a click on the curve) reruns only this part. It writes into
+    containers the page made, so each part stays where it belongs."""
+    ex = state.get_example()
+    q = ex.query
+    k = state.effective_k(ex)
+    with right:  # the measures first: they are what the reader watches, and they show first
+        if not q.ranking:
+            render.empty_notice()
+        else:
+            ranking, judgments = q.inputs(ex.mode)
+            summary(ranking, judgments, k)
+    with head:
+        widgets.k_slider(PAGE, len(q.ranking))
+        if q.ranking:
+            render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
+    if not q.ranking:
+        return
+    with below:
+        if q.groups:
+            grouped_summary(q, k)
+        n = len(ranking)
+        pr, nd = metrics.explain(f"P@{n}", ranking, judgments), metrics.explain(f"nDCG@{n}", ranking, judgments)
+        series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
+                  "nDCG": views.curve(nd, "ndcg")}
+        render.chart(charts.metric_over_k, series, k=k,
+                     title="Precision, recall and nDCG at every k (click a point)",
+                     key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
 
 
 main()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from ui import render, state, views, widgets
+import streamlit as st
+
+from ui import options, render, state, views, widgets
 
 
 @dataclass(frozen=True)
@@ -19,21 +22,35 @@ class LessonInputs:
     labels: dict[str, str]
 
 
-def start(page: str, title: str, plain_words: str, *, strip: bool = True) -> LessonInputs | None:
-    """Draw the lesson's header and example bar; None (with a notice) when the ranking is empty.
+def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], None], *,
+        strip: bool = True) -> None:
+    """A lesson page: its header and example bar, then ``body(inputs)`` in a fragment.
 
-    ``strip`` also draws the ranking strip with the top k marked.
+    Everything a new k changes is in ``body`` (and the strip), so moving the k slider reruns
+    only the fragment: the header, the bar and the navigation stay as the browser has them.
+    A click on a chart's point that sets k reruns the whole page (:func:`ui.render.chart`),
+    so the slider follows.
     """
     render.lesson_header(title, plain_words)
     render.messages()
-    example = state.get_example()
-    query = example.query
-    n = len(query.ranking)
-    k = widgets.example_bar(page, n)
+    n = len(state.get_example().query.ranking)
+    key = f"{page}-lesson"
+    widgets.example_bar(page, n, rerun=key)
     if n == 0:
         render.empty_notice()
-        return None
+        return
+    st.fragment(_body, key=key)(page, body, strip)
+
+
+def _body(page: str, body: Callable[[LessonInputs], None], strip: bool) -> None:
+    if options.stale(page):
+        st.rerun()  # a switch of the lesson changed: the page and its link follow
+    example = state.get_example()
+    query = example.query
+    if not query.ranking:  # emptied since the page was drawn
+        st.rerun()
+    k = state.effective_k(example)
     ranking, judgments = query.inputs(example.mode)
     if strip:
         render.strip(views.item_rows(query.ranking), k, key=f"{page}.strip")
-    return LessonInputs(example, query, k, ranking, judgments, query.labels())
+    body(LessonInputs(example, query, k, ranking, judgments, query.labels()))

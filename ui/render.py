@@ -53,8 +53,8 @@ def _pick_k(key: str) -> Callable[[], None]:
             return
         if picked:
             value = picked[0].get("k")
-            if isinstance(value, int | float) and value >= 1:
-                state.update(k=int(value))
+            if isinstance(value, int | float) and value >= 1 and state.update(k=int(value)):
+                st.rerun()  # the whole page: the k slider (outside the chart's fragment) follows
 
     return callback
 

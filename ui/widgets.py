@@ -35,8 +35,9 @@ def _show(key: str, value, shape=None) -> None:
         ss[f"{key}.shape"] = shape
 
 
-def k_slider(page: str, n: int) -> int:
-    """The cutoff k (1..n) shared by every page; returns the effective k."""
+def k_slider(page: str, n: int, *, rerun: str | None = None) -> int:
+    """The cutoff k (1..n) shared by every page; returns the effective k. ``rerun``: the key of
+    the fragment that holds everything k changes; a new k reruns only that fragment."""
     ex = state.get_example()
     key = f"{page}.k"
     k = state.effective_k(ex)
@@ -49,6 +50,8 @@ def k_slider(page: str, n: int) -> int:
 
     def changed() -> None:
         state.update(k=int(st.session_state[key]))
+        if rerun:
+            st.rerun(scope=rerun)
 
     st.slider("k — the cutoff (look at the top k results)", 1, n, key=key, on_change=changed,
               help="Every '@k' measure looks only at the first k results. Click a point on a chart to set it too.")
@@ -123,8 +126,9 @@ def query_picker(page: str) -> int:
     return ex.current
 
 
-def example_bar(page: str, n: int) -> int:
-    """The controls every lesson shows at the top: query, k, mode. Returns the effective k."""
+def example_bar(page: str, n: int, *, rerun: str | None = None) -> int:
+    """The controls every lesson shows at the top: query, k, mode. Returns the effective k.
+    ``rerun``: see :func:`k_slider`."""
     several = len(state.get_example().queries) > 1
     cols = st.columns([2, 5, 3] if several else [6, 3], gap="medium")
     if several:
@@ -134,7 +138,7 @@ def example_bar(page: str, n: int) -> int:
         mode_switch(page)
         copy_link(permalink(page), label="Copy link")
     with cols[-2]:
-        return k_slider(page, n)
+        return k_slider(page, n, rerun=rerun)
 
 
 # --------------------------------------------------------------------------- editors
@@ -379,7 +383,8 @@ def item_actions(page: str, index: int | None = None) -> None:
             elif action == "remove":
                 tray.pop(n)
                 st.session_state.pop(key, None)
-        state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i)
+        if state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i):
+            st.rerun()  # the whole page at once (the buttons sit in a fragment), not the fragment first
 
     if long:
         _pick_by_position(key, len(q.ranking), len(q.tray))

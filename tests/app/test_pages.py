@@ -35,6 +35,18 @@ def test_cat_in_the_box_precision_and_recall_at_every_k(app):
         shown = metrics_shown(app)
         assert round(float(shown[f"R@{k}"]), 2) == RECALL[k - 1]
         assert round(float(shown[f"P@{k}"]), 2) == PRECISION[k - 1]
+        app.run()  # AppTest keeps only what a fragment rerun drew; the browser keeps the page
+
+
+def test_a_new_k_on_a_lesson_reruns_only_the_lesson_body(app):
+    """The k slider's callback reruns the lesson's fragment: the header and the example bar
+    are not sent again, the measures are (the browser keeps the rest of the page)."""
+    app.switch_page("app_pages/lesson_precision_recall.py")
+    app.run()
+    assert [t.value for t in app.title] == ["Precision, recall and F1 at k"]
+    app.slider(key="lesson_pr.k").set_value(4).run()
+    assert not app.title and not app.slider  # not drawn again
+    assert round(float(metrics_shown(app)["P@4"]), 2) == PRECISION[3]
 
 
 def test_white_cat_ndcg_at_every_k(app):
@@ -44,6 +56,7 @@ def test_white_cat_ndcg_at_every_k(app):
     for k in range(1, 9):
         app.slider(key="lesson_dcg.k").set_value(k).run()
         assert round(float(metrics_shown(app)[f"nDCG@{k}"]), 2) == NDCG[k - 1]
+        app.run()  # AppTest keeps only what a fragment rerun drew; the browser keeps the page
 
 
 def test_confusion_matrix_at_k_2_is_the_seeds(app):
