@@ -1,0 +1,196 @@
+"""The class poll store: no vote lost under 40 concurrent students, readers never blocked,
+several processes sharing one file, expiry, ownership, and hostile values refused."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import sqlite3
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ui.poll_store import (
+    CODE_ALPHABET,
+    TTL,
+    PollError,
+    SQLitePolls,
+    default_path,
+    normalize_code,
+)
+
+
+@pytest.fixture
+def store(tmp_path):
+    return SQLitePolls(tmp_path / "polls.sqlite3")
+
+
+def test_the_file_is_in_wal_mode(store):
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_forty_students_voting_at_once_lose_no_vote(store):
+    poll, _ = store.create("AP after moving item 7 to rank 1?", kind="number", answer=0.6)
+    start = threading.Barrier(40)
+    errors = []
+
+    def student(i: int) -> None:
+        try:
+            start.wait()
+            assert store.vote(poll.code, f"student-{i:03d}", i / 40)
+        except Exception as err:  # noqa: BLE001 - collected and asserted below
+            errors.append(err)
+
+    threads = [threading.Thread(target=student, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    assert sorted(store.votes(poll.code)) == [i / 40 for i in range(40)]
+
+
+def test_a_poll_read_while_it_is_written_sees_every_committed_vote(store):
+    poll, _ = store.create("up or down?", kind="choice", choices=["up", "down", "same"])
+    done = threading.Event()
+    seen: list[int] = []
+
+    def presenter() -> None:  # the presenter view refreshing its histogram
+        while not done.is_set():
+            seen.append(len(store.votes(poll.code)))
+
+    reader = threading.Thread(target=presenter)
+    reader.start()
+    writers = [threading.Thread(target=store.vote, args=(poll.code, f"student-{i:03d}", ["up", "down"][i % 2]))
+               for i in range(40)]
+    for t in writers:
+        t.start()
+    for t in writers:
+        t.join(60)
+    done.set()
+    reader.join(60)
+    assert seen and seen == sorted(seen)       # counts only ever grow: no torn read
+    assert len(store.votes(poll.code)) == 40
+    assert sorted(store.votes(poll.code)).count("up") == 20
+
+
+def _vote_from_another_process(path: str, code: str, first: int) -> None:
+    other = SQLitePolls(path)
+    for i in range(first, first + 20):
+        assert other.vote(code, f"process-student-{i:03d}", float(i))
+
+
+def test_two_server_processes_share_one_poll_file(store):
+    poll, _ = store.create("DCG@3?", answer=4.5)
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_vote_from_another_process, args=(str(store.path), poll.code, first))
+             for first in (0, 20)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    assert sorted(store.votes(poll.code)) == [float(i) for i in range(40)]
+
+
+def test_a_second_vote_replaces_the_first(store):
+    poll, _ = store.create("P@5?", answer=0.6)
+    store.vote(poll.code, "student-one", 0.2)
+    store.vote(poll.code, "student-one", 0.6)
+    assert store.votes(poll.code) == [0.6]
+
+
+def test_only_the_owner_reveals_and_revealing_closes_the_votes(store):
+    poll, owner = store.create("RR?", answer=0.5)
+    assert store.vote(poll.code, "student-one", 0.25)
+    assert not store.reveal(poll.code, "someone-else")
+    assert not store.get(poll.code).revealed
+    assert store.reveal(poll.code, owner)
+    shown = store.get(poll.code)
+    assert shown.revealed and shown.answer == 0.5
+    assert not store.vote(poll.code, "student-two", 0.5)
+    assert store.votes(poll.code) == [0.25]
+
+
+def test_a_poll_expires_and_expired_polls_are_deleted(store):
+    old, _ = store.create("old", now=0.0)
+    store.vote(old.code, "student-one", 1.0, now=1.0)
+    assert store.get(old.code, now=TTL - 1) is not None
+    assert store.get(old.code, now=TTL + 1) is None
+    assert not store.vote(old.code, "student-two", 1.0, now=TTL + 1)
+    store.create("new", now=TTL + 2)  # creating a poll sweeps the expired ones
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM polls WHERE code = ?", (old.code,)).fetchone()[0] == 0
+        assert db.execute("SELECT COUNT(*) FROM votes WHERE code = ?", (old.code,)).fetchone()[0] == 0
+
+
+def test_codes_are_short_unambiguous_and_typed_loosely(store):
+    poll, _ = store.create("nDCG@5?")
+    assert len(poll.code) == 6 and set(poll.code) <= set(CODE_ALPHABET)
+    assert not set("01OI") & set(CODE_ALPHABET)
+    typed = f" {poll.code[:3].lower()}-{poll.code[3:].lower()} "
+    assert store.get(typed).code == poll.code
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, True, "0.5", None, 1e300])
+def test_a_number_poll_refuses_what_is_not_a_reasonable_number(store, value):
+    poll, _ = store.create("AP?")
+    with pytest.raises(PollError):
+        store.vote(poll.code, "student-one", value)
+    assert store.votes(poll.code) == []
+
+
+def test_a_choice_poll_takes_only_its_choices(store):
+    poll, _ = store.create("up or down?", kind="choice", choices=["up", "down"], answer="up")
+    with pytest.raises(PollError):
+        store.vote(poll.code, "student-one", "sideways")
+    assert store.vote(poll.code, "student-one", "down")
+    assert store.get(poll.code).answer == "up"
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"question": ""}, {"question": "x" * 501}, {"question": "a\x00b"}, {"question": "\ud800"},
+    {"question": "q", "kind": "essay"}, {"question": "q", "kind": "choice", "choices": ["one"]},
+    {"question": "q", "kind": "choice", "choices": ["a", "a"]},
+    {"question": "q", "kind": "choice", "choices": ["a", "b"], "answer": "c"},
+    {"question": "q", "choices": ["a", "b"]}, {"question": "q", "answer": math.nan},
+])
+def test_a_poll_that_cannot_be_made_is_refused_plainly(store, kwargs):
+    with pytest.raises(PollError):
+        store.create(**kwargs)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text(max_size=60))
+def test_any_typed_code_is_either_a_code_or_none(text):
+    code = normalize_code(text)
+    assert code is None or (len(code) == 6 and set(code) <= set(CODE_ALPHABET))
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(question=st.text(min_size=1, max_size=80), voter=st.text(min_size=8, max_size=30))
+def test_hostile_text_is_stored_exactly_or_refused(tmp_path_factory, question, voter):
+    store = SQLitePolls(tmp_path_factory.mktemp("p") / "polls.sqlite3")
+    try:
+        poll, _ = store.create(question)
+    except PollError:
+        return
+    assert store.get(poll.code).question == question.strip()
+    try:
+        store.vote(poll.code, voter, 1.0)
+    except PollError:
+        assert not (voter.isascii() and voter.isprintable())
+        return
+    assert store.votes(poll.code) == [1.0]
+
+
+def test_the_file_path_comes_from_the_environment_then_secrets_then_the_data_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("RANKLAB_POLL_DB", str(tmp_path / "env.sqlite3"))
+    assert default_path("from-secrets.sqlite3") == tmp_path / "env.sqlite3"
+    monkeypatch.delenv("RANKLAB_POLL_DB")
+    assert str(default_path("from-secrets.sqlite3")) == "from-secrets.sqlite3"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "ranklab" / "polls.sqlite3"

@@ -1,0 +1,280 @@
+"""Class polls, shared between sessions and server processes: a small store interface and
+its SQLite implementation (the standard library's ``sqlite3``, WAL mode, one file).
+
+A teacher opens a poll on a question ("move item 7 to rank 1: what is AP now?") and gets a
+short code; students vote with that code from their phones; the teacher reveals the answer.
+No accounts and no personal data: a voter is a random token of the browser session, kept so
+that a second vote replaces the first. A poll expires after :data:`TTL` seconds.
+
+Several Streamlit processes behind a proxy share one file: SQLite's WAL mode lets readers
+read while one writer writes, and every write is one short transaction that waits up to
+:data:`BUSY_MS` for the lock, so concurrent votes queue instead of failing.
+
+>>> import tempfile, os
+>>> store = SQLitePolls(os.path.join(tempfile.mkdtemp(), "polls.sqlite3"))
+>>> poll, owner = store.create("AP after the move?", kind="number", answer=0.5, now=1000.0)
+>>> len(poll.code), store.vote(poll.code, "student-a", 0.4, now=1001.0), store.vote(poll.code, "student-b", 0.5, now=1002.0)
+(6, True, True)
+>>> store.vote(poll.code, "student-a", 0.5, now=1003.0)       # a second vote replaces the first
+True
+>>> sorted(store.votes(poll.code, now=1004.0))
+[0.5, 0.5]
+>>> store.reveal(poll.code, "not the owner", now=1005.0), store.reveal(poll.code, owner, now=1005.0)
+(False, True)
+>>> store.vote(poll.code, "student-c", 0.9, now=1006.0)       # closed once revealed
+False
+>>> store.get(poll.code, now=1000.0 + TTL + 1) is None      # expired
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import secrets
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+__all__ = ["Poll", "PollStore", "SQLitePolls", "PollError", "TTL", "BUSY_MS", "CODE_ALPHABET",
+           "default_path", "normalize_code"]
+
+TTL = 4 * 3600          # seconds a poll lives
+BUSY_MS = 10_000        # how long a write waits for the lock before it fails
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a projector
+CODE_LENGTH = 6
+KINDS = ("number", "choice")
+MAX_QUESTION = 500      # characters
+MAX_CHOICES = 8
+MAX_CHOICE = 80         # characters of one choice
+MAX_VOTERS = 2_000      # votes per poll: a class, not the internet
+ENV = "RANKLAB_POLL_DB"
+
+
+class PollError(ValueError):
+    """A poll that cannot be created or a value that cannot be stored, said plainly."""
+
+
+@dataclass(frozen=True)
+class Poll:
+    """One poll. ``answer`` is hidden from voters until ``revealed``."""
+
+    code: str
+    question: str
+    kind: str                   # "number" (an estimate) or "choice" (one of ``choices``)
+    choices: tuple[str, ...]
+    answer: float | str | None
+    example: str                # the example's link code the poll is about ('' for none)
+    created: float
+    expires: float
+    revealed: bool
+
+
+class PollStore(Protocol):
+    """What the app needs of a poll store; a server database can implement it later."""
+
+    def create(self, question: str, *, kind: str = "number", choices: Sequence[str] = (),
+               answer: float | str | None = None, example: str = "",
+               now: float | None = None) -> tuple[Poll, str]: ...
+
+    def get(self, code: str, *, now: float | None = None) -> Poll | None: ...
+
+    def vote(self, code: str, voter: str, value: float | str, *, now: float | None = None) -> bool: ...
+
+    def votes(self, code: str, *, now: float | None = None) -> list[float | str]: ...
+
+    def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool: ...
+
+
+def default_path(secrets_value: str | None = None) -> Path:
+    """Where the poll file lives: ``$RANKLAB_POLL_DB``, else ``poll_db`` from
+    ``.streamlit/secrets.toml`` (passed in by the page), else the user's data folder
+    (``$XDG_DATA_HOME/ranklab/polls.sqlite3``, ``~/.local/share`` by default)."""
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV])
+    if secrets_value:
+        return Path(secrets_value)
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "ranklab" / "polls.sqlite3"
+
+
+def normalize_code(text: object) -> str | None:
+    """A code as typed (any case, spaces or dashes) in its stored form, or None when it
+    cannot be one.
+
+    >>> normalize_code(" ab-c 234 "), normalize_code("ABC0I1"), normalize_code(None)
+    ('ABC234', None, None)
+    """
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    code = "".join(ch for ch in text.upper() if ch not in " -\t")
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PollError(f"{what} must be a number, not {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value) or abs(value) > 1e12:
+        raise PollError(f"{what} must be a finite number of reasonable size")
+    return value
+
+
+def _text(value: object, what: str, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise PollError(f"{what} must be some text")
+    if len(value) > limit:
+        raise PollError(f"{what} is longer than {limit} characters")
+    if any(ord(ch) < 32 and ch not in "\n\t" for ch in value) or any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+        raise PollError(f"{what} holds control characters")
+    return value.strip()
+
+
+class SQLitePolls:
+    """:class:`PollStore` in one SQLite file (created with its folder on first use).
+
+    Every call opens its own short-lived connection, so the store is safe to share between
+    threads and between processes.
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript("""
+                CREATE TABLE IF NOT EXISTS polls (
+                    code TEXT PRIMARY KEY, question TEXT NOT NULL, kind TEXT NOT NULL,
+                    choices TEXT NOT NULL, answer TEXT, example TEXT NOT NULL,
+                    owner TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
+                    revealed INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE IF NOT EXISTS votes (
+                    code TEXT NOT NULL REFERENCES polls(code) ON DELETE CASCADE,
+                    voter TEXT NOT NULL, value TEXT NOT NULL, at REAL NOT NULL,
+                    PRIMARY KEY (code, voter));
+                CREATE INDEX IF NOT EXISTS polls_expires ON polls(expires);
+            """)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    # ------------------------------------------------------------------ teacher
+
+    def create(self, question: str, *, kind: str = "number", choices: Sequence[str] = (),
+               answer: float | str | None = None, example: str = "",
+               now: float | None = None) -> tuple[Poll, str]:
+        """Open a poll; returns it and the owner's secret token (needed to reveal it).
+        Expired polls are deleted on the way."""
+        now = time.time() if now is None else now
+        question = _text(question, "the question", MAX_QUESTION)
+        if kind not in KINDS:
+            raise PollError(f"a poll is of kind {' or '.join(KINDS)}, not {kind!r}")
+        choices = tuple(_text(c, "a choice", MAX_CHOICE) for c in choices)
+        if kind == "choice":
+            if not 2 <= len(choices) <= MAX_CHOICES or len(set(choices)) != len(choices):
+                raise PollError(f"a choice poll needs 2 to {MAX_CHOICES} different choices")
+            if answer is not None and answer not in choices:
+                raise PollError("the answer must be one of the choices")
+        elif choices:
+            raise PollError("a number poll has no choices")
+        elif answer is not None:
+            answer = _number(answer, "the answer")
+        if not isinstance(example, str) or len(example) > 20_000:
+            raise PollError("the example's link is too long for a poll")
+        owner = secrets.token_urlsafe(16)
+        with self._connect() as db:
+            db.execute("DELETE FROM polls WHERE expires <= ?", (now,))
+            db.execute("DELETE FROM votes WHERE code NOT IN (SELECT code FROM polls)")
+            for _ in range(20):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                try:
+                    db.execute("INSERT INTO polls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                               (code, question, kind, "\n".join(choices), None if answer is None else str(answer),
+                                example, _digest(owner), now, now + TTL))
+                    break
+                except sqlite3.IntegrityError:  # a code in use: draw again
+                    continue
+            else:  # pragma: no cover - 32^6 codes
+                raise PollError("no free poll code; try again")
+        return Poll(code, question, kind, choices, answer, example, now, now + TTL, False), owner
+
+    def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool:
+        """Close the votes and show the answer; only the poll's owner can."""
+        now = time.time() if now is None else now
+        with self._connect() as db:
+            cur = db.execute("UPDATE polls SET revealed = 1 WHERE code = ? AND owner = ? AND expires > ?",
+                             (code, _digest(owner) if isinstance(owner, str) else "", now))
+            return cur.rowcount == 1
+
+    # ------------------------------------------------------------------ students
+
+    def get(self, code: str, *, now: float | None = None) -> Poll | None:
+        """The poll under ``code`` (None when there is none or it expired)."""
+        now = time.time() if now is None else now
+        code = normalize_code(code)
+        if code is None:
+            return None
+        with self._connect() as db:
+            row = db.execute("SELECT code, question, kind, choices, answer, example, created, expires, revealed "
+                             "FROM polls WHERE code = ? AND expires > ?", (code, now)).fetchone()
+        if row is None:
+            return None
+        code, question, kind, choices, answer, example, created, expires, revealed = row
+        choices = tuple(choices.split("\n")) if choices else ()
+        value = None if answer is None else float(answer) if kind == "number" else answer
+        return Poll(code, question, kind, choices, value, example, created, expires, bool(revealed))
+
+    def vote(self, code: str, voter: str, value: float | str, *, now: float | None = None) -> bool:
+        """Record (or replace) ``voter``'s answer; False when the poll is closed, expired,
+        unknown or full. A value the poll cannot take is a :class:`PollError`."""
+        now = time.time() if now is None else now
+        poll = self.get(code, now=now)
+        if poll is None or poll.revealed:
+            return False
+        if not isinstance(voter, str) or not 8 <= len(voter) <= 100 or not (voter.isascii() and voter.isprintable()):
+            raise PollError("a voter token is 8 to 100 printable ASCII characters")
+        if poll.kind == "number":
+            stored = repr(_number(value, "the answer"))
+        elif value in poll.choices:
+            stored = value
+        else:
+            raise PollError("the answer must be one of the choices")
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                known = db.execute("SELECT 1 FROM votes WHERE code = ? AND voter = ?", (poll.code, voter)).fetchone()
+                count = db.execute("SELECT COUNT(*) FROM votes WHERE code = ?", (poll.code,)).fetchone()[0]
+                open_ = db.execute("SELECT revealed = 0 FROM polls WHERE code = ?", (poll.code,)).fetchone()
+                if not open_ or not open_[0] or (not known and count >= MAX_VOTERS):
+                    db.execute("ROLLBACK")
+                    return False
+                db.execute("INSERT INTO votes VALUES (?, ?, ?, ?) ON CONFLICT(code, voter) "
+                           "DO UPDATE SET value = excluded.value, at = excluded.at",
+                           (poll.code, voter, stored, now))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return True
+
+    def votes(self, code: str, *, now: float | None = None) -> list[float | str]:
+        """Every voter's current answer (numbers for a number poll)."""
+        poll = self.get(code, now=now)
+        if poll is None:
+            return []
+        with self._connect() as db:
+            rows = db.execute("SELECT value FROM votes WHERE code = ? ORDER BY at", (poll.code,)).fetchall()
+        return [float(v) if poll.kind == "number" else v for (v,) in rows]
