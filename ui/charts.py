@@ -30,9 +30,12 @@ __all__ = [
     "precision_at_ranks", "PICK", "K",
 ]
 
-# grade 0 is grey (not relevant); then light cyan to deep indigo as the grade grows
-GRADE_COLORS = ["#a3a3a3", "#4dd8ec", "#1aa7d1", "#1479b8", "#1f4e9c", "#2e2f86",
-                "#44207a", "#5a1670", "#6d1061", "#7a0b4e", "#3b0a2a"]
+# grade 0 is grey (not relevant); then cyan to deep plum as the grade grows, the lightness
+# falling evenly (OKLCH ramp, L 0.88 -> 0.20), so that neighbouring grades stay apart for
+# readers with protanopia or deuteranopia too, and every tile's text meets WCAG AA
+# (tests/ui/test_palette.py computes both)
+GRADE_COLORS = ["#a3a3a3", "#4feeff", "#47cfff", "#50aefc", "#5c8ee9", "#656dd1",
+                "#694db3", "#672d8f", "#600369", "#540041", "#43001a"]
 # measures (not grades): a categorical palette that never looks like a grade
 SERIES_COLORS = ["#e8590c", "#7048e8", "#2b8a3e", "#c2255c", "#495057", "#b08900"]
 PICK = "pick"   # the name of the click-to-set-k selection
@@ -41,6 +44,8 @@ CUT = "cut"     # k lives in data, not in the spec: a new k keeps the spec, so t
                 # updates the chart's data instead of building the chart again
 FONT = 15       # base font size: readable on a projector
 MAX_STRIP = 40  # ranks shown in a ranking strip
+FADED = 0.3           # opacity of a tile past k
+FADED_INK = "#333333"  # its label's colour
 UNJUDGED_FILL = "#ffe8a3"  # an unjudged item's tile, pale yellow: not judged yet (its label starts with "?")
 
 
@@ -105,7 +110,7 @@ def grade_scale(max_grade: int = 4) -> alt.Scale:
     """The colour scale of grades 0..max_grade (at least 0..1), the same on every chart.
 
     >>> grade_scale(2).to_dict()["range"]
-    ['#a3a3a3', '#4dd8ec', '#1aa7d1']
+    ['#a3a3a3', '#4feeff', '#47cfff']
     """
     top = _top_grade(max_grade)
     return alt.Scale(domain=list(range(top + 1)), range=GRADE_COLORS[: top + 1])
@@ -116,12 +121,12 @@ def _top_grade(max_grade) -> int:
 
 
 def grade_text_color(grade: int) -> str:
-    """Black text on light tiles, white on dark ones.
+    """Black text on light tiles (grades 0 to 4), white on dark ones.
 
-    >>> grade_text_color(0), grade_text_color(4)
-    ('#111111', '#ffffff')
+    >>> grade_text_color(0), grade_text_color(4), grade_text_color(5)
+    ('#111111', '#111111', '#ffffff')
     """
-    return "#111111" if grade <= 2 else "#ffffff"
+    return "#111111" if grade <= 4 else "#ffffff"
 
 
 def _with_k(chart):
@@ -194,13 +199,14 @@ def _strip_template(n: int, top: int, title: str):
                                       legend=alt.Legend(title="grade", orient="right",
                                                         direction="horizontal" if top > 2 else "vertical",
                                                         columns=6))),
-        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(FADED)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
     # labels are cut to the tile (about 760 px shared by the tiles) so they never overlap
     text = base.mark_text(fontSize=FONT, limit=max(24, 700 // max(n, 1) - 20), baseline="middle").encode(
-        text="label:N", color=alt.Color("ink:N", scale=None),
-        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.45)),
+        # past k the tile fades to a light tint, so its label turns dark grey (readable: WCAG AA)
+        text="label:N", color=alt.condition(f"datum.rank <= datum.{K}", alt.Color("ink:N", scale=None),
+                                            alt.value(FADED_INK)),
     )
     chart = alt.layer(tiles, text)
     if title:
@@ -385,7 +391,7 @@ def _gain_template(top: int, title: str):
     added = base.mark_bar(width={"band": 0.55}).encode(
         y="added:Q",
         color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right")),
-        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.3)),
+        opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(FADED)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("grade:O"), alt.Tooltip("gain:Q", format=".3f"),
                  alt.Tooltip("added:Q", format=".3f", title="gain ÷ discount")],
     )
