@@ -66,30 +66,33 @@ def main() -> None:
         widgets.query_picker(PAGE)
     with top[2]:
         widgets.mode_switch(PAGE)
-    # k and the strip are drawn above the editors but filled in after them, so an edit shows
-    # everywhere in the run that applies it
+    # k and the strip are drawn above the editors but filled in after them (at_k), so an edit
+    # shows everywhere in the run that applies it
     head = st.container()
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown(f"**Ranked results** for *{widgets.query_title(state.get_example().query)}* — edit a grade "
                     "(0 = not relevant) or a label; add rows at the bottom")
         widgets.ranking_editor(PAGE, height=390)
-        paste_box.paste_box(PAGE)
+        paste_slot = st.container()
     lower = st.columns([3, 2], gap="large")
+    with lower[1]:
+        st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
+        widgets.tray_editor(PAGE)
+    below = st.container()
+    # the measures as soon as both editors have applied this run's edit: they are what the
+    # reader watches; the containers keep every part in its place whatever the order
+    at_k(head, right, below)
+    with paste_slot:
+        paste_box.paste_box(PAGE)
     with lower[0]:
         st.markdown("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons")
         widgets.drag_order(PAGE)
         actions(st.session_state.get(state.KEYS["version"], 0))
-    with lower[1]:
-        st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
-        widgets.tray_editor(PAGE)
-
     with undo_row:
         history.buttons(PAGE)
     with top[0]:
         widgets.preset_note()
-    below = st.container()
-    at_k(head, right, below)
     link = render.permalink()
     with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
         # the browser's address is the link (no code block showing it again: st.code made the
