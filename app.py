@@ -2,7 +2,10 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="Ranklab", page_icon="📦", layout="wide")
+# the presenter view (ui/presenter.py) starts with the sidebar collapsed
+present = st.query_params.get("view") == "present"
+st.set_page_config(page_title="Ranklab", page_icon="📦", layout="wide",
+                   initial_sidebar_state="collapsed" if present else "auto")
 
 pages = {
     "Play": [

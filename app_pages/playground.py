@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, history, paste_box, render, state, views, widgets
+from ui import charts, history, paste_box, presenter, render, state, views, widgets
 
 PAGE = "playground"
 
@@ -56,6 +56,9 @@ def actions(version: int) -> None:
 
 
 def main() -> None:
+    if presenter.active():
+        presenter.show(PAGE)
+        return
     st.title("Playground")
     render.messages()
     undo_row = st.container()  # filled after the editors, so that it knows this run's edits
@@ -98,6 +101,7 @@ def main() -> None:
         # the browser's address is the link (no code block showing it again: st.code made the
         # first visit load a 1.5 MB syntax highlighter, and it changed on every rerun)
         render.copy_link(link, label="Copy link to this example")
+        presenter.toggle(on=True)
 
 
 @st.fragment

@@ -215,7 +215,8 @@ def _strip_template(n: int, top: int, title: str):
 
 
 def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str = "",
-                  y_title: str = "value", selectable: bool = True, domain_one: bool = True) -> Plot:
+                  y_title: str = "value", selectable: bool = True, domain_one: bool = True,
+                  height: int = 330) -> Plot:
     """One line per measure over k = 1..n, a rule at the current k, click a point to pick k.
 
     >>> spec = metric_over_k({"R": [0.0, 0.25, 0.25]}, k=2, selectable=False).to_dict()
@@ -229,11 +230,12 @@ def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str =
         "measure": [name for name, values in series.items() for _ in values],
         "value": [float(v) for values in series.values() for v in values],
     }, columns=["k", "measure", "value"])
-    return Plot(_over_k_template, (_k_shape(n), names, title, y_title, selectable, domain_one), {"points": data},
-                k=k)
+    return Plot(_over_k_template, (_k_shape(n), names, title, y_title, selectable, domain_one, height),
+                {"points": data}, k=k)
 
 
-def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable: bool, domain_one: bool):
+def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable: bool, domain_one: bool,
+                     height: int):
     # n: see _k_shape; past SHORT ranks the x domain comes from the data (k = 1..n)
     color = alt.Color("measure:N", scale=alt.Scale(domain=list(names), range=SERIES_COLORS[: len(names)]),
                       legend=alt.Legend(title=None, orient="top") if len(names) > 1 else None)
@@ -254,7 +256,7 @@ def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable:
         align="left", dx=6, dy=-6, fontSize=FONT, fontWeight="bold", baseline="top",
     ).encode(x=f"{K}:Q", y=alt.value(0), text="text:N")
     chart = alt.layer(line, points, rule, label).properties(title=title or "over k")
-    return _base(chart, height=330)
+    return _base(chart, height=height)
 
 
 def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> Plot:

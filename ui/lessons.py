@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui import options, render, state, views, widgets
+from ui import options, presenter, render, state, views, widgets
 
 
 @dataclass(frozen=True)
@@ -31,11 +31,16 @@ def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], 
     A click on a chart's point that sets k reruns the whole page (:func:`ui.render.chart`),
     so the slider follows.
     """
+    presenter.note_lesson(page)
+    if presenter.active():  # the projector layout, this lesson's measure in focus
+        presenter.show(page)
+        return
     render.lesson_header(title, plain_words)
     render.messages()
     n = len(state.get_example().query.ranking)
     key = f"{page}-lesson"
     widgets.example_bar(page, n, rerun=key)
+    presenter.toggle(on=True)
     if n == 0:
         render.empty_notice()
         return

@@ -16,7 +16,7 @@ from . import state
 from .render import copy_link, messages, permalink, plain
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
-           "tray_editor", "item_actions", "drag_order", "example_bar", "GRADE_HELP"]
+           "tray_editor", "item_actions", "move_item", "drag_order", "example_bar", "GRADE_HELP"]
 
 GRADE_HELP = (f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better; "
               f"{state.UNJUDGED} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
@@ -272,14 +272,18 @@ def _digest(value) -> str:
 DRAG_MOST = 20  # items (ranked and in the tray) up to which the list can be dragged
 
 
-def _drag_css(ranking, tray) -> str:
-    """Compact tiles in the grade colours of the charts (our CSS: user text is never in it)."""
+def _drag_css(ranking, tray, *, across: bool = False) -> str:
+    """Compact tiles in the grade colours of the charts (our CSS: user text is never in it);
+    ``across``: larger tiles side by side, for a projector."""
     from .charts import GRADE_COLORS, UNJUDGED_FILL, grade_text_color
 
     rules = [".sortable-component{padding:0}.sortable-container{margin:0 0 6px;padding:0}"
              ".sortable-container-header{font-size:14px;color:#555;padding:2px 0}"
              ".sortable-item{font-size:14px;padding:2px 10px;margin:2px 0;text-align:left;border:1px solid #ced4da;"
              "background:#f8f9fa;color:#111}"]
+    if across:
+        rules.append(".sortable-container-body{flex-wrap:wrap}.sortable-item{font-size:18px;padding:6px 10px;"
+                     "margin:2px 3px;white-space:nowrap}")
     for nth, items in ((1, ranking), (2, tray)):
         for n, item in enumerate(items, start=1):
             grade = max(0, min(int(item.grade or 0), len(GRADE_COLORS) - 1))
@@ -289,10 +293,11 @@ def _drag_css(ranking, tray) -> str:
     return "".join(rules)
 
 
-def drag_order(page: str, index: int | None = None) -> None:
+def drag_order(page: str, index: int | None = None, *, across: bool = False) -> None:
     """The ranking and the tray as tiles to drag: reorder the ranking, or drag an item
     between the ranking and the tray. Offered up to :data:`DRAG_MOST` items; the buttons of
-    :func:`item_actions` work at any length."""
+    :func:`item_actions` work at any length. ``across``: tiles side by side with short
+    labels (the presenter view), instead of one under the other."""
     from streamlit_sortables import sort_items
 
     ex = state.get_example()
@@ -304,6 +309,8 @@ def drag_order(page: str, index: int | None = None) -> None:
         return
 
     def tile(where: str, n: int, item) -> str:  # unique (it carries the position); shown as plain text
+        if across:
+            return f"{where}{n} {item.label[:14] or item.id[:14]} · {grade_text(item.grade)}"
         return f"{where}{n} · {item.label[:40] or item.id} · grade {grade_text(item.grade)}"
 
     ranked = [tile("#", n, item) for n, item in enumerate(q.ranking, start=1)]
@@ -314,8 +321,8 @@ def drag_order(page: str, index: int | None = None) -> None:
     with st.container(key=f"{page}-drag-{i}-{digest}"):  # a keyed block: the browser remounts the component
         result = sort_items([{"header": "ranking, best first", "items": ranked},
                              {"header": "relevant but not retrieved", "items": missed}],
-                            multi_containers=True, direction="vertical", custom_style=_drag_css(q.ranking, q.tray),
-                            key=f"{page}.drag.{i}.{digest}")
+                            multi_containers=True, direction="horizontal" if across else "vertical",
+                            custom_style=_drag_css(q.ranking, q.tray, across=across), key=f"{page}.drag.{i}.{digest}")
     try:
         ranking = tuple(lookup[text] for text in result[0]["items"])
         tray = tuple(lookup[text] for text in result[1]["items"])
@@ -356,36 +363,6 @@ def item_actions(page: str, index: int | None = None) -> None:
     def picked() -> None:
         st.session_state[key] = st.session_state[widget]
 
-    def act(action: str) -> None:
-        where, n = st.session_state[key]
-        cur = state.get_example().queries[i]
-        ranking, tray = list(cur.ranking), list(cur.tray)
-        if where == "r" and n < len(ranking):
-            if action == "up" and n > 0:
-                ranking[n - 1], ranking[n] = ranking[n], ranking[n - 1]
-                st.session_state[key] = ("r", n - 1)
-            elif action == "down" and n + 1 < len(ranking):
-                ranking[n + 1], ranking[n] = ranking[n], ranking[n + 1]
-                st.session_state[key] = ("r", n + 1)
-            elif action == "top":
-                ranking.insert(0, ranking.pop(n))
-                st.session_state[key] = ("r", 0)
-            elif action == "move":
-                tray.append(ranking.pop(n))
-                st.session_state[key] = ("t", len(tray) - 1)
-            elif action == "remove":
-                ranking.pop(n)
-                st.session_state.pop(key, None)
-        elif where == "t" and n < len(tray):
-            if action == "move":
-                ranking.append(tray.pop(n))
-                st.session_state[key] = ("r", len(ranking) - 1)
-            elif action == "remove":
-                tray.pop(n)
-                st.session_state.pop(key, None)
-        if state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i):
-            st.rerun()  # the whole page at once (the buttons sit in a fragment), not the fragment first
-
     if long:
         _pick_by_position(key, len(q.ranking), len(q.tray))
         st.caption(plain(describe(st.session_state[key]), 80))
@@ -394,15 +371,49 @@ def item_actions(page: str, index: int | None = None) -> None:
     where = st.session_state[key][0]
     with st.container(horizontal=True, gap="small"):  # wraps when narrow, never cuts a label
         if where == "r":
-            st.button("↑ up", key=f"{key}.up", on_click=act, args=("up",))
-            st.button("↓ down", key=f"{key}.down", on_click=act, args=("down",))
-            st.button("⤒ top", key=f"{key}.top", on_click=act, args=("top",))
-            st.button("→ tray", key=f"{key}.move", on_click=act, args=("move",),
+            st.button("↑ up", key=f"{key}.up", on_click=move_item, args=(key, i, "up"))
+            st.button("↓ down", key=f"{key}.down", on_click=move_item, args=(key, i, "down"))
+            st.button("⤒ top", key=f"{key}.top", on_click=move_item, args=(key, i, "top"))
+            st.button("→ tray", key=f"{key}.move", on_click=move_item, args=(key, i, "move"),
                       help="relevant but not retrieved: it leaves the ranking and still counts in R")
         else:
-            st.button("← retrieve", key=f"{key}.move", on_click=act, args=("move",),
+            st.button("← retrieve", key=f"{key}.move", on_click=move_item, args=(key, i, "move"),
                       help="append it to the bottom of the ranking")
-        st.button("remove", key=f"{key}.remove", on_click=act, args=("remove",))
+        st.button("remove", key=f"{key}.remove", on_click=move_item, args=(key, i, "remove"))
+
+
+def move_item(key: str, i: int, action: str) -> None:
+    """Move the item picked under session key ``key`` (a (place, position) pair) of query ``i``:
+    ``up``, ``down``, ``top``, ``move`` (to the tray, or back into the ranking) or ``remove``;
+    the pick follows the item. Reruns the whole page when the example changed."""
+    where, n = st.session_state.get(key, ("r", 0))
+    cur = state.get_example().queries[i]
+    ranking, tray = list(cur.ranking), list(cur.tray)
+    if where == "r" and n < len(ranking):
+        if action == "up" and n > 0:
+            ranking[n - 1], ranking[n] = ranking[n], ranking[n - 1]
+            st.session_state[key] = ("r", n - 1)
+        elif action == "down" and n + 1 < len(ranking):
+            ranking[n + 1], ranking[n] = ranking[n], ranking[n + 1]
+            st.session_state[key] = ("r", n + 1)
+        elif action == "top":
+            ranking.insert(0, ranking.pop(n))
+            st.session_state[key] = ("r", 0)
+        elif action == "move":
+            tray.append(ranking.pop(n))
+            st.session_state[key] = ("t", len(tray) - 1)
+        elif action == "remove":
+            ranking.pop(n)
+            st.session_state.pop(key, None)
+    elif where == "t" and n < len(tray):
+        if action == "move":
+            ranking.append(tray.pop(n))
+            st.session_state[key] = ("r", len(ranking) - 1)
+        elif action == "remove":
+            tray.pop(n)
+            st.session_state.pop(key, None)
+    if state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i):
+        st.rerun()  # the whole page at once (the buttons sit in a fragment), not the fragment first
 
 
 def _pick_by_position(key: str, ranked: int, missed: int) -> None:

@@ -1,0 +1,151 @@
+"""The presenter view (``?view=present``): one example laid out for a projector.
+
+At 1024×768 and at 1280×720 the draggable ranking, the measures in large type and one curve
+over k are on the screen together, without scrolling; the navigation is hidden and the
+sidebar collapsed (``app.py``). The measure in focus is the one of the lesson the teacher
+was on last (or ``?focus=``). Keyboard: ← → change k, ↑ ↓ pick the item, Shift+↑ / Shift+↓
+move it, T sends it to the top.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import metrics
+
+from . import charts, render, state, views, widgets
+
+__all__ = ["VIEW", "PRESENT", "FOCUS", "active", "note_lesson", "toggle", "show", "focus"]
+
+VIEW, PRESENT = "view", "present"   # the URL parameter and its value
+LESSON_KEY = "presenter.lesson"     # the lesson the teacher was on last (session)
+# focus name -> (measure at k, what to call it, the curve over k: (measure at n, its running column))
+FOCUS = {
+    "P": ("P@{k}", "Precision@k", ("P@{n}", "precision")),
+    "R": ("R@{k}", "Recall@k", ("P@{n}", "recall")),
+    "RR": ("RR@{k}", "RR@k", ("RR", None)),
+    "AP": ("AP@{k}", "AP@k", ("AP@{n}", "ap_at_i")),
+    "nDCG": ("nDCG@{k}", "nDCG@k", ("nDCG@{n}", "ndcg")),
+}
+LESSONS = {"lesson_pr": "P", "lesson_rr": "RR", "lesson_ap": "AP", "lesson_dcg": "nDCG", "lesson_prc": "P"}
+SHOWN = ("P", "R", "RR", "AP", "nDCG")
+# the page's own layout rules (no user text in them): less padding above, so the three parts fit
+_CSS = ("<style>[data-testid='stMainBlockContainer']{padding-top:3.6rem;padding-bottom:0.5rem}"
+        "[data-testid='stMetricValue']{font-size:40px}</style>")
+
+
+def active() -> bool:
+    """Whether the page was opened in the presenter view."""
+    return st.query_params.get(VIEW) == PRESENT
+
+
+def note_lesson(page: str) -> None:
+    """Remember the lesson on screen: the presenter view puts its measure in focus."""
+    if page in LESSONS:
+        st.session_state[LESSON_KEY] = page
+
+
+def focus() -> str:
+    """The measure in focus: ``?focus=`` when it names one, else the last lesson's, else nDCG.
+
+    The parameter is read as an exact name from :data:`FOCUS`; anything else is ignored.
+    """
+    asked = st.query_params.get("focus")
+    if asked in FOCUS:
+        return asked
+    return LESSONS.get(st.session_state.get(LESSON_KEY), "nDCG")
+
+
+def toggle(*, on: bool) -> None:
+    """A button that enters (``on``) or leaves the presenter view; the link keeps the choice."""
+    def switch() -> None:
+        if on:
+            st.query_params[VIEW] = PRESENT
+        else:
+            st.query_params.pop(VIEW, None)
+
+    st.button("Presenter view" if on else "Leave presenter view", key=f"presenter.{'on' if on else 'off'}",
+              on_click=switch, icon=":material/present_to_all:" if on else ":material/close_fullscreen:",
+              help="one example for a projector: ranking, measures and a curve on one screen" if on else None)
+
+
+def _set_k(step: int) -> None:
+    ex = state.get_example()
+    n = len(ex.query.ranking)
+    state.update(k=max(1, min(n, state.effective_k(ex) + step)))
+
+
+def _pick(page: str, step: int) -> None:
+    q = state.get_example().query
+    key = f"{page}.pick.{state.get_example().current}"
+    where, n = st.session_state.get(key, ("r", 0))
+    if where == "r" and q.ranking:
+        st.session_state[key] = ("r", max(0, min(len(q.ranking) - 1, n + step)))
+
+
+def show(page: str) -> None:
+    """The presenter layout of the current example."""
+    st.html(_CSS)
+    ex = state.get_example()
+    q = ex.query
+    chosen = focus()
+    head = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    with head:
+        st.markdown(f"### {widgets.query_title(q)}", width="content")
+        if q.ranking:
+            k = state.effective_k(ex)
+            st.button("k −", key="presenter.k-", on_click=_set_k, args=(-1,), shortcut="Left",
+                      disabled=k <= 1, help="one result less in the top k")
+            st.markdown(f"**k = {k}**", width="content")
+            st.button("k +", key="presenter.k+", on_click=_set_k, args=(1,), shortcut="Right",
+                      disabled=k >= len(q.ranking), help="one result more in the top k")
+        toggle(on=False)
+    if not q.ranking:
+        render.empty_notice()
+        return
+    render.messages()
+    widgets.drag_order(page, across=True)
+    if len(q.ranking) + len(q.tray) > widgets.DRAG_MOST:
+        render.strip(views.item_rows(q.ranking), k, key=f"{page}.present.strip")
+    moves = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    with moves:
+        st.button("▲ pick", key="presenter.prev", on_click=_pick, args=(page, -1), shortcut="Up",
+                  help="pick the item above")
+        st.button("▼ pick", key="presenter.next", on_click=_pick, args=(page, 1), shortcut="Down",
+                  help="pick the item below")
+        _moves(page)
+    ranking, judgments = q.inputs(ex.mode)
+    left, right = st.columns([6, 5], gap="medium")
+    with left:
+        grid = st.columns(3, gap="small")
+        order = [chosen] + [name for name in SHOWN if name != chosen]
+        for i, name in enumerate(order):
+            measure, title, _ = FOCUS[name]
+            e = metrics.explain(measure.format(k=k), ranking, judgments)
+            grid[i % 3].metric(title.replace("@k", f"@{k}") + (" — in focus" if name == chosen else ""),
+                               views.number(e.value), border=name == chosen)
+    with right:
+        measure, column = FOCUS[chosen][2]
+        full = metrics.explain(measure.format(n=len(ranking)), ranking, judgments)
+        values = views.rr_curve(full) if column is None else views.curve(full, column)
+        render.chart(charts.metric_over_k, {FOCUS[chosen][0].replace("{k}", "k"): values}, k=k,
+                     title=f"{FOCUS[chosen][1]} at every k", height=260, key=f"{page}.present.over_k",
+                     name="presenter_over_k", pick_k=True, export=False)
+
+
+def _moves(page: str) -> None:
+    """The picked item and the buttons that move it (Shift+↑, Shift+↓, T)."""
+    ex = state.get_example()
+    i = ex.current
+    q = ex.queries[i]
+    key = f"{page}.pick.{i}"
+    where, n = st.session_state.get(key, ("r", 0))
+    if where != "r" or n >= len(q.ranking):
+        where, n = st.session_state[key] = ("r", 0)
+    item = q.ranking[n]
+    st.markdown(f"picked: **#{n + 1} {render.plain(item.label or item.id, 30)}**", width="content")
+
+    st.button("↑ up", key="presenter.up", on_click=widgets.move_item, args=(key, i, "up"), shortcut="Shift+Up", disabled=n == 0)
+    st.button("↓ down", key="presenter.down", on_click=widgets.move_item, args=(key, i, "down"), shortcut="Shift+Down",
+              disabled=n + 1 >= len(q.ranking))
+    st.button("⤒ top", key="presenter.top", on_click=widgets.move_item, args=(key, i, "top"), shortcut="T", disabled=n == 0)
