@@ -12,7 +12,7 @@ import streamlit as st
 import metrics
 from metrics import io as metrics_io
 from metrics.teaching import compare
-from ui import state, teach_view, teaching_charts
+from ui import lessons, render, state, teach_view, teaching_charts
 from ui.views import escape_markdown
 
 PAGE = "compare"
@@ -102,7 +102,7 @@ def _systems():
         qrels, run_a, run_b = got
         return qrels, run_a, run_b, 10, "A = run A, B = run B (uploaded)"
     if source == SOURCES[2]:
-        teach_view.example_controls(PAGE)
+        lessons.example_controls(PAGE)
         qrels, run_a, k = _example_runs()
         if len(qrels) == 1:
             st.info("The current example has one query, so there is nothing to test across queries.")
@@ -116,8 +116,8 @@ def _systems():
         run_b = compare.variant_run(run_a, qrels, how, seed=seed)
         return qrels, run_a, run_b, k, f"A = the example's rankings; B = {how}"
     if source == SOURCES[3]:
-        teach_view.example_controls(PAGE)
-        cq = teach_view.current()
+        lessons.example_controls(PAGE)
+        cq = lessons.current()
         default = " ".join(reversed(cq.ranking))
         text = st.text_area("System B's ranking: document ids, best first (A is the current query's ranking)",
                             default, max_chars=20_000, key=f"{PAGE}.b_text")
@@ -175,7 +175,7 @@ def main() -> None:
     st.title("Compare two systems")
     st.markdown("Is system B better than system A? Per query, on average, and is the difference more than "
                 "chance? Different measures can give different answers.")
-    teach_view.show_messages()
+    render.messages()
     got = _systems()
     if got is None:
         return

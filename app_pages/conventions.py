@@ -8,7 +8,7 @@ import streamlit as st
 import metrics
 from metrics.conventions import PRESETS
 from metrics.teaching import explorer
-from ui import teach_view, teaching_charts
+from ui import lessons, render, teach_view, teaching_charts
 from ui.views import escape_markdown
 
 PAGE = "conventions"
@@ -66,10 +66,10 @@ def main() -> None:
     st.markdown("The same ranking, the same judgments — and different numbers depending on the tool. "
                 "Each column is one convention; **◆** marks a value that differs from trec_eval's, and the "
                 "second table names the parameter responsible.")
-    teach_view.show_messages()
-    teach_view.example_controls(PAGE)
-    cq = teach_view.current()
-    st.caption(f"Query “{escape_markdown(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
+    render.messages()
+    lessons.example_controls(PAGE)
+    cq = lessons.current()
+    st.caption(f"Query “{render.plain(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
     ms = _measures(cq.k)
     try:
         x = explorer.explore(ms, cq.ranking, cq.judgments, groups=cq.groups or None)

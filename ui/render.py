@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from . import charts, state
+from . import charts, codec, state
 from .charts import PICK
 from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
 
@@ -195,7 +195,7 @@ def permalink(page: str | None = None) -> str | None:
 
     state.get_example()  # mirrors the example into the URL: its code is kept, not encoded again
     code = st.session_state.get(state.KEYS["url"])
-    return f"{st.context.url or ''}?{options.query_string(page, {state.PARAM: code})}" if code else None
+    return f"{st.context.url or ''}?{options.query_string(page, {codec.PARAM: code})}" if code else None
 
 
 def copy_link(link: str | None, label: str = "Copy link") -> None:

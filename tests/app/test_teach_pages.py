@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import state
+from ui import model, presets, state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 HOSTILE = ["<script>alert(1)</script>", "**bold** [x](http://e) $x$", "x" * 10_000, "nan", "-1e308", "🐱" * 50]
@@ -20,7 +20,7 @@ def open_page(page: str, preset: str | None = None, params: dict | None = None) 
         for k, v in params.items():
             at.query_params[k] = v
     if preset:
-        at.session_state[state.KEYS["example"]] = state.build_preset(preset)
+        at.session_state[state.KEYS["example"]] = presets.build_preset(preset)
     at.run()
     at.switch_page(f"app_pages/{page}.py")
     at.run()
@@ -293,9 +293,9 @@ def test_user_text_is_not_rendered_as_markdown():
 
 
 EDGE_EXAMPLES = {
-    "empty ranking": state.Example((state.Query("nothing retrieved", (), (state.Item("a", "A", 2),)),), k=3),
-    "nothing relevant": state.Example((state.Query("all zero", tuple(state.Item(f"d{i}", "", 0) for i in range(4))),)),
-    "long": state.Example((state.Query("long", tuple(state.Item(f"d{i}", f"<b>{i}</b>", i % 4) for i in range(60))),),
+    "empty ranking": model.Example((model.Query("nothing retrieved", (), (model.Item("a", "A", 2),)),), k=3),
+    "nothing relevant": model.Example((model.Query("all zero", tuple(model.Item(f"d{i}", "", 0) for i in range(4))),)),
+    "long": model.Example((model.Query("long", tuple(model.Item(f"d{i}", f"<b>{i}</b>", i % 4) for i in range(60))),),
                           k=50, mode="graded"),
 }
 TEACH_PAGES = ["check_calculation", "practice", "conventions", "pitfalls", "compare", "swap_map"]
