@@ -9,7 +9,6 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-import metrics
 from metrics import io as metrics_io
 from metrics.teaching import compare
 from ui import lessons, render, state, teach_view, teaching_charts
@@ -75,11 +74,11 @@ def _files():
 
 
 def _example_runs():
+    """The example's queries as (qrels, run A, k), keyed by their ids (q1, q2…: names may repeat),
+    with a caption saying which name each id stands for."""
     ex = state.get_example()
-    qrels, run_a = {}, {}
-    for q in ex.queries:
-        ranking, judgments = q.inputs(ex.mode)
-        qrels[q.name], run_a[q.name] = judgments, ranking
+    qrels, run_a = ex.qrels_run()
+    st.caption("Queries: " + "; ".join(f"{qid} = “{render.plain(name, 40)}”" for qid, name in ex.query_names().items()))
     return qrels, run_a, state.effective_k(ex)
 
 
@@ -182,13 +181,7 @@ def main() -> None:
     qrels, run_a, run_b, k, what = got
     default = f"P@{k} RR AP nDCG@{k}" if k else "nDCG AP P@3 RR"
     source = SOURCES.index(st.session_state.get(f"{PAGE}.source", SOURCES[0]))
-    text = st.text_input("Measures", default, max_chars=300, key=f"{PAGE}.measures.{source}.{k}")
-    try:
-        ms = [str(m) for m in metrics.parse_many(text)][:10]
-    except ValueError as err:
-        st.error(escape_markdown(f"{err}. Using the default measures."))
-        ms = [str(m) for m in metrics.parse_many(default)]
-    ms = list(dict.fromkeys(ms))
+    ms = lessons.measures_box("Measures", default, key=f"{PAGE}.measures.{source}.{k}")
     try:
         c = compare.compare(qrels, run_a, run_b, ms, rounds=10_000, seed=0)
     except ValueError as err:

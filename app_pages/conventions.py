@@ -5,7 +5,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-import metrics
 from metrics.conventions import PRESETS
 from metrics.teaching import explorer
 from ui import lessons, render, teach_view, teaching_charts
@@ -19,20 +18,11 @@ LIBRARY_TITLES = {"pytrec_eval": "pytrec_eval", "sklearn": "scikit-learn", "ranx
                   "ir_measures": "ir_measures", "ranklab": "Ranklab"}
 
 
-def _measures(k: int) -> list[str] | None:
-    default = f"P@{k} R@{k} RR AP nDCG@{k}"
-    text = st.text_input("Measures (as trec_eval computes them)", default, max_chars=300, key=f"{PAGE}.measures.{k}",
-                         help="Space-separated, e.g. P@5 AP nDCG@10. Each column below shows how another "
-                              "tool or source computes the same measure.")
-    try:
-        ms = [str(m) for m in metrics.parse_many(text)]
-    except ValueError as err:
-        st.error(escape_markdown(f"{err}. Showing the default measures instead."))
-        ms = [str(m) for m in metrics.parse_many(default)]
-    if len(ms) > 12:
-        st.warning(f"{len(ms)} measures: showing the first 12.")
-        ms = ms[:12]
-    return list(dict.fromkeys(ms))
+def _measures(k: int) -> list[str]:
+    return lessons.measures_box("Measures (as trec_eval computes them)", f"P@{k} R@{k} RR AP nDCG@{k}",
+                                key=f"{PAGE}.measures.{k}",
+                                help="Space-separated, e.g. P@5 AP nDCG@10. Each column below shows how another "
+                                     "tool or source computes the same measure.")
 
 
 def _table(x) -> pd.DataFrame:

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import streamlit as st
+
+import metrics
 from ui import render, state, views, widgets
 from ui.model import Example, Query
 
-__all__ = ["LessonInputs", "inputs", "current", "start", "example_controls"]
+__all__ = ["LessonInputs", "inputs", "current", "start", "example_controls", "MAX_MEASURES", "read_measures",
+           "measures_box"]
+
+MAX_MEASURES = 12  # measures a page computes from its box; the others are named and left out
 
 
 @dataclass(frozen=True)
@@ -82,3 +88,37 @@ def start(page: str, title: str, plain_words: str, *, strip: bool = True) -> Les
     if strip:
         render.strip(views.item_rows(query.ranking), k, key=f"{page}.strip")
     return inputs(example, k)
+
+
+def read_measures(text: str, default: str, *, limit: int = MAX_MEASURES) -> tuple[list[str], list[tuple[str, str]]]:
+    """The measures typed in a box: canonical, each once, at most ``limit``; and the
+    ``(level, message)`` pairs to show — an error when the text does not parse (then the
+    ``default`` measures are used), a warning naming the measures left out beyond ``limit``.
+
+    >>> read_measures("P@5 map P@5", "AP")
+    (['P@5', 'AP'], [])
+    >>> read_measures("P@1, P@2 P@3 P@4", "AP", limit=2)
+    (['P@1', 'P@2'], [('warning', '4 measures: only the first 2 are computed; left out: P@3, P@4.')])
+    >>> read_measures("P@0", "AP")[0]
+    ['AP']
+    """
+    notes = []
+    try:
+        measures = [str(m) for m in metrics.parse_many(text)]
+    except ValueError as err:
+        notes.append(("error", f"{err}. Using the default measures instead."))
+        measures = [str(m) for m in metrics.parse_many(default)]
+    measures = list(dict.fromkeys(measures))
+    if len(measures) > limit:
+        notes.append(("warning", f"{len(measures)} measures: only the first {limit} are computed; "
+                                 f"left out: {', '.join(measures[limit:])}."))
+        measures = measures[:limit]
+    return measures, notes
+
+
+def measures_box(label: str, default: str, *, key: str, help: str | None = None) -> list[str]:
+    """A text box of measures (:func:`read_measures`), its messages shown under it."""
+    text = st.text_input(label, default, max_chars=300, key=key, help=help)
+    measures, notes = read_measures(text, default)
+    render.notes(notes)
+    return measures

@@ -18,9 +18,9 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from . import presets
 from .codec import PARAM, decode, permalink_params
 from .model import Example, Query, effective_k
-from .presets import PROBLEMS as _PRESET_PROBLEMS
 from .presets import build_preset, default_example
 from .validation import LIMITS, ExampleError, validate
 
@@ -105,7 +105,7 @@ def get_example() -> Example:
         ss[KEYS["example"]] = example
         ss[KEYS["preset"]] = name
         ss.setdefault(KEYS["version"], 0)
-        _messages(st).extend(("warning", text) for text in _PRESET_PROBLEMS)  # once per session
+        _messages(st).extend(("warning", text) for text in presets.PROBLEMS)  # once per session
     text = st.query_params.get(PARAM)
     if text and text != ss.get(KEYS["url"]) and not _lagging(ss, text):
         try:
