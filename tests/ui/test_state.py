@@ -155,3 +155,20 @@ def test_the_rr_curve_from_one_trace_equals_scores_over_k(name):
             curve = views.rr_curve(metrics.explain("RR", ranking, judgments))
             assert curve == pytest.approx(metrics.scores_over_k("RR", ranking, judgments))
     assert views.rr_curve(metrics.explain("RR", ["a", "b"], {"z": 1})) == [0.0, 0.0]   # no hit at all
+
+
+def test_two_queries_of_one_name_both_count_in_map():
+    ex = Example((Query("cat", (Item("a", "A", 1), Item("b", "B", 0))),
+                  Query("cat", (Item("c", "C", 0), Item("d", "D", 1)), (Item("e", "E", 1),))))
+    qrels, run = ex.qrels_run()
+    assert list(qrels) == list(run) == ["q1", "q2"] and ex.query_names() == {"q1": "cat", "q2": "cat"}
+    ev = metrics.evaluate(qrels, run, ["AP"])
+    # AP q1 = 1/1 = 1; AP q2 = (1/2) / R = 2 -> 0.25; MAP = (1 + 0.25) / 2 = 0.625
+    assert ev.per_query["q1"]["AP"] == 1 and ev.per_query["q2"]["AP"] == 0.25
+    assert ev.aggregate["AP"] == pytest.approx(0.625)
+
+
+def test_qrels_run_reads_grades_in_the_examples_mode():
+    q = Query("q", (Item("a", "A", 3), Item("u", "U", None)), (Item("c", "C", 2),))
+    assert Example((q,), mode="graded").qrels_run() == ({"q1": {"a": 3, "c": 2}}, {"q1": ["a", "u"]})
+    assert Example((q,), mode="binary").qrels_run() == ({"q1": {"a": 1, "c": 1}}, {"q1": ["a", "u"]})
