@@ -113,3 +113,14 @@ def test_a_broken_preset_file_warns_in_the_app_and_the_others_load(tmp_path, mon
     assert at.session_state["state.example"] == presets.build_preset("cat")  # the default preset still loads
     at.run()
     assert not at.warning  # said once per session
+
+
+def test_the_readmes_preset_example_is_a_valid_preset(tmp_path):
+    import re
+
+    readme = (presets.FOLDER.parents[1] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"\*\*Adding a preset\.\*\*.*?```json\n(.*?)```", readme, re.S).group(1)
+    p = presets.read_preset(write(tmp_path, "60-my-example.json", block))
+    assert presets.preset_name(tmp_path / "60-my-example.json") == "my-example"
+    assert (p.title, p.k, p.mode) == ("My example", 3, "graded")
+    assert [i.grade for i in p.queries[0].ranking] == [2, 0, None] and p.queries[0].tray[0].grade == 1
