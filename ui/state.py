@@ -44,7 +44,7 @@ KEYS = {
 
 
 def _st():
-    import streamlit as st  # lazy: the model and codec above work without a Streamlit session
+    import streamlit as st  # lazy: importing this module needs no Streamlit session
 
     return st
 
