@@ -124,3 +124,15 @@ def test_the_readmes_preset_example_is_a_valid_preset(tmp_path):
     assert presets.preset_name(tmp_path / "60-my-example.json") == "my-example"
     assert (p.title, p.k, p.mode) == ("My example", 3, "graded")
     assert [i.grade for i in p.queries[0].ranking] == [2, 0, None] and p.queries[0].tray[0].grade == 1
+
+
+def test_a_preset_files_text_is_shown_as_plain_text(tmp_path, monkeypatch):
+    write(tmp_path, "10-hostile.json", {**GOOD, "title": "**bold** [x](http://e)", "source": "<b>me</b>"})
+    found, problems = presets.load_presets(tmp_path)
+    assert problems == []
+    monkeypatch.setattr(presets, "PRESETS", found)
+    at = AppTest.from_file(str(presets.FOLDER.parents[1] / "app.py"), default_timeout=60)
+    at.run()
+    assert not at.exception and at.session_state["state.preset"] == "hostile"
+    caption = next(c.value for c in at.caption if c.value.startswith("Loaded: "))
+    assert "\\*\\*bold\\*\\* \\[x\\]" in caption and "\\<b\\>me\\<\\/b\\>" in caption
