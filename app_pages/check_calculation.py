@@ -105,7 +105,7 @@ def main() -> None:
     choice = template.format(k=k)  # the choice survives a change of k
     measure = metrics.parse(choice)
     st.caption(HELP.get(measure.name, "") + (" The gain here is 2^grade − 1." if "exp-log2" in choice else ""))
-    st.markdown(f"**The example** ({escape_markdown(where)}): judged documents not retrieved still count for R "
+    st.markdown(f"**The example** ({render.plain(where, 120)}): judged documents not retrieved still count for R "
                 "and for the ideal ordering.")
     st.dataframe(teach_view.ranking_frame(ranking, judgments, labels), hide_index=True, width="stretch")
     try:

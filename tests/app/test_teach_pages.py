@@ -375,3 +375,14 @@ def test_compare_counts_two_queries_of_the_same_name():
     assert at.dataframe[0].value.set_index("measure").loc["AP", "mean A"] == "0.75"
     shown = texts(at.caption)
     assert "2 queries." in shown and "q1 = “q”; q2 = “q”" in shown
+
+
+def test_a_long_query_name_is_cut_like_everywhere_else():
+    long = model.Example((model.Query("n" * 100, (model.Item("a", "A", 1),)),), k=1)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[state.KEYS["example"]] = long
+    at.run()
+    at.switch_page("app_pages/conventions.py").run()
+    assert not at.exception
+    # ui.render.plain: at most 80 characters, the 80th an ellipsis
+    assert f"Query “{'n' * 79}…”" in texts(at.caption) and "n" * 80 not in texts(at.caption)
