@@ -7,7 +7,7 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import check, exercises
-from ui import options, teach_view
+from ui import lessons, options, render, teach_view
 from ui.views import escape_markdown
 
 PAGE = "check_calculation"
@@ -27,8 +27,8 @@ def _example():
     source = st.radio("Work on", ["The shared example", "A generated exercise"], horizontal=True,
                       key=f"{PAGE}.source")
     if source == "The shared example":
-        teach_view.example_controls(PAGE)
-        cq = teach_view.current()
+        lessons.example_controls(PAGE)
+        cq = lessons.current()
         return cq.ranking, cq.judgments, cq.labels, cq.k, f"query “{cq.name}”"
     c1, c2 = st.columns(2)
     level = c1.selectbox("Level", list(exercises.LEVELS), format_func=lambda v: exercises.LEVELS[v],
@@ -99,13 +99,13 @@ def main() -> None:
                 "and names the **likely mistake** — it recomputes the example under each classic mistake "
                 "and looks for the one that gives your numbers.")
     options.sync(PAGE)  # the choices below from the link, or into it
-    teach_view.show_messages()
+    render.messages()
     ranking, judgments, labels, k, where = _example()
     template = st.selectbox("Measure", MEASURES, format_func=lambda m: m.format(k=k), key=f"{PAGE}.measure")
     choice = template.format(k=k)  # the choice survives a change of k
     measure = metrics.parse(choice)
     st.caption(HELP.get(measure.name, "") + (" The gain here is 2^grade − 1." if "exp-log2" in choice else ""))
-    st.markdown(f"**The example** ({escape_markdown(where)}): judged documents not retrieved still count for R "
+    st.markdown(f"**The example** ({render.plain(where, 120)}): judged documents not retrieved still count for R "
                 "and for the ideal ordering.")
     st.dataframe(teach_view.ranking_frame(ranking, judgments, labels), hide_index=True, width="stretch")
     try:

@@ -9,10 +9,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-import metrics
 from metrics import io as metrics_io
 from metrics.teaching import compare
-from ui import state, teach_view, teaching_charts
+from ui import lessons, render, state, teach_view, teaching_charts
 from ui.views import escape_markdown
 
 PAGE = "compare"
@@ -75,11 +74,11 @@ def _files():
 
 
 def _example_runs():
+    """The example's queries as (qrels, run A, k), keyed by their ids (q1, q2…: names may repeat),
+    with a caption saying which name each id stands for."""
     ex = state.get_example()
-    qrels, run_a = {}, {}
-    for q in ex.queries:
-        ranking, judgments = q.inputs(ex.mode)
-        qrels[q.name], run_a[q.name] = judgments, ranking
+    qrels, run_a = ex.qrels_run()
+    st.caption("Queries: " + "; ".join(f"{qid} = “{render.plain(name, 40)}”" for qid, name in ex.query_names().items()))
     return qrels, run_a, state.effective_k(ex)
 
 
@@ -102,7 +101,7 @@ def _systems():
         qrels, run_a, run_b = got
         return qrels, run_a, run_b, 10, "A = run A, B = run B (uploaded)"
     if source == SOURCES[2]:
-        teach_view.example_controls(PAGE)
+        lessons.example_controls(PAGE)
         qrels, run_a, k = _example_runs()
         if len(qrels) == 1:
             st.info("The current example has one query, so there is nothing to test across queries.")
@@ -116,8 +115,8 @@ def _systems():
         run_b = compare.variant_run(run_a, qrels, how, seed=seed)
         return qrels, run_a, run_b, k, f"A = the example's rankings; B = {how}"
     if source == SOURCES[3]:
-        teach_view.example_controls(PAGE)
-        cq = teach_view.current()
+        lessons.example_controls(PAGE)
+        cq = lessons.current()
         default = " ".join(reversed(cq.ranking))
         text = st.text_area("System B's ranking: document ids, best first (A is the current query's ranking)",
                             default, max_chars=20_000, key=f"{PAGE}.b_text")
@@ -175,20 +174,14 @@ def main() -> None:
     st.title("Compare two systems")
     st.markdown("Is system B better than system A? Per query, on average, and is the difference more than "
                 "chance? Different measures can give different answers.")
-    teach_view.show_messages()
+    render.messages()
     got = _systems()
     if got is None:
         return
     qrels, run_a, run_b, k, what = got
     default = f"P@{k} RR AP nDCG@{k}" if k else "nDCG AP P@3 RR"
     source = SOURCES.index(st.session_state.get(f"{PAGE}.source", SOURCES[0]))
-    text = st.text_input("Measures", default, max_chars=300, key=f"{PAGE}.measures.{source}.{k}")
-    try:
-        ms = [str(m) for m in metrics.parse_many(text)][:10]
-    except ValueError as err:
-        st.error(escape_markdown(f"{err}. Using the default measures."))
-        ms = [str(m) for m in metrics.parse_many(default)]
-    ms = list(dict.fromkeys(ms))
+    ms = lessons.measures_box("Measures", default, key=f"{PAGE}.measures.{source}.{k}")
     try:
         c = compare.compare(qrels, run_a, run_b, ms, rounds=10_000, seed=0)
     except ValueError as err:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-import metrics
 from metrics.conventions import PRESETS
 from metrics.teaching import explorer
-from ui import teach_view, teaching_charts
+from ui import lessons, render, teach_view, teaching_charts
 from ui.views import escape_markdown
 
 PAGE = "conventions"
@@ -19,20 +18,11 @@ LIBRARY_TITLES = {"pytrec_eval": "pytrec_eval", "sklearn": "scikit-learn", "ranx
                   "ir_measures": "ir_measures", "ranklab": "Ranklab"}
 
 
-def _measures(k: int) -> list[str] | None:
-    default = f"P@{k} R@{k} RR AP nDCG@{k}"
-    text = st.text_input("Measures (as trec_eval computes them)", default, max_chars=300, key=f"{PAGE}.measures.{k}",
-                         help="Space-separated, e.g. P@5 AP nDCG@10. Each column below shows how another "
-                              "tool or source computes the same measure.")
-    try:
-        ms = [str(m) for m in metrics.parse_many(text)]
-    except ValueError as err:
-        st.error(escape_markdown(f"{err}. Showing the default measures instead."))
-        ms = [str(m) for m in metrics.parse_many(default)]
-    if len(ms) > 12:
-        st.warning(f"{len(ms)} measures: showing the first 12.")
-        ms = ms[:12]
-    return list(dict.fromkeys(ms))
+def _measures(k: int) -> list[str]:
+    return lessons.measures_box("Measures (as trec_eval computes them)", f"P@{k} R@{k} RR AP nDCG@{k}",
+                                key=f"{PAGE}.measures.{k}",
+                                help="Space-separated, e.g. P@5 AP nDCG@10. Each column below shows how another "
+                                     "tool or source computes the same measure.")
 
 
 def _table(x) -> pd.DataFrame:
@@ -66,10 +56,10 @@ def main() -> None:
     st.markdown("The same ranking, the same judgments — and different numbers depending on the tool. "
                 "Each column is one convention; **◆** marks a value that differs from trec_eval's, and the "
                 "second table names the parameter responsible.")
-    teach_view.show_messages()
-    teach_view.example_controls(PAGE)
-    cq = teach_view.current()
-    st.caption(f"Query “{escape_markdown(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
+    render.messages()
+    lessons.example_controls(PAGE)
+    cq = lessons.current()
+    st.caption(f"Query “{render.plain(cq.name)}”, {len(cq.ranking)} results, k = {cq.k}.")
     ms = _measures(cq.k)
     try:
         x = explorer.explore(ms, cq.ranking, cq.judgments, groups=cq.groups or None)

@@ -70,15 +70,13 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                               f"divided by the denominator.")
 
     st.subheader(f"MAP over the {len(ex.queries)} quer{'y' if len(ex.queries) == 1 else 'ies'} of this example")
-    qrels, run = {}, {}
-    for i, query in enumerate(ex.queries):
-        run[f"q{i + 1}"], qrels[f"q{i + 1}"] = query.inputs(ex.mode)
+    qrels, run = ex.qrels_run()
     measure = f"AP@{k}"
     ev = metrics.evaluate(qrels, run, [measure])
     key = ev.measures[0]
     values = [ev.per_query[qid][key] for qid in ev.per_query]
     st.latex(views.mean_latex(f"MAP@{k}", values, ev.aggregate[key]))
-    names = {f"q{i + 1}": query.name for i, query in enumerate(ex.queries)}
+    names = ex.query_names()
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": key, "value": ev.per_query[qid][key]}
             for qid in ev.per_query]
     render.chart(charts.per_query_bars, rows, ev.aggregate, key=f"{PAGE}.bars", name="average_precision_per_query")

@@ -42,11 +42,9 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                       caption="The first row marked relevant decides the value.")
 
     st.subheader(f"MRR over the {len(ex.queries)} quer{'y' if len(ex.queries) == 1 else 'ies'} of this example")
-    qrels, run = {}, {}
-    for i, query in enumerate(ex.queries):
-        run[f"q{i + 1}"], qrels[f"q{i + 1}"] = query.inputs(ex.mode)
+    qrels, run = ex.qrels_run()
     ev = metrics.evaluate(qrels, run, ["RR", f"RR@{k}"])
-    names = {f"q{i + 1}": query.name for i, query in enumerate(ex.queries)}
+    names = ex.query_names()
     values = [ev.per_query[qid]["RR"] for qid in ev.per_query]
     st.latex(views.mean_latex("MRR", values, ev.aggregate["RR"]))
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": m, "value": ev.per_query[qid][m]}

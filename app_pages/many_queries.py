@@ -68,11 +68,8 @@ def main() -> None:
         history.buttons(PAGE)
         widgets.k_slider(PAGE, longest)
     k = max(1, min(ex.k, longest))
-    qrels, run, names = {}, {}, {}
-    for i, query in enumerate(ex.queries):
-        qid = f"q{i + 1}"
-        run[qid], qrels[qid] = query.inputs(ex.mode)
-        names[qid] = query.name
+    qrels, run = ex.qrels_run()
+    names = ex.query_names()
     ev = metrics.evaluate(qrels, run, ["RR", "AP", f"nDCG@{k}"])
     st.subheader(f"Per query, and the mean (k = {k})")
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": m, "value": ev.per_query[qid][m]}

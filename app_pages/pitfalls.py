@@ -9,7 +9,7 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import pitfalls
-from ui import teach_view, teaching_charts
+from ui import lessons, render, teach_view, teaching_charts
 from ui.views import escape_markdown
 
 PAGE = "pitfalls"
@@ -37,10 +37,10 @@ def _try_it(key: str) -> None:
         return
     st.subheader("Try it")
     if key != "p_at_k_short":
-        teach_view.example_controls(PAGE, k=False)
-    cq = teach_view.current()
+        lessons.example_controls(PAGE, k=False)
+    cq = lessons.current()
     if key == "ndcg_falling":
-        st.markdown(f"**On your example** (query “{escape_markdown(cq.name)}”): nDCG at each cutoff k")
+        st.markdown(f"**On your example** (query “{render.plain(cq.name)}”): nDCG at each cutoff k")
         p = pitfalls.ndcg_falling(cq.ranking, cq.judgments)
         st.altair_chart(teaching_charts.values_over_k([o.value for o in p.outcomes], "nDCG"), width="stretch")
     elif key == "p_at_k_short":
@@ -50,13 +50,13 @@ def _try_it(key: str) -> None:
         k = int(st.number_input("k (the seed uses 100)", 1, 1000, 100, key=f"{PAGE}.seed002_k"))
         qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the seed's loader keeps grade > 0
         p = pitfalls.seed002_ndcg(qrels, {"q1": cq.ranking}, k)
-        st.markdown(f"**Seed 002's code on your example** (query “{escape_markdown(cq.name)}”, k = {k}):")
+        st.markdown(f"**Seed 002's code on your example** (query “{render.plain(cq.name)}”, k = {k}):")
         st.dataframe(_outcomes(p), hide_index=True, width="stretch")
     elif key == "ap_denominators":
         k = cq.k
         rows = [{"computation": m, "value": teach_view.fmt(metrics.score(m, cq.ranking, cq.judgments))}
                 for m in (f"AP@{k}", f"AP(denominator='retrieved')@{k}", f"AP(denominator='min(k,R)')@{k}")]
-        st.markdown(f"**On your example** (query “{escape_markdown(cq.name)}”, k = {k}):")
+        st.markdown(f"**On your example** (query “{render.plain(cq.name)}”, k = {k}):")
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
@@ -64,7 +64,7 @@ def main() -> None:
     st.title("Pitfall gallery")
     st.markdown("Nine ways ranking metrics go wrong in real code and papers — each with a tiny example, "
                 "the wrong numbers next to the right one, and why.")
-    teach_view.show_messages()
+    render.messages()
     gallery = {key: fn() for key, fn in pitfalls.GALLERY.items()}
     key = st.radio("Pitfall", list(gallery), format_func=lambda k: gallery[k].title, key=f"{PAGE}.choice")
     p = gallery[key]

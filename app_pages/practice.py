@@ -7,7 +7,7 @@ import secrets
 import streamlit as st
 
 from metrics.teaching import exercises
-from ui import options, state, teach_view
+from ui import options, render, state, teach_view
 from ui.views import escape_markdown
 
 PAGE = "practice"
@@ -98,7 +98,7 @@ def main() -> None:
     st.markdown("A new ranking every time. Work each answer out on paper, then check it. "
                 "The exercise number is in the address bar: share the link and others get the same exercise.")
     _init_from_url()
-    teach_view.show_messages()
+    render.messages()
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     level = c1.segmented_control("Level", list(exercises.LEVELS), format_func=lambda v: exercises.LEVELS[v],
                                  key=f"{PAGE}.level") or 1

@@ -6,7 +6,7 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import swap
-from ui import teach_view, teaching_charts
+from ui import lessons, render, teach_view, teaching_charts
 from ui.views import escape_markdown
 
 PAGE = "swap_map"
@@ -17,9 +17,9 @@ def main() -> None:
     st.markdown("Each cell shows how much the measure changes if the documents at ranks *i* and *j* trade "
                 "places. **Blue** = the measure goes up, **red** = it goes down, white = no change. "
                 "Compare the maps to see which positions each measure cares about.")
-    teach_view.show_messages()
-    teach_view.example_controls(PAGE)
-    cq = teach_view.current()
+    render.messages()
+    lessons.example_controls(PAGE)
+    cq = lessons.current()
     k = cq.k
     if len(cq.ranking) < 2:
         st.info("The current query has fewer than two results: there is nothing to swap. Add results on the "

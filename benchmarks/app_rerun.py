@@ -29,19 +29,19 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from ui import state  # noqa: E402
+from ui import model  # noqa: E402
 
 PAGES = ["app_pages/playground.py", "app_pages/many_queries.py", "app_pages/lesson_precision_recall.py",
          "app_pages/lesson_reciprocal_rank.py", "app_pages/lesson_average_precision.py", "app_pages/lesson_dcg.py",
          "app_pages/lesson_pr_curve.py"]
 
 
-def example(n: int, k: int = 10, bump: int = 0) -> state.Example:
+def example(n: int, k: int = 10, bump: int = 0) -> model.Example:
     """N items, grades 0..3 on every third; ``bump`` sets item ``bump`` to grade 3."""
-    items = tuple(state.Item(f"d{i}", f"result {i}", 3 if i == bump else ((i * 7) % 4 if i % 3 == 0 else 0))
+    items = tuple(model.Item(f"d{i}", f"result {i}", 3 if i == bump else ((i * 7) % 4 if i % 3 == 0 else 0))
                   for i in range(1, n + 1))
-    tray = (state.Item("x1", "missed", 3),)
-    return state.Example((state.Query(f"{n} items", items, tray),), k=k, mode="graded")
+    tray = (model.Item("x1", "missed", 3),)
+    return model.Example((model.Query(f"{n} items", items, tray),), k=k, mode="graded")
 
 
 EDITORS = {"app_pages/playground.py": "playground", "app_pages/many_queries.py": "many"}

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ui import state  # noqa: E402
+from ui import codec, model  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -44,11 +44,11 @@ SLIDER = "[data-testid='stSlider'] input[type='range']"
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 
 
-def example(n: int) -> state.Example:
+def example(n: int) -> model.Example:
     """N items, the first of grade 3, then grades 0..3 on every third (as benchmarks/app_rerun.py)."""
-    items = tuple(state.Item(f"d{i}", f"result {i}", 3 if i == 1 else ((i * 7) % 4 if i % 3 == 0 else 0))
+    items = tuple(model.Item(f"d{i}", f"result {i}", 3 if i == 1 else ((i * 7) % 4 if i % 3 == 0 else 0))
                   for i in range(1, n + 1))
-    return state.Example((state.Query(f"{n} items", items, (state.Item("x1", "missed", 3),)),),
+    return model.Example((model.Query(f"{n} items", items, (model.Item("x1", "missed", 3),)),),
                          k=min(5, n), mode="graded")
 
 
@@ -193,7 +193,7 @@ def picker_at(rank: int) -> str:
 
 def measure_ranklab(browser, url: str, n: int, repeat: int) -> dict:
     out = {}
-    code = state.encode(example(n))
+    code = codec.encode(example(n))
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
@@ -241,7 +241,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def soak(browser, url: str, proc: subprocess.Popen, reruns: int) -> None:
-    code = state.encode(example(100))
+    code = codec.encode(example(100))
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     open_page(page, f"{url}/?ex={code}")

@@ -12,7 +12,8 @@ import numpy as np
 from metrics.io import Qrels, Run
 from metrics.io.keys import take
 
-from . import state
+from .model import Example, Item, Query
+from .validation import LIMITS, printable, validate
 
 __all__ = ["distribution_chart", "per_query_rows", "extremes", "query_example", "playground_ids", "PLAYGROUND_ITEMS"]
 
@@ -64,7 +65,7 @@ def distribution_chart(per_query: dict[str, dict[str, float]], measure: str, *, 
     )
 
 
-def query_example(qrels: Qrels, run: Run, qid: str, *, items: int = PLAYGROUND_ITEMS) -> state.Example:
+def query_example(qrels: Qrels, run: Run, qid: str, *, items: int = PLAYGROUND_ITEMS) -> Example:
     """One query of a run as the playground's example: its top ``items`` documents in trec_eval
     order, with their grades, and the judged relevant documents it did not retrieve."""
     judged: dict[str, int] = {}
@@ -78,19 +79,19 @@ def query_example(qrels: Qrels, run: Run, qid: str, *, items: int = PLAYGROUND_I
         scores = run.score[rows].tolist()
         by_doc = sorted(zip(docs, scores, strict=True), key=lambda p: p[0].encode(), reverse=True)
         ranking = [d for d, _ in sorted(by_doc, key=lambda p: -p[1])][:items]
-    limit = state.LIMITS
+    limit = LIMITS
     shown = set(ranking)
     tray = [d for d, g in judged.items() if g > 0 and d not in shown][:items]
     ids = playground_ids([*ranking, *tray])
 
-    def item(doc: str) -> state.Item:
+    def item(doc: str) -> Item:
         # a document in no qrels line, or judged −1, is unjudged in the playground too
         grade = judged.get(doc)
         grade = None if grade is None or grade < 0 else min(grade, limit.grade_max)
-        return state.Item(ids[doc], state.printable(doc)[: limit.label_chars], grade)
-    name = state.printable(qid).strip()[: limit.name_chars] or "query"
-    query = state.Query(name, tuple(item(d) for d in ranking), tuple(item(d) for d in tray))
-    return state.validate(state.Example((query,), k=min(10, max(1, len(ranking))), mode="graded"))
+        return Item(ids[doc], printable(doc)[: limit.label_chars], grade)
+    name = printable(qid).strip()[: limit.name_chars] or "query"
+    query = Query(name, tuple(item(d) for d in ranking), tuple(item(d) for d in tray))
+    return validate(Example((query,), k=min(10, max(1, len(ranking))), mode="graded"))
 
 
 def playground_ids(docs: list[str]) -> dict[str, str]:
@@ -103,11 +104,11 @@ def playground_ids(docs: list[str]) -> dict[str, str]:
     >>> [len(v) for v in playground_ids(["x" * 300, "x" * 301]).values()]
     [200, 200]
     """
-    limit = state.LIMITS.id_chars
+    limit = LIMITS.id_chars
     out: dict[str, str] = {}
     used = set()
     for doc in docs:
-        safe = state.printable(doc)
+        safe = printable(doc)
         if safe.strip() == "":
             safe = "(blank id)"
         if safe == doc and len(doc) <= limit and doc not in used:
@@ -116,7 +117,7 @@ def playground_ids(docs: list[str]) -> dict[str, str]:
     for doc in docs:
         if doc in out:
             continue
-        base = state.printable(doc) if state.printable(doc).strip() else "(blank id)"
+        base = printable(doc) if printable(doc).strip() else "(blank id)"
         candidate, n = base[:limit], 1
         while candidate in used:
             n += 1

@@ -11,7 +11,7 @@ of the example: a change of only those is not a step, and undo/redo leave them a
 each change; a new change clears the redo list. The browser's Back is untouched: it reloads
 an older ``?ex=`` link, which is recorded like any other change.
 
->>> from ui.state import build_preset
+>>> from ui.presets import build_preset
 >>> h = History()
 >>> cat, white = build_preset("cat"), build_preset("white-cat")
 >>> h.record(cat, white)
@@ -26,10 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-__all__ = ["DEPTH", "History", "record", "undo", "redo", "buttons", "KEY"]
+__all__ = ["DEPTH", "History", "record", "undo", "redo", "buttons"]
 
 DEPTH = 50          # steps kept; the oldest is dropped beyond
-KEY = "history"     # session key of this session's History
 
 
 def _content(example):
@@ -97,10 +96,12 @@ def _st():
 
 
 def _history() -> History:
+    from .state import KEYS
+
     ss = _st().session_state
-    h = ss.get(KEY)
+    h = ss.get(KEYS["history"])
     if not isinstance(h, History):
-        h = ss[KEY] = History()
+        h = ss[KEYS["history"]] = History()
     return h
 
 

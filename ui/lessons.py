@@ -1,4 +1,5 @@
-"""What every lesson page does first: header, messages, the example bar, the empty case."""
+"""What every lesson and Teach page starts from: the current query, ready for :mod:`metrics`,
+and (for lessons) the header, the queued messages, the example bar and the empty case."""
 
 from __future__ import annotations
 
@@ -7,19 +8,68 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+import metrics
 from ui import options, presenter, render, state, views, widgets
+from ui.model import Example, Query
+
+__all__ = ["LessonInputs", "inputs", "current", "run", "example_controls", "MAX_MEASURES", "read_measures",
+           "measures_box"]
+
+MAX_MEASURES = 12  # measures a page computes from its box; the others are named and left out
 
 
 @dataclass(frozen=True)
 class LessonInputs:
-    """The current example as a lesson needs it."""
+    """The current query of the shared example as a page needs it."""
 
-    example: state.Example
-    query: state.Query
+    example: Example
+    query: Query
     k: int
     ranking: list[str]
     judgments: dict[str, int]
     labels: dict[str, str]
+
+    @property
+    def name(self) -> str:
+        return self.query.name
+
+    @property
+    def mode(self) -> str:
+        return self.example.mode
+
+    @property
+    def groups(self) -> list[list[str]]:
+        """The query's groups (seed 001) as lists; empty when it has none."""
+        return self.query.group_lists()
+
+
+def inputs(example: Example, k: int | None = None) -> LessonInputs:
+    """``example``'s current query read in its mode, at ``k`` (default: k clipped to the ranking).
+
+    >>> from ui.presets import build_preset
+    >>> cat = inputs(build_preset("cat"))
+    >>> cat.name, cat.k, cat.ranking[:3], cat.judgments["2"], cat.labels["3"], cat.groups
+    ('cat in the box', 2, ['1', '2', '3'], 1, '📦 box', [])
+    """
+    query = example.query
+    ranking, judgments = query.inputs(example.mode)
+    return LessonInputs(example, query, state.effective_k(example) if k is None else k, ranking, judgments,
+                        query.labels())
+
+
+def current() -> LessonInputs:
+    """The current query of the session's example (:func:`ui.state.get_example`)."""
+    return inputs(state.get_example())
+
+
+def example_controls(page: str, *, k: bool = True) -> None:
+    """The app's own example controls (preset, query, k, relevance mode) for a Teach page."""
+    widgets.preset_picker(page)
+    widgets.preset_note()
+    if k:
+        widgets.example_bar(page, len(state.get_example().query.ranking))
+    else:
+        widgets.query_picker(page)
 
 
 def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], None], *,
@@ -51,11 +101,43 @@ def _body(page: str, body: Callable[[LessonInputs], None], strip: bool) -> None:
     if options.stale(page):
         st.rerun()  # a switch of the lesson changed: the page and its link follow
     example = state.get_example()
-    query = example.query
-    if not query.ranking:  # emptied since the page was drawn
+    if not example.query.ranking:  # emptied since the page was drawn
         st.rerun()
-    k = state.effective_k(example)
-    ranking, judgments = query.inputs(example.mode)
+    lesson = inputs(example)
     if strip:
-        render.strip(views.item_rows(query.ranking), k, key=f"{page}.strip")
-    body(LessonInputs(example, query, k, ranking, judgments, query.labels()))
+        render.strip(views.item_rows(lesson.query.ranking), lesson.k, key=f"{page}.strip")
+    body(lesson)
+
+
+def read_measures(text: str, default: str, *, limit: int = MAX_MEASURES) -> tuple[list[str], list[tuple[str, str]]]:
+    """The measures typed in a box: canonical, each once, at most ``limit``; and the
+    ``(level, message)`` pairs to show — an error when the text does not parse (then the
+    ``default`` measures are used), a warning naming the measures left out beyond ``limit``.
+
+    >>> read_measures("P@5 map P@5", "AP")
+    (['P@5', 'AP'], [])
+    >>> read_measures("P@1, P@2 P@3 P@4", "AP", limit=2)
+    (['P@1', 'P@2'], [('warning', '4 measures: only the first 2 are computed; left out: P@3, P@4.')])
+    >>> read_measures("P@0", "AP")[0]
+    ['AP']
+    """
+    notes = []
+    try:
+        measures = [str(m) for m in metrics.parse_many(text)]
+    except ValueError as err:
+        notes.append(("error", f"{err}. Using the default measures instead."))
+        measures = [str(m) for m in metrics.parse_many(default)]
+    measures = list(dict.fromkeys(measures))
+    if len(measures) > limit:
+        notes.append(("warning", f"{len(measures)} measures: only the first {limit} are computed; "
+                                 f"left out: {', '.join(measures[limit:])}."))
+        measures = measures[:limit]
+    return measures, notes
+
+
+def measures_box(label: str, default: str, *, key: str, help: str | None = None) -> list[str]:
+    """A text box of measures (:func:`read_measures`), its messages shown under it."""
+    text = st.text_input(label, default, max_chars=300, key=key, help=help)
+    measures, notes = read_measures(text, default)
+    render.notes(notes)
+    return measures

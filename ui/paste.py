@@ -41,7 +41,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from .state import LIMITS, Item, Query
+from .model import Item, Query
+from .validation import LIMITS
 
 __all__ = ["PasteError", "Row", "Pasted", "parse", "to_query", "MAX_CHARS", "MAX_LINES", "MAX_PROBLEMS"]
 

@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from . import charts, state
+from . import charts, codec, state
 from .charts import PICK
 from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
 
-__all__ = ["plain", "messages", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
+__all__ = ["plain", "messages", "notes", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution", "copy_link", "permalink"]
 
 
@@ -40,7 +40,12 @@ def messages() -> None:
     """Show the messages queued by :mod:`ui.state` (bad edits, damaged permalinks). They quote
     user text (a query name, a label, an id), so they are shown as plain text."""
     state.get_example()  # reads the URL first, so a damaged permalink is reported on this run
-    for level, text in state.take_messages():
+    notes(state.take_messages())
+
+
+def notes(pairs: Sequence[tuple[str, str]]) -> None:
+    """Show ``(level, text)`` messages ("error" or "warning") as plain text: they quote user text."""
+    for level, text in pairs:
         (st.error if level == "error" else st.warning)(escape_markdown(text), icon="⚠️")
 
 
@@ -195,7 +200,7 @@ def permalink(page: str | None = None) -> str | None:
 
     state.get_example()  # mirrors the example into the URL: its code is kept, not encoded again
     code = st.session_state.get(state.KEYS["url"])
-    return f"{st.context.url or ''}?{options.query_string(page, {state.PARAM: code})}" if code else None
+    return f"{st.context.url or ''}?{options.query_string(page, {codec.PARAM: code})}" if code else None
 
 
 def copy_link(link: str | None, label: str = "Copy link") -> None:

@@ -1,4 +1,7 @@
-"""Small rendering helpers shared by the Teach pages (tables, messages, numbers).
+"""Small table helpers shared by the Teach pages (numbers, inputs, a ranking, widget keys).
+
+The current query and the example controls are :mod:`ui.lessons`; messages are
+:func:`ui.render.messages`.
 
 User text shown in Markdown goes through :func:`ui.views.escape_markdown`, the one escaper.
 """
@@ -6,53 +9,10 @@ User text shown in Markdown goes through :func:`ui.views.escape_markdown`, the o
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 
 import pandas as pd
 
-from ui import state
-
-__all__ = ["CurrentQuery", "current", "describe", "example_controls", "ranking_frame", "show_messages", "signature", "fmt"]
-
-
-@dataclass(frozen=True)
-class CurrentQuery:
-    """What a single-query page needs from the shared example."""
-
-    name: str
-    ranking: list
-    judgments: dict
-    labels: dict
-    k: int
-    mode: str
-    groups: list
-
-
-def current() -> CurrentQuery:
-    """The current query of the shared example, ready for :mod:`metrics`."""
-    ex = state.get_example()
-    q = ex.query
-    ranking, judgments = q.inputs(ex.mode)
-    return CurrentQuery(q.name, ranking, judgments, q.labels(), state.effective_k(ex), ex.mode, q.group_lists())
-
-
-def example_controls(page: str, *, k: bool = True) -> None:
-    """The app's own example controls (preset, query, k, relevance mode) for a Teach page."""
-    from ui import widgets
-
-    widgets.preset_picker(page)
-    widgets.preset_note()
-    if k:
-        widgets.example_bar(page, len(state.get_example().query.ranking))
-    else:
-        widgets.query_picker(page)
-
-
-def show_messages() -> None:
-    """Show (once) the messages the shared state queued, e.g. a damaged permalink."""
-    from ui import render
-
-    render.messages()
+__all__ = ["describe", "ranking_frame", "signature", "fmt"]
 
 
 def fmt(x, digits: int = 4) -> str:

@@ -12,14 +12,14 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from . import state
+from . import model, presets, state, validation
 from .render import copy_link, messages, permalink, plain
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "move_item", "drag_order", "example_bar", "GRADE_HELP"]
 
-GRADE_HELP = (f"0 = not relevant; 1 to {state.LIMITS.grade_max} = relevant, higher is better; "
-              f"{state.UNJUDGED} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
+GRADE_HELP = (f"0 = not relevant; 1 to {validation.LIMITS.grade_max} = relevant, higher is better; "
+              f"{validation.UNJUDGED} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
 
 
 # --------------------------------------------------------------------------- k, mode, presets
@@ -66,10 +66,10 @@ def mode_switch(page: str) -> str:
 
     def changed() -> None:
         value = st.session_state.get(key)
-        if value in state.MODES:
+        if value in model.MODES:
             state.update(mode=value)
 
-    st.segmented_control("relevance", list(state.MODES), key=key, on_change=changed,
+    st.segmented_control("relevance", list(model.MODES), key=key, on_change=changed,
                          format_func={"binary": "binary (0/1)", "graded": "graded (0..10)"}.get,
                          help="binary: every positive grade counts as relevant (1); graded: DCG uses the grades")
     return ex.mode
@@ -89,21 +89,22 @@ def preset_picker(page: str) -> None:
     # browser's focus in a state where the grid swallowed the next click and keystroke);
     # "restore" in :func:`preset_note` loads the same preset again
     loaded = st.session_state.get(state.KEYS["preset"])
-    _show(key, loaded if loaded in state.PRESETS else None)
-    st.selectbox("load an example", list(state.PRESETS), key=key, on_change=load,
-                 format_func=lambda name: state.PRESETS[name].title, placeholder="choose a preset…")
+    _show(key, loaded if loaded in presets.PRESETS else None)
+    st.selectbox("load an example", list(presets.PRESETS), key=key, on_change=load,
+                 format_func=lambda name: presets.PRESETS[name].title, placeholder="choose a preset…")
 
 
 def preset_note() -> None:
     """Which preset the example came from, and whether it was edited since (with a button
     that loads it again)."""
     name = st.session_state.get(state.KEYS["preset"])
-    if name in state.PRESETS:
-        preset = state.PRESETS[name]
+    if name in presets.PRESETS:
+        preset = presets.PRESETS[name]
         if state.get_example().queries == preset.queries:
-            st.caption(f"Loaded: {preset.title} — {preset.source}")
+            # a preset file's text is a teacher's: shown as plain text
+            st.caption(f"Loaded: {plain(preset.title)} — {plain(preset.source, 200)}")
         else:
-            st.caption(f"Started from: {preset.title} — {preset.source} (edited since)")
+            st.caption(f"Started from: {plain(preset.title)} — {plain(preset.source, 200)} (edited since)")
             st.button("↺ restore the preset", key=f"state.restore.{name}", on_click=state.load_preset,
                       args=(name,), help="load the preset again, as it was")
 
@@ -144,11 +145,11 @@ def example_bar(page: str, n: int, *, rerun: str | None = None) -> int:
 # --------------------------------------------------------------------------- editors
 
 def _frame(items, *, ranked: bool) -> pd.DataFrame:
-    rows = state.item_rows(items)
+    rows = model.item_rows(items)
     frame = pd.DataFrame(rows, columns=["id", "label", "grade"])
     # text, not a number column: the browser's number editor bent what was typed (−1 became 1,
     # 1e3 became 3, 11 became 1) before the server could refuse it; text reaches
-    # ui.state._grade exactly as typed, which reads it strictly and says what is wrong
+    # ui.validation exactly as typed, which reads it strictly and says what is wrong
     frame["grade"] = pd.array([grade_text(row["grade"]) for row in rows], dtype="string")
     if ranked:
         frame.insert(0, "rank", pd.array(range(1, len(rows) + 1), dtype="Int64"))
@@ -159,7 +160,7 @@ def _columns(ranked: bool) -> dict:
     cfg = {
         "id": st.column_config.TextColumn("id", disabled=True, width="small",
                                           help="the document id the metrics see (new rows get one)"),
-        "label": st.column_config.TextColumn("label", max_chars=state.LIMITS.label_chars, width="medium",
+        "label": st.column_config.TextColumn("label", max_chars=validation.LIMITS.label_chars, width="medium",
                                              help="what the result is (shown as plain text)"),
         "grade": st.column_config.TextColumn("grade", max_chars=8, help=GRADE_HELP, width="small"),
     }
@@ -170,7 +171,7 @@ def _columns(ranked: bool) -> dict:
 
 def grade_text(grade: int | None) -> str:
     """A grade as shown: its number, or ``?`` when unjudged."""
-    return state.UNJUDGED if grade is None else str(grade)
+    return validation.UNJUDGED if grade is None else str(grade)
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
@@ -196,9 +197,9 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     stored = st.session_state.get(slot)
     delta = st.session_state.get(key)
     added = len(delta.get("added_rows") or ()) if isinstance(delta, dict) else 0
-    if added + len(items) > state.LIMITS.items:
+    if added + len(items) > validation.LIMITS.items:
         # refuse before Streamlit applies the rows (it adds them one by one, which takes minutes)
-        state.reset_editors(f"{added:,} rows added: a list holds at most {state.LIMITS.items:,} items. "
+        state.reset_editors(f"{added:,} rows added: a list holds at most {validation.LIMITS.items:,} items. "
                             "The previous example is kept.")
         key, delta = state.editor_key(page, name, index), None
         messages()
@@ -227,7 +228,7 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     if rows == _records(base if base_items == items else _frame(items, ranked=ranked)):
         st.session_state[slot] = (key, base_items, items)
         return None
-    new_items = state.items_from_rows(rows, reserved=reserved, prefix=prefix)
+    new_items = model.items_from_rows(rows, reserved=reserved, prefix=prefix)
     st.session_state[slot] = (key, base_items, None)  # filled in by the caller once applied
     return new_items, slot, key, base_items
 

@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from ui import state
+from ui import codec, model, presets
 
 from .conftest import PAGES, charts, edit, editor_key, example, new_app
 
@@ -137,10 +137,10 @@ def test_an_empty_list_is_explained_on_every_page(app):
 
 
 def test_k_beyond_the_list_uses_the_whole_list():
-    ex = state.build_preset("cat")
+    ex = presets.build_preset("cat")
     from dataclasses import replace
 
-    at = new_app(ex=state.encode(replace(ex, k=50)))
+    at = new_app(ex=codec.encode(replace(ex, k=50)))
     at.run()
     assert not at.exception
     assert any("k = 50 is beyond the 8 ranked items; using k = 8" in c.value for c in at.caption)
@@ -180,14 +180,14 @@ def test_a_tampered_permalink_keeps_the_default_example(link):
     at = new_app(ex=link)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert example(at) == state.build_preset("cat")
+    assert example(at) == presets.build_preset("cat")
     if link:
         assert any("example was not changed" in e for e in errors(at)), errors(at)
         # the message quotes the link's text, as plain text
         assert not any(live_markdown(e.value) for e in at.error), [e.value for e in at.error]
     at.run()   # the session is not broken: the next run works and says nothing more
     assert not at.exception and not at.error
-    assert example(at) == state.build_preset("cat")
+    assert example(at) == presets.build_preset("cat")
 
 
 def test_a_damaged_link_on_every_page_keeps_the_example_and_says_so():
@@ -197,16 +197,16 @@ def test_a_damaged_link_on_every_page_keeps_the_example_and_says_so():
         at.query_params["ex"] = DAMAGED["lone surrogate name"]
         at.run()
         assert not at.exception, (page, [e.value for e in at.exception])
-        assert example(at) == state.build_preset("cat"), page
+        assert example(at) == presets.build_preset("cat"), page
         assert any("lone surrogate" in e and "example was not changed" in e for e in errors(at)), page
 
 
 def test_a_hostile_name_in_a_valid_link_is_plain_text_everywhere():
     ids = ["[d](http://evil.example/d)", "<img src=x onerror=alert(1)>", "doc#D001", "![i](http://evil.example/j.png)"]
-    ex = state.Example((state.Query(HOSTILE_NAME[:100], tuple(state.Item(d, d, g) for d, g in zip(ids, [1, 0, 2, 1], strict=True))),
-                        state.Query("second " + HOSTILE_NAME[:40], (state.Item("x", HOSTILE_NAME[:90], 1),))),
+    ex = model.Example((model.Query(HOSTILE_NAME[:100], tuple(model.Item(d, d, g) for d, g in zip(ids, [1, 0, 2, 1], strict=True))),
+                        model.Query("second " + HOSTILE_NAME[:40], (model.Item("x", HOSTILE_NAME[:90], 1),))),
                        k=3, mode="graded")
-    at = new_app(ex=state.encode(ex))
+    at = new_app(ex=codec.encode(ex))
     at.run()
     assert not at.exception and example(at) == ex
     for page in PAGES:
@@ -227,5 +227,5 @@ def test_a_tampered_permalink_keeps_the_current_example(app):
     app.query_params["ex"] = "1.not-a-real-link"
     app.run()
     assert not app.exception
-    assert example(app) == state.build_preset("dcg")
+    assert example(app) == presets.build_preset("dcg")
     assert any("damaged" in e for e in errors(app))

@@ -1,6 +1,6 @@
 """Editing the Playground's grid: every change typed is applied exactly, or refused with a message."""
 
-from ui import state
+from ui import codec, model, presets, state
 
 from .conftest import edit, editor_key, errors, example
 
@@ -38,13 +38,13 @@ def test_an_added_row_without_a_grade_is_unjudged(app):
 
 
 def test_unjudged_grades_round_trip_through_the_link():
-    ex = state.build_preset("cat")
+    ex = presets.build_preset("cat")
     q = ex.query
-    items = (state.Item(q.ranking[0].id, q.ranking[0].label, None),) + q.ranking[1:]
+    items = (model.Item(q.ranking[0].id, q.ranking[0].label, None),) + q.ranking[1:]
     from dataclasses import replace
 
     changed = replace(ex, queries=(replace(q, ranking=items),))
-    assert state.decode(state.encode(changed)) == changed
+    assert codec.decode(codec.encode(changed)) == changed
 
 
 def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
@@ -53,7 +53,7 @@ def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
     edit(app, edited_rows={0: {"grade": "9"}})
     assert any("(edited since)" in c.value for c in app.caption)
     app.button(key="state.restore.white-cat").click().run()
-    assert example(app) == state.build_preset("white-cat")
+    assert example(app) == presets.build_preset("white-cat")
     assert any(c.value.startswith("Loaded: White cat") for c in app.caption)
 
 
@@ -86,7 +86,7 @@ def test_an_address_lagging_behind_quick_edits_does_not_take_them_back(app, monk
     with_edit = app.query_params["ex"]
     app.slider(key="playground.k").set_value(4).run()         # k = 4: a newer link
     assert app.query_params["ex"] != with_edit
-    before_edit = state.encode(state.build_preset("cat"))     # what the browser could still send
+    before_edit = codec.encode(presets.build_preset("cat"))     # what the browser could still send
     app.query_params["ex"] = before_edit
     app.run()
     ex = example(app)
@@ -110,8 +110,8 @@ def test_the_browsers_back_still_opens_an_earlier_link(app, monkeypatch):
 def test_the_preset_box_is_empty_for_an_example_from_a_link():
     from .conftest import new_app
 
-    items = (state.Item("a", "A", 1), state.Item("b", "B", 0))
-    at = new_app(ex=state.encode(state.Example((state.Query("mine", items),), k=1)))
+    items = (model.Item("a", "A", 1), model.Item("b", "B", 0))
+    at = new_app(ex=codec.encode(model.Example((model.Query("mine", items),), k=1)))
     at.run()
     assert not at.exception
     assert at.selectbox(key="playground.preset").value is None   # not "Cat in the box"
@@ -120,9 +120,9 @@ def test_the_preset_box_is_empty_for_an_example_from_a_link():
 def test_a_long_list_picks_the_item_to_move_by_its_rank():
     from .conftest import new_app
 
-    items = tuple(state.Item(f"d{i}", f"result {i}", i % 2) for i in range(1, 31))
-    tray = (state.Item("x", "missed", 2),)
-    at = new_app(ex=state.encode(state.Example((state.Query("30 items", items, tray),), k=5, mode="graded")))
+    items = tuple(model.Item(f"d{i}", f"result {i}", i % 2) for i in range(1, 31))
+    tray = (model.Item("x", "missed", 2),)
+    at = new_app(ex=codec.encode(model.Example((model.Query("30 items", items, tray),), k=5, mode="graded")))
     at.run()
     assert not at.exception
     number = at.number_input(key="playground.pick.0.number")

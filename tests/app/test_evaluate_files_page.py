@@ -11,7 +11,7 @@ import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
 from tests.test_io import simple_qrels_parse, simple_run_parse
-from ui import state
+from ui import codec, validation
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "app_pages" / "evaluate_files.py")
@@ -111,7 +111,7 @@ def test_worst_query_links_to_its_ranking_in_the_playground():
     links = [m.value for m in at.markdown if "open in the playground" in m.value]
     assert len(links) == 10  # five worst, five best
     qid = shown(links[0].split(" — ")[0])
-    example = state.decode(re.search(r"\(\./\?ex=([^)]+)\)", links[0]).group(1))
+    example = codec.decode(re.search(r"\(\./\?ex=([^)]+)\)", links[0]).group(1))
     run = simple_run_parse(SAMPLE / "run_bm25.txt")[qid]
     qrels = simple_qrels_parse(SAMPLE / "qrels.txt")[qid]
     top = sorted(sorted(run, reverse=True), key=lambda d: -run[d])  # trec_eval order
@@ -141,18 +141,18 @@ def test_ids_with_hash_slash_and_other_scripts_are_evaluated():
     assert links
     for line in links:
         qid = shown(line.split(" — ")[0])
-        example = state.decode(re.search(r"\(\./\?ex=([^)]+)\)", line).group(1))
+        example = codec.decode(re.search(r"\(\./\?ex=([^)]+)\)", line).group(1))
         assert example.query.name == qid
         ids = {item.id for item in (*example.query.ranking, *example.query.tray)}
         assert ids <= {"doc#D001", "doc#D002", "http://x.org/a?b=1#c", "文書/3", "doc#D004"}
-        assert state.decode(state.encode(example)) == example   # the permalink round-trips them exactly
+        assert codec.decode(codec.encode(example)) == example   # the permalink round-trips them exactly
 
 
 def test_an_unusable_id_costs_the_link_not_the_page(monkeypatch):
     from ui import evaluation_view
 
     def refuse(*args, **kwargs):
-        raise state.ExampleError("id 'doc#D001' may only use letters, digits and _ . : -")
+        raise validation.ExampleError("id 'doc#D001' may only use letters, digits and _ . : -")
 
     monkeypatch.setattr(evaluation_view, "query_example", refuse)
     at = paste(run_page(), WILD_QRELS, WILD_RUN)

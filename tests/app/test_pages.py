@@ -3,7 +3,7 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import state
+from ui import codec, model, presets
 
 from .conftest import PAGES, charts, edit, example, links_shown, metrics_shown, new_app
 
@@ -14,12 +14,12 @@ PRECISION = [0, .5, .33, .5, .6, .5, .57, .5]
 NDCG = [0, .39, .38, .46, .58, .6, .67, .73]
 
 
-@pytest.mark.parametrize("preset", list(state.PRESETS))
+@pytest.mark.parametrize("preset", list(presets.PRESETS))
 def test_every_page_runs_on_every_preset(preset):
     at = new_app()
     at.run()
     at.selectbox(key="playground.preset").set_value(preset).run()
-    assert example(at) == state.build_preset(preset)
+    assert example(at) == presets.build_preset(preset)
     for page in PAGES:
         at.switch_page(page)
         at.run()
@@ -165,8 +165,8 @@ def test_a_reply_from_an_older_list_is_ignored(app):
 def test_long_lists_are_moved_with_the_buttons_only():
     at = new_app()
     at.run()
-    at.session_state["state.example"] = state.Example((state.Query(
-        "long", tuple(state.Item(str(n), f"doc {n}", n % 2) for n in range(21))),), k=5, mode="binary")
+    at.session_state["state.example"] = model.Example((model.Query(
+        "long", tuple(model.Item(str(n), f"doc {n}", n % 2) for n in range(21))),), k=5, mode="binary")
     at.run()
     assert not at.exception and not [k for k in at.session_state if str(k).startswith("playground.drag.")]
     assert any("up to 20 items" in c.value for c in at.caption)
@@ -181,8 +181,8 @@ def test_adding_and_deleting_rows(app):
 
 
 def test_a_permalink_restores_the_example():
-    wanted = state.build_preset("dcg")
-    at = new_app(ex=state.encode(wanted))
+    wanted = presets.build_preset("dcg")
+    at = new_app(ex=codec.encode(wanted))
     at.run()
     assert not at.exception
     assert example(at) == wanted
@@ -195,7 +195,7 @@ def test_a_permalink_restores_the_example():
 
 def test_the_url_follows_the_example(app):
     app.selectbox(key="playground.preset").set_value("three-queries").run()
-    assert state.decode(app.query_params["ex"]) == state.build_preset("three-queries")
+    assert codec.decode(app.query_params["ex"]) == presets.build_preset("three-queries")
 
 
 def test_many_queries_writes_out_mrr_and_map(app):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.conftest import example, links_shown, new_app
-from ui import state
+from ui import model, presets, validation
 
 
 def paste_and_apply(at, text: str):
@@ -71,14 +71,14 @@ def test_a_paste_is_undoable(app):
     paste_and_apply(app, "only\t1")
     assert len(example(app).query.ranking) == 1 and "Read 1 result (a list)." in result_texts(app)
     app.button(key="playground.undo").click().run()
-    assert example(app).query == state.build_preset("cat").queries[0]
+    assert example(app).query == presets.build_preset("cat").queries[0]
     assert "Read 1 result" not in result_texts(app)  # the report was about the undone example
 
 
 def _printable_ids_accepted() -> bool:
     try:
-        state.validate(state.Example((state.Query("q", (state.Item("a#/ b", "x", 0),)),)))
-    except state.ExampleError:
+        validation.validate(model.Example((model.Query("q", (model.Item("a#/ b", "x", 0),)),)))
+    except validation.ExampleError:
         return False
     return True
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import state
+from ui import model, presets, state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 HOSTILE = ["<script>alert(1)</script>", "**bold** [x](http://e) $x$", "x" * 10_000, "nan", "-1e308", "🐱" * 50]
@@ -20,7 +20,7 @@ def open_page(page: str, preset: str | None = None, params: dict | None = None) 
         for k, v in params.items():
             at.query_params[k] = v
     if preset:
-        at.session_state[state.KEYS["example"]] = state.build_preset(preset)
+        at.session_state[state.KEYS["example"]] = presets.build_preset(preset)
     at.run()
     at.switch_page(f"app_pages/{page}.py")
     at.run()
@@ -29,8 +29,8 @@ def open_page(page: str, preset: str | None = None, params: dict | None = None) 
 
 
 def texts(elements) -> str:
-    """The text of some elements, Markdown escapes removed."""
-    return " ".join(str(e.value) for e in elements).replace("\\", "")
+    """The text of some elements, Markdown escapes (and the escaper's zero-width spaces) removed."""
+    return " ".join(str(e.value) for e in elements).replace("\\", "").replace("\u200b", "")
 
 
 def frames(at) -> str:
@@ -86,11 +86,16 @@ def test_check_lists_every_mistake_that_gives_the_number():
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_check_hostile_answers(text):
-    at = open_page("check_calculation")
+    at = open_page("check_calculation")  # cat in the box: the box asks for P@2
     at.text_input[0].set_value(text)
     at.button[0].click().run()
     assert not at.exception
     assert not at.success
+    # the user reads why: the answer is quoted back (its start, as typed) and refused as a number
+    shown = texts(at.info)
+    assert "Could not read the value of P@2" in shown and "is not a number" in shown
+    assert text[:20] in shown
+    assert "*bold*" not in " ".join(str(e.value) for e in at.info)  # quoted as text, not rendered
 
 
 def test_check_generated_exercise():
@@ -239,12 +244,30 @@ def test_compare_generated_disagreement():
     assert "disagree" in texts(at.warning)  # default measures there: nDCG AP P@3 RR
 
 
-@pytest.mark.parametrize("text", ["1 1 2", "", "<b>x</b> y", "z " * 2000])
-def test_compare_typed_order_hostile(text):
+@pytest.mark.parametrize("text, error", [
+    ("1 1 2", "Document '1' appears twice in system B's ranking"),
+    ("", "Type at least one document id for system B."),
+    ("z " * 2000, "2,000 ids is too many (at most 1000)."),
+])
+def test_compare_typed_order_refused(text, error):
     at = open_page("compare")
     at.radio(key="compare.source").set_value("Type system B's order").run()
     at.text_area(key="compare.b_text").set_value(text).run()
     assert not at.exception
+    assert error in texts(at.error)
+    assert not at.dataframe  # nothing is compared
+
+
+def test_compare_typed_order_with_unjudged_ids():
+    at = open_page("compare")  # cat in the box, k = 2: A ranks 1 (not relevant), 2 (relevant) first
+    at.radio(key="compare.source").set_value("Type system B's order").run()
+    at.text_area(key="compare.b_text").set_value("<b>x</b> y").run()
+    assert not at.exception and not at.error
+    assert "2 id(s) are not judged and count as not relevant: '<b>x</b>', 'y'" in texts(at.caption)
+    table = at.dataframe[0].value.set_index("measure")
+    # A: P@2 = 1/2, RR = 1/2; B retrieves nothing judged: 0 for both
+    assert table.loc["P@2", "mean A"] == "0.5" and table.loc["P@2", "mean B"] == "0"
+    assert table.loc["RR", "mean A"] == "0.5" and table.loc["RR", "mean B"] == "0"
 
 
 # --------------------------------------------------------------------------- swap map
@@ -293,9 +316,9 @@ def test_user_text_is_not_rendered_as_markdown():
 
 
 EDGE_EXAMPLES = {
-    "empty ranking": state.Example((state.Query("nothing retrieved", (), (state.Item("a", "A", 2),)),), k=3),
-    "nothing relevant": state.Example((state.Query("all zero", tuple(state.Item(f"d{i}", "", 0) for i in range(4))),)),
-    "long": state.Example((state.Query("long", tuple(state.Item(f"d{i}", f"<b>{i}</b>", i % 4) for i in range(60))),),
+    "empty ranking": model.Example((model.Query("nothing retrieved", (), (model.Item("a", "A", 2),)),), k=3),
+    "nothing relevant": model.Example((model.Query("all zero", tuple(model.Item(f"d{i}", "", 0) for i in range(4))),)),
+    "long": model.Example((model.Query("long", tuple(model.Item(f"d{i}", f"<b>{i}</b>", i % 4) for i in range(60))),),
                           k=50, mode="graded"),
 }
 TEACH_PAGES = ["check_calculation", "practice", "conventions", "pitfalls", "compare", "swap_map"]
@@ -317,3 +340,49 @@ def test_teach_pages_survive_edge_examples(page, name):
     if page == "compare":
         at.radio(key="compare.source").set_value("The example's queries vs. a variant").run()
         assert not at.exception
+
+
+# --------------------------------------------------------------------------- the measures box
+
+def test_conventions_measures_box_names_what_it_leaves_out():
+    at = open_page("conventions")  # cat in the box, k = 2
+    typed = " ".join(f"P@{i}" for i in range(1, 15)) + " P@1"  # 14 measures, one typed twice
+    at.text_input(key="conventions.measures.2").set_value(typed).run()
+    assert not at.exception and not at.error
+    assert "14 measures: only the first 12 are computed; left out: P@13, P@14." in texts(at.warning)
+    assert list(at.dataframe[0].value["measure"]) == [f"P@{i}" for i in range(1, 13)]
+
+
+def test_compare_measures_box_names_what_it_leaves_out():
+    at = open_page("compare")  # the sample collection, k = 10
+    at.text_input(key="compare.measures.0.10").set_value(" ".join(f"P@{i}" for i in range(1, 14))).run()
+    assert not at.exception and not at.error
+    assert "13 measures: only the first 12 are computed; left out: P@13." in texts(at.warning)
+    assert list(at.dataframe[0].value["measure"]) == [f"P@{i}" for i in range(1, 13)]
+
+
+def test_compare_counts_two_queries_of_the_same_name():
+    same = model.Example((model.Query("q", (model.Item("a", "A", 1), model.Item("b", "B", 0))),
+                          model.Query("q", (model.Item("c", "C", 0), model.Item("d", "D", 1)))), k=2)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[state.KEYS["example"]] = same
+    at.run()
+    at.switch_page("app_pages/compare.py").run()
+    at.radio(key="compare.source").set_value("The example's queries vs. a variant").run()
+    at.text_input(key="compare.measures.2.2").set_value("AP").run()
+    assert not at.exception and not at.error
+    # AP of the first query: 1/1 = 1; of the second: (1/2) / 1 = 0.5; MAP = (1 + 0.5) / 2 = 0.75
+    assert at.dataframe[0].value.set_index("measure").loc["AP", "mean A"] == "0.75"
+    shown = texts(at.caption)
+    assert "2 queries." in shown and "q1 = “q”; q2 = “q”" in shown
+
+
+def test_a_long_query_name_is_cut_like_everywhere_else():
+    long = model.Example((model.Query("n" * 100, (model.Item("a", "A", 1),)),), k=1)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[state.KEYS["example"]] = long
+    at.run()
+    at.switch_page("app_pages/conventions.py").run()
+    assert not at.exception
+    # ui.render.plain: at most 80 characters, the 80th an ellipsis
+    assert f"Query “{'n' * 79}…”" in texts(at.caption) and "n" * 80 not in texts(at.caption)

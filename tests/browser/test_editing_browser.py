@@ -116,11 +116,11 @@ def test_a_row_added_at_the_bottom_gets_a_rank_and_an_id(server, page):
 def test_quick_presses_on_the_k_slider_are_all_counted(server, page):
     # 100 items, so a rerun is still running when the next press comes: the request for it
     # carried the address of two runs ago, which was read as a permalink and took k back
-    from ui import state
+    from ui import codec, model
 
-    items = tuple(state.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
-    example = state.Example((state.Query("100 items", items),), k=5, mode="graded")
-    page.goto(f"{server}/?ex={state.encode(example)}")
+    items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
+    example = model.Example((model.Query("100 items", items),), k=5, mode="graded")
+    page.goto(f"{server}/?ex={codec.encode(example)}")
     wait_ready(page)
     page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
     thumb = page.locator("[data-testid='stSlider'] input[type='range']").first

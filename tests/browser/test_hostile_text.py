@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from ui import state
+from ui import codec, model, validation
 
 from .conftest import shot
 
@@ -42,13 +42,13 @@ PAGES = {
 }
 
 
-def hostile_example() -> state.Example:
-    assert len(NAME) <= state.LIMITS.name_chars
-    first = state.Query(NAME, tuple(state.Item(d, lab, g) for d, lab, g in zip(IDS, LABELS, [1, 0, 3, 2, 1], strict=True)),
-                        (state.Item("[t](http://evil.example/t)", "![tray](http://evil.example/tray.png)", 2),),
+def hostile_example() -> model.Example:
+    assert len(NAME) <= validation.LIMITS.name_chars
+    first = model.Query(NAME, tuple(model.Item(d, lab, g) for d, lab, g in zip(IDS, LABELS, [1, 0, 3, 2, 1], strict=True)),
+                        (model.Item("[t](http://evil.example/t)", "![tray](http://evil.example/tray.png)", 2),),
                         groups=((IDS[0], IDS[2]), ("![g](http://evil.example/g.png)",)))
-    second = state.Query("second: " + NAME[:60], (state.Item("a", NAME, 1), state.Item("b", "", 0)))
-    return state.validate(state.Example((first, second), k=3, mode="graded"))
+    second = model.Query("second: " + NAME[:60], (model.Item("a", NAME, 1), model.Item("b", "", 0)))
+    return validation.validate(model.Example((first, second), k=3, mode="graded"))
 
 
 @pytest.fixture
@@ -104,9 +104,9 @@ def assert_inert(page, requests: list[str], dialogs: list[str], where: str) -> N
 
 def test_a_hostile_permalink_is_plain_text_on_every_page(server, watched):
     page, requests, dialogs = watched
-    code = state.encode(hostile_example())
+    code = codec.encode(hostile_example())
     for path, heading in PAGES.items():
-        page.goto(f"{server}/{path}?{state.PARAM}={code}")
+        page.goto(f"{server}/{path}?{codec.PARAM}={code}")
         wait_ready(page, heading)
         assert_inert(page, requests, dialogs, path or "playground")
         if path == "":
@@ -128,7 +128,7 @@ def test_a_damaged_link_quoting_a_hostile_name_is_plain_text(server, watched):
 
     payload = {"v": 1, "k": 2, "m": "b", "q": [{"n": NAME, "r": [["1", "a", 99]]}]}
     code = "1." + base64.urlsafe_b64encode(zlib.compress(json.dumps(payload).encode())).decode().rstrip("=")
-    page.goto(f"{server}/?{state.PARAM}={code}")
+    page.goto(f"{server}/?{codec.PARAM}={code}")
     wait_ready(page, "Playground")
     alert = page.locator("[data-testid='stAlert']", has_text="this link is invalid").first
     alert.wait_for(timeout=TIMEOUT)

@@ -2,11 +2,11 @@
 (the app skips validation at run time), uses the one grade colour scale, and integer k axes."""
 
 import metrics
-from ui import charts, state, views
+from ui import charts, presets, views
 
 
 def _inputs(name="white-cat"):
-    ex = state.build_preset(name)
+    ex = presets.build_preset(name)
     q = ex.query
     return q, *q.inputs("graded")
 

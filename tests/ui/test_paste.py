@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ui import paste
-from ui.state import LIMITS
+from ui.validation import LIMITS
 
 
 def ids(rows):

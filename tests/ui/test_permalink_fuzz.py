@@ -18,8 +18,9 @@ import zlib
 
 import pytest
 
-from ui import state
-from ui.state import Example, ExampleError, Item, Query
+from ui import codec, presets, validation
+from ui.model import Example, Item, Query
+from ui.validation import ExampleError
 
 SEED = 20261124
 CASES_PER_LAYER = 400   # five layers: 2,000 damaged links
@@ -34,7 +35,7 @@ WEIRD = [None, True, False, 0, -1, 1.5, float("nan"), float("inf"), -float("inf"
 
 
 def _base_examples() -> list[Example]:
-    out = [state.build_preset(name) for name in state.PRESETS]
+    out = [presets.build_preset(name) for name in presets.PRESETS]
     awkward = Query("ids in the wild", (Item("doc#D001", "a # id", 3), Item("http://x.org/a b", "an address", 0),
                                         Item("文書-1", "非ラテン", 1)), (Item("a/b", "slash", 2),))
     out.append(Example((awkward,), k=2, mode="graded"))
@@ -46,7 +47,7 @@ def _pack(raw: bytes) -> str:
 
 
 def _payload(example: Example) -> dict:
-    return json.loads(zlib.decompress(base64.urlsafe_b64decode(_links_b64(state.encode(example)))))
+    return json.loads(zlib.decompress(base64.urlsafe_b64decode(_links_b64(codec.encode(example)))))
 
 
 def _links_b64(link: str) -> str:
@@ -143,7 +144,7 @@ def _damage_json_text(rng: random.Random, link: str) -> str:
 def damaged_links() -> list[tuple[str, str]]:
     rng = random.Random(SEED)
     bases = _base_examples()
-    links = [state.encode(ex) for ex in bases]
+    links = [codec.encode(ex) for ex in bases]
     payloads = [_payload(ex) for ex in bases]
     cases = []
     for n in range(CASES_PER_LAYER):
@@ -159,16 +160,16 @@ def damaged_links() -> list[tuple[str, str]]:
 def check_decode(link: str) -> str:
     """'ok' or 'refused'; fails the test on anything else."""
     try:
-        example = state.decode(link)
+        example = codec.decode(link)
     except ExampleError as err:
         message = str(err)
         message.encode("utf-8")   # the message itself can be sent to the browser
         assert message and len(message) < 600, message[:200]
         return "refused"
     assert isinstance(example, Example)
-    assert state.validate(example) == example
-    again = state.encode(example)   # a decoded example always encodes (and so can be published)
-    assert state.decode(again) == example
+    assert validation.validate(example) == example
+    again = codec.encode(example)   # a decoded example always encodes (and so can be published)
+    assert codec.decode(again) == example
     return "ok"
 
 
@@ -202,15 +203,15 @@ def test_two_thousand_damaged_links_decode_or_raise_example_error():
     lambda p: _set(p, ("v",), 10**400),
 ])
 def test_the_reported_links_are_refused(payload_change):
-    payload = payload_change(_payload(state.build_preset("cat")))
+    payload = payload_change(_payload(presets.build_preset("cat")))
     for ensure_ascii in (True, False):
         link = _pack(json.dumps(payload, ensure_ascii=ensure_ascii).encode("utf-8", "surrogatepass"))
         with pytest.raises(ExampleError):
-            state.decode(link)
+            codec.decode(link)
 
 
 @pytest.mark.parametrize("depth", [9, 100, 10_000, 1_000_000])
 def test_deep_nesting_is_refused_before_parsing(depth):
     raw = b'{"v":1,"k":1,"m":"b","q":' + b"[" * depth + b"]" * depth + b"}"
     with pytest.raises(ExampleError, match="damaged"):
-        state.decode(_pack(raw))
+        codec.decode(_pack(raw))

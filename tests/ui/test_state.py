@@ -8,19 +8,20 @@ from dataclasses import replace
 import pytest
 
 import metrics
-from ui import state
-from ui.state import Example, ExampleError, Item, Query
+from ui import codec, model, presets, validation
+from ui.model import Example, Item, Query
+from ui.validation import ExampleError
 
 
-@pytest.mark.parametrize("name", list(state.PRESETS))
+@pytest.mark.parametrize("name", list(presets.PRESETS))
 def test_every_preset_round_trips_through_the_permalink(name):
-    ex = state.build_preset(name)
-    assert state.validate(ex) == ex
-    assert state.decode(state.encode(ex)) == ex
+    ex = presets.build_preset(name)
+    assert validation.validate(ex) == ex
+    assert codec.decode(codec.encode(ex)) == ex
 
 
 def test_cat_preset_gives_the_seed_recall_and_precision():
-    ex = state.build_preset("cat")
+    ex = presets.build_preset("cat")
     ranking, judgments = ex.query.inputs(ex.mode)
     # seed 004: relevant at ranks 2, 4, 5, 7 of 8
     assert metrics.scores_over_k("R", ranking, judgments) == [0, .25, .25, .5, .75, .75, 1, 1]
@@ -29,14 +30,14 @@ def test_cat_preset_gives_the_seed_recall_and_precision():
 
 
 def test_white_cat_preset_gives_the_seed_ndcg():
-    ex = state.build_preset("white-cat")
+    ex = presets.build_preset("white-cat")
     ranking, judgments = ex.query.inputs(ex.mode)
     ndcg = [round(x, 2) for x in metrics.scores_over_k("nDCG", ranking, judgments)]
     assert ndcg == [0, .39, .38, .46, .58, .6, .67, .73]
 
 
 def test_dcg_preset_uses_the_tray_for_the_ideal():
-    ex = state.build_preset("dcg")
+    ex = presets.build_preset("dcg")
     ranking, judgments = ex.query.inputs(ex.mode)
     assert round(metrics.score("nDCG@6", ranking, judgments), 3) == 0.785  # REFERENCE.md
 
@@ -82,50 +83,50 @@ def _forge(payload) -> str:
 ])
 def test_tampered_permalinks_raise_a_clear_error(text, words):
     with pytest.raises(ExampleError, match=words):
-        state.decode(text)
+        codec.decode(text)
 
 
 @pytest.mark.parametrize("doc", ["doc#D001", "a/b c", "http://example.org/x?y=1#top", "文書-1", "🐱📦",
-                                 " spaced ", "[x](http://evil.example)", "x" * state.LIMITS.id_chars])
+                                 " spaced ", "[x](http://evil.example)", "x" * validation.LIMITS.id_chars])
 def test_any_printable_id_is_kept_exactly_and_round_trips(doc):
     ex = Example((Query("q", (Item(doc, "label", 1), Item("d2", "", 0)), (Item(doc[:-1] + "!", "", 2),)),), k=2,
                  mode="graded")
-    assert state.validate(ex) == ex
-    assert state.decode(state.encode(ex)) == ex
+    assert validation.validate(ex) == ex
+    assert codec.decode(codec.encode(ex)) == ex
 
 
 def test_an_id_over_the_limit_is_refused():
-    ex = Example((Query("q", (Item("x" * (state.LIMITS.id_chars + 1), "", 1),)),))
+    ex = Example((Query("q", (Item("x" * (validation.LIMITS.id_chars + 1), "", 1),)),))
     with pytest.raises(ExampleError, match="too long"):
-        state.validate(ex)
+        validation.validate(ex)
 
 
 def test_decode_refuses_a_zip_bomb():
     bomb = "1." + base64.urlsafe_b64encode(zlib.compress(b"[" * 5_000_000)).decode()
     with pytest.raises(ExampleError, match="damaged"):
-        state.decode(bomb)
+        codec.decode(bomb)
 
 
 def test_validate_cleans_text_grades_and_reads_empty_as_unjudged():
     q = Query("q", (Item("a", " A ", "2"), Item("b", None, 0.0), Item("c", "C", "?"), Item("d", "D", float("nan"))))
-    ex = state.validate(Example((q,), k=1, mode="graded"))
+    ex = validation.validate(Example((q,), k=1, mode="graded"))
     assert ex.query.ranking == (Item("a", "A", 2), Item("b", "", 0), Item("c", "C", None), Item("d", "D", None))
 
 
 def test_effective_k_is_clipped_to_the_list():
-    ex = state.build_preset("cat")
-    assert state.effective_k(replace(ex, k=50)) == 8
+    ex = presets.build_preset("cat")
+    assert model.effective_k(replace(ex, k=50)) == 8
     empty = Example((Query("q"),), k=5)
-    assert state.effective_k(empty) == 1
+    assert model.effective_k(empty) == 1
 
 
 def test_new_rows_get_fresh_ids():
     rows = [{"id": "n1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}, {"id": None}]
-    items = state.items_from_rows(rows, reserved={"n2"}, prefix="n")
+    items = model.items_from_rows(rows, reserved={"n2"}, prefix="n")
     assert [i.id for i in items] == ["n1", "n3", "n4"]
 
 
-@pytest.mark.parametrize("name", list(state.PRESETS))
+@pytest.mark.parametrize("name", list(presets.PRESETS))
 @pytest.mark.parametrize("measure, column", [
     ("P", "precision"), ("R", "recall"), ("F1", "f1"), ("AP", "ap_at_i"),
     ("AP(denominator='retrieved')", "ap_at_i"), ("AP(denominator='min(k,R)')", "ap_at_i"),
@@ -135,22 +136,39 @@ def test_new_rows_get_fresh_ids():
 def test_curves_from_one_trace_equal_scores_over_k(name, measure, column):
     from ui import views
 
-    ex = state.build_preset(name)
-    for mode in state.MODES:
+    ex = presets.build_preset(name)
+    for mode in model.MODES:
         for q in ex.queries:
             ranking, judgments = q.inputs(mode)
             full = metrics.explain(f"{measure}@{len(ranking)}", ranking, judgments)
             assert views.curve(full, column) == pytest.approx(metrics.scores_over_k(measure, ranking, judgments))
 
 
-@pytest.mark.parametrize("name", list(state.PRESETS))
+@pytest.mark.parametrize("name", list(presets.PRESETS))
 def test_the_rr_curve_from_one_trace_equals_scores_over_k(name):
     from ui import views
 
-    ex = state.build_preset(name)
-    for mode in state.MODES:
+    ex = presets.build_preset(name)
+    for mode in model.MODES:
         for q in ex.queries:
             ranking, judgments = q.inputs(mode)
             curve = views.rr_curve(metrics.explain("RR", ranking, judgments))
             assert curve == pytest.approx(metrics.scores_over_k("RR", ranking, judgments))
     assert views.rr_curve(metrics.explain("RR", ["a", "b"], {"z": 1})) == [0.0, 0.0]   # no hit at all
+
+
+def test_two_queries_of_one_name_both_count_in_map():
+    ex = Example((Query("cat", (Item("a", "A", 1), Item("b", "B", 0))),
+                  Query("cat", (Item("c", "C", 0), Item("d", "D", 1)), (Item("e", "E", 1),))))
+    qrels, run = ex.qrels_run()
+    assert list(qrels) == list(run) == ["q1", "q2"] and ex.query_names() == {"q1": "cat", "q2": "cat"}
+    ev = metrics.evaluate(qrels, run, ["AP"])
+    # AP q1 = 1/1 = 1; AP q2 = (1/2) / R = 2 -> 0.25; MAP = (1 + 0.25) / 2 = 0.625
+    assert ev.per_query["q1"]["AP"] == 1 and ev.per_query["q2"]["AP"] == 0.25
+    assert ev.aggregate["AP"] == pytest.approx(0.625)
+
+
+def test_qrels_run_reads_grades_in_the_examples_mode():
+    q = Query("q", (Item("a", "A", 3), Item("u", "U", None)), (Item("c", "C", 2),))
+    assert Example((q,), mode="graded").qrels_run() == ({"q1": {"a": 3, "c": 2}}, {"q1": ["a", "u"]})
+    assert Example((q,), mode="binary").qrels_run() == ({"q1": {"a": 1, "c": 1}}, {"q1": ["a", "u"]})

@@ -1,0 +1,219 @@
+"""The permalink codec: an example as a compact URL-safe string, and back, validated.
+
+The link's text is ``"1."`` + base64url(zlib(JSON)). Its JSON uses short field names
+(:data:`LINK`); a preset file (:mod:`ui.presets`) holds the same fields under their long
+names (:data:`FILE`). Both are read by :func:`from_data`, the same checks, then
+:func:`ui.validation.validate`.
+
+>>> from ui.model import Example, Item, Query
+>>> ex = Example((Query("cat", (Item("1", "🐱 cat", 0), Item("2", "📦 box", 1))),), k=2)
+>>> decode(encode(ex)) == ex   # the permalink round-trips exactly
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .model import MODES, Example, Item, Query
+from .validation import LIMITS, ExampleError, shown, validate
+
+__all__ = ["PARAM", "VERSION", "Form", "LINK", "FILE", "encode", "decode", "permalink_params", "to_data",
+           "from_data"]
+
+PARAM = "ex"  # the URL query parameter holding the encoded example
+VERSION = 1   # bump when the encoded form changes; decode refuses unknown versions
+
+
+@dataclass(frozen=True)
+class Form:
+    """How an example is written as JSON: the key of each field, and how a mode is spelled."""
+
+    keys: Mapping[str, str]    # field → its key (version, k, mode, current, queries; name, ranking, tray, groups)
+    modes: Mapping[str, str]   # mode → how it is written
+
+
+LINK = Form({"version": "v", "k": "k", "mode": "m", "current": "c", "queries": "q",
+             "name": "n", "ranking": "r", "tray": "t", "groups": "g"},
+            {mode: mode[0] for mode in MODES})
+FILE = Form({"version": "version", "k": "k", "mode": "mode", "current": "current", "queries": "queries",
+             "name": "name", "ranking": "ranking", "tray": "not_retrieved", "groups": "groups"},
+            {mode: mode for mode in MODES})
+_TOP = ("version", "k", "mode", "current", "queries")
+_QUERY = ("name", "ranking", "tray", "groups")
+
+
+def to_data(example: Example, form: Form = LINK) -> dict:
+    """The example as JSON-ready data in ``form`` (an empty tray and no groups are left out).
+
+    >>> ex = Example((Query("q", (Item("a", "A", 1),)),), k=1)
+    >>> to_data(ex)
+    {'v': 1, 'k': 1, 'm': 'b', 'c': 0, 'q': [{'n': 'q', 'r': [['a', 'A', 1]]}]}
+    >>> to_data(ex, FILE)["queries"]
+    [{'name': 'q', 'ranking': [['a', 'A', 1]]}]
+    """
+    key = form.keys
+
+    def rows(items):
+        return [[i.id, i.label, i.grade] for i in items]
+
+    qs = []
+    for q in example.queries:
+        d = {key["name"]: q.name, key["ranking"]: rows(q.ranking)}
+        if q.tray:
+            d[key["tray"]] = rows(q.tray)
+        if q.groups is not None:
+            d[key["groups"]] = [list(g) for g in q.groups]
+        qs.append(d)
+    return {key["version"]: VERSION, key["k"]: example.k, key["mode"]: form.modes[example.mode],
+            key["current"]: example.current, key["queries"]: qs}
+
+
+def from_data(data, form: Form = LINK, *, what: str = "the link") -> Example:
+    """The example in decoded JSON ``data`` written in ``form``; every field's type is checked
+    before it is used, then the example is validated. Messages call the source ``what``.
+
+    >>> from_data({"version": 1, "k": 2, "mode": "graded", "queries": [{"name": "q", "ranking": []}]},
+    ...           FILE, what="the preset").mode
+    'graded'
+    >>> from_data({"v": 1, "k": 2, "m": "g", "q": [], "x": 0})
+    Traceback (most recent call last):
+    ...
+    ui.validation.ExampleError: the link holds an unknown field 'x'
+    """
+    key = form.keys
+    if not isinstance(data, dict):
+        raise ExampleError(f"{what}'s data is not an object")
+    version = data.get(key["version"])
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+        raise ExampleError(f"{what} has version {shown(version, 10)}, this app reads version {VERSION}")
+    unknown = set(data) - {key[f] for f in _TOP}
+    if unknown:
+        raise ExampleError(f"{what} holds an unknown field {shown(sorted(map(str, unknown))[0], 10)}")
+    written = data.get(key["mode"])
+    modes = {text: mode for mode, text in form.modes.items()}
+    mode = modes.get(written) if isinstance(written, str) else None
+    if mode is None:
+        raise ExampleError(f"{what}'s mode is neither binary nor graded")
+    qs = data.get(key["queries"])
+    if not isinstance(qs, list):
+        raise ExampleError(f"{what} holds no list of queries")
+    if len(qs) > LIMITS.queries:
+        raise ExampleError(f"{len(qs)} queries is too many (at most {LIMITS.queries})")
+
+    def items(rows, where):
+        if not isinstance(rows, list):
+            raise ExampleError(f"{where} is not a list")
+        if len(rows) > LIMITS.items:
+            raise ExampleError(f"{where}: {len(rows):,} items is too many (at most {LIMITS.items:,})")
+        out = []
+        for pos, row in enumerate(rows, start=1):
+            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
+                    and isinstance(row[1], str)):
+                raise ExampleError(f"{where}, position {pos}: expected [id, label, grade]")
+            out.append(Item(row[0], row[1], row[2]))
+        return tuple(out)
+
+    query_keys = {key[f] for f in _QUERY}
+    queries = []
+    for n, q in enumerate(qs, start=1):
+        if not isinstance(q, dict) or not isinstance(q.get(key["name"]), str) or set(q) - query_keys:
+            raise ExampleError(f"query {n} of {what} is malformed")
+        groups = q.get(key["groups"])
+        if groups is not None:
+            if not isinstance(groups, list) or not all(
+                    isinstance(g, list) and all(isinstance(d, str) for d in g) for g in groups):
+                raise ExampleError(f"query {n} of {what}: groups must be lists of ids")
+            groups = tuple(tuple(g) for g in groups)
+        queries.append(Query(q[key["name"]], items(q.get(key["ranking"], []), f"query {n}, ranking"),
+                             items(q.get(key["tray"], []), f"query {n}, not retrieved"), groups))
+    return validate(Example(tuple(queries), data.get(key["k"]), mode, data.get(key["current"], 0)))
+
+
+def _json_depth(raw: str) -> int:
+    """How deeply arrays and objects nest in JSON text, counted without parsing it
+    (strings removed first), so a deeply nested link is refused before ``json.loads``
+    recurses into it.
+
+    >>> _json_depth('{"a": [[1], "]]]"]}')
+    3
+    """
+    import numpy as np
+
+    bare = _JSON_STRING.sub("", raw).encode("ascii", "ignore")
+    codes = np.frombuffer(bare, dtype=np.uint8)
+    step = np.isin(codes, (91, 123)).astype(np.int32) - np.isin(codes, (93, 125)).astype(np.int32)
+    return int(np.cumsum(step).max(initial=0))
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def encode(example: Example) -> str:
+    """The example as a compact URL-safe string: ``"1."`` + base64url(zlib(JSON)).
+
+    >>> encode(Example((Query("q"),)))[:2]
+    '1.'
+    """
+    raw = json.dumps(to_data(example), separators=(",", ":"), ensure_ascii=False).encode()
+    packed = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+    return f"{VERSION}.{packed}"
+
+
+_DAMAGED = "this link is damaged (its data does not unpack); the example was not changed"
+
+
+def decode(text: str) -> Example:
+    """Read an :func:`encode`-d example back, validating everything.
+
+    Whatever the text, this returns a valid :class:`~ui.model.Example` or raises
+    :class:`~ui.validation.ExampleError` (never another exception): a damaged link must
+    leave the app as it was.
+
+    >>> decode("1.AAAA")
+    Traceback (most recent call last):
+    ...
+    ui.validation.ExampleError: this link is damaged (its data does not unpack); the example was not changed
+    """
+    if not isinstance(text, str) or not text:
+        raise ExampleError("the link holds no example")
+    if len(text) > LIMITS.url_chars * 4:
+        raise ExampleError(f"this link is too long ({len(text):,} characters)")
+    version, _, packed = text.partition(".")
+    if version != str(VERSION) or not packed:
+        raise ExampleError(f"this link was made by another version of Ranklab ({shown(version, 10)}); "
+                           "the example was not changed")
+    try:
+        blob = base64.urlsafe_b64decode(packed.encode("ascii") + b"=" * (-len(packed) % 4))
+        unpacker = zlib.decompressobj()
+        raw = unpacker.decompress(blob, LIMITS.json_bytes)
+        if unpacker.unconsumed_tail or not unpacker.eof:
+            raise ValueError("truncated or too large")
+        raw = raw.decode("utf-8")
+        if _json_depth(raw) > LIMITS.json_depth:
+            raise ValueError("nested too deeply")
+        data = json.loads(raw)
+    except (binascii.Error, zlib.error, ValueError, UnicodeError, RecursionError, MemoryError):
+        raise ExampleError(_DAMAGED) from None
+    try:
+        return from_data(data)
+    except ExampleError as err:
+        raise ExampleError(f"this link is invalid: {err}; the example was not changed") from None
+    except (TypeError, ValueError, OverflowError, RecursionError) as err:   # a gap in the checks above
+        raise ExampleError(f"this link is invalid ({type(err).__name__}); the example was not changed") from None
+
+
+def permalink_params(example: Example) -> dict[str, str]:
+    """The URL query parameters that restore ``example`` (empty when it is too large).
+
+    >>> list(permalink_params(Example((Query("q"),))))
+    ['ex']
+    """
+    text = encode(example)
+    return {PARAM: text} if len(text) <= LIMITS.url_chars else {}

@@ -1,0 +1,216 @@
+"""Validation of an example: every field checked, with a message that says what and where.
+
+:func:`validate` is the one gate every example passes: an edit, a permalink
+(:func:`ui.codec.decode`), a preset file (:mod:`ui.presets`), a paste. It returns a cleaned
+copy or raises :class:`ExampleError`; :data:`LIMITS` says what the app accepts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+from .model import MODES, Example, Item, Query
+
+__all__ = ["ExampleError", "Limits", "LIMITS", "UNJUDGED", "validate", "printable", "shown"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the app accepts; anything beyond gets a clear message and is not applied."""
+
+    items: int = 1000          # per list (ranking, tray)
+    queries: int = 20
+    label_chars: int = 200
+    name_chars: int = 100
+    id_chars: int = 200
+    grade_max: int = 10
+    k_max: int = 1000
+    url_chars: int = 16_000    # longer examples are not mirrored into the URL
+    json_bytes: int = 2_000_000
+    json_depth: int = 8        # the encoded form nests 5 deep (query list, query, ranking, row)
+
+
+LIMITS = Limits()
+
+
+class ExampleError(ValueError):
+    """An example (a permalink, a preset file) that cannot be used; the message says what and where."""
+
+
+# text that cannot be shown or sent to the browser: control characters (C0, DEL, C1) and
+# lone surrogates (they make the permalink and every Streamlit message fail to encode)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def shown(value, limit: int = 20) -> str:
+    """A short, printable rendering of a bad value for an error message (never fails):
+    text quoted and cut, numbers as they are (a huge one only by its size), others by type.
+
+    >>> shown("ab\\x00c"), shown(10**400), shown(2.5), shown([1])
+    ("'ab\ufffdc'", 'a 401-digit number', '2.5', 'a list')
+    """
+    if isinstance(value, str):
+        text = _UNPRINTABLE.sub("\ufffd", value[: limit + 1])
+        return repr(text[:limit] + ("…" if len(text) > limit else ""))
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {len(str(value)) if value.bit_length() < 14_000 else 'many'}-digit number"
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    return f"a {type(value).__name__}"
+
+
+def check_text(value, where: str, limit: int, *, allow_empty: bool = False, strip: bool = True) -> str:
+    """Printable text of at most ``limit`` characters (stripped unless ``strip=False``)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        value = ""
+    if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < 1e15:
+        value = str(value)   # a number typed where text belongs (a label of digits)
+    if not isinstance(value, str):
+        raise ExampleError(f"{where}: expected text, got {type(value).__name__}")
+    if len(value) > limit + 1000:   # checked before any work on it
+        raise ExampleError(f"{where}: {len(value):,} characters is too long (at most {limit})")
+    stripped = value.strip()
+    if strip:
+        value = stripped
+    if not stripped and not allow_empty:
+        raise ExampleError(f"{where}: empty text")
+    if len(value) > limit:
+        raise ExampleError(f"{where}: {len(value):,} characters is too long (at most {limit})")
+    bad = _UNPRINTABLE.search(value)
+    if bad:
+        code = ord(bad.group())
+        what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character"
+        raise ExampleError(f"{where}: {what} (U+{code:04X}) at character {bad.start() + 1}; "
+                           "only printable text is accepted")
+    return value
+
+
+def printable(text: str) -> str:
+    """``text`` with every character :func:`validate` refuses (control characters, lone
+    surrogates) replaced by U+FFFD, for text from files that is only shown.
+
+    >>> printable("a\\tb\\ud800")
+    'a\ufffdb\ufffd'
+    """
+    return _UNPRINTABLE.sub("\ufffd", text)
+
+
+def _doc_id(value, where: str) -> str:
+    """A document id: any printable text up to ``LIMITS.id_chars``, kept exactly as given
+    (ids in the wild hold ``#``, ``/``, spaces, addresses and every script)."""
+    return check_text(value, f"{where}: id", LIMITS.id_chars, strip=False)
+
+
+UNJUDGED = "?"  # how an unjudged grade is written and shown
+_WHOLE = re.compile(r"[0-9]{1,6}")
+
+
+def _grade(value, where: str) -> int | None:
+    """A grade: a whole number 0..grade_max, or ``None`` (unjudged) for an empty cell or ``?``.
+
+    Typed text is read strictly (ASCII digits only: no ``-1``, ``1e3``, ``2.5``, ``0x10``), so
+    nothing a person types is bent into another grade.
+
+    >>> _grade(" 3 ", "rank 1"), _grade("?", "rank 2"), _grade(2.0, "rank 3")
+    (3, None, 2)
+    >>> _grade("1e3", "rank 4")
+    Traceback (most recent call last):
+    ...
+    ui.validation.ExampleError: rank 4: grade '1e3' is not allowed: use a whole number from 0 to 10, or ? for unjudged
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if text in ("", UNJUDGED):
+            return None
+        if not _WHOLE.fullmatch(text) or int(text) > LIMITS.grade_max:
+            raise ExampleError(f"{where}: grade {shown(value)} is not allowed: use a whole number from 0 to "
+                               f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+        return int(text)
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ExampleError(f"{where}: grade {shown(value)} is not a number")
+    if isinstance(value, Integral):   # exact: float() of 10**400 overflows
+        ok = 0 <= value <= LIMITS.grade_max
+    else:
+        try:
+            f = float(value)
+        except (OverflowError, ValueError):
+            f = math.nan
+        ok = math.isfinite(f) and f.is_integer() and 0 <= f <= LIMITS.grade_max
+    if not ok:
+        raise ExampleError(f"{where}: grade {shown(value)} is not allowed: use a whole number from 0 to "
+                           f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+    return int(value)
+
+
+def _items(items, where: str, seen: set[str]) -> tuple[Item, ...]:
+    if not isinstance(items, tuple | list):
+        raise ExampleError(f"{where}: expected a list of items, got {type(items).__name__}")
+    if len(items) > LIMITS.items:
+        raise ExampleError(f"{where}: {len(items):,} items is too many (at most {LIMITS.items:,})")
+    out = []
+    for pos, item in enumerate(items, start=1):
+        at = f"{where}, position {pos}"
+        if not isinstance(item, Item):
+            raise ExampleError(f"{at}: expected an item, got {type(item).__name__}")
+        doc = _doc_id(item.id, at)
+        if doc in seen:
+            raise ExampleError(f"{at}: id {shown(doc, 40)} appears twice")
+        seen.add(doc)
+        out.append(Item(doc, check_text(item.label, f"{at}: label", LIMITS.label_chars, allow_empty=True),
+                        _grade(item.grade, at)))
+    return tuple(out)
+
+
+def validate(example: Example) -> Example:
+    """Check every field of an example and return a cleaned copy, or raise :class:`ExampleError`.
+
+    >>> validate(Example((Query("q", (Item("a", "A", 99),)),)))
+    Traceback (most recent call last):
+    ...
+    ui.validation.ExampleError: query 1 'q', ranking, position 1: grade 99 is not allowed: use a whole number from 0 to 10, or ? for unjudged
+    """
+    if not isinstance(example, Example):
+        raise ExampleError(f"expected an Example, got {type(example).__name__}")
+    if not isinstance(example.queries, tuple | list):
+        raise ExampleError(f"the queries must be a list, got {type(example.queries).__name__}")
+    if not example.queries:
+        raise ExampleError("the example needs at least one query")
+    if len(example.queries) > LIMITS.queries:
+        raise ExampleError(f"{len(example.queries)} queries is too many (at most {LIMITS.queries})")
+    if not isinstance(example.mode, str) or example.mode not in MODES:
+        raise ExampleError(f"mode must be 'binary' or 'graded', got {shown(example.mode)}")
+    if isinstance(example.k, bool) or not isinstance(example.k, Integral) or not 1 <= example.k <= LIMITS.k_max:
+        raise ExampleError(f"k must be a whole number from 1 to {LIMITS.k_max}, got {shown(example.k)}")
+    if isinstance(example.current, bool) or not isinstance(example.current, Integral) \
+            or not 0 <= example.current < len(example.queries):
+        raise ExampleError(f"current query {shown(example.current)} does not exist")
+    queries = []
+    for n, q in enumerate(example.queries, start=1):
+        if not isinstance(q, Query):
+            raise ExampleError(f"query {n}: expected a query, got {type(q).__name__}")
+        name = check_text(q.name, f"query {n}: name", LIMITS.name_chars)
+        where = f"query {n} {shown(name, 30)}"
+        seen: set[str] = set()
+        ranking = _items(q.ranking, f"{where}, ranking", seen)
+        tray = _items(q.tray, f"{where}, not retrieved", seen)
+        groups = None
+        if q.groups is not None:
+            if len(q.groups) > LIMITS.items:
+                raise ExampleError(f"{where}: {len(q.groups):,} groups is too many (at most {LIMITS.items:,})")
+            groups = []
+            for i, g in enumerate(q.groups, start=1):
+                if len(g) > LIMITS.items:
+                    raise ExampleError(f"{where}, group {i}: {len(g):,} ids is too many (at most {LIMITS.items:,})")
+                ids = tuple(_doc_id(d, f"{where}, group {i}") for d in g)
+                if not ids:
+                    raise ExampleError(f"{where}, group {i}: a group needs at least one id")
+                groups.append(ids)
+            groups = tuple(groups)
+        queries.append(Query(name, ranking, tray, groups))
+    return Example(tuple(queries), int(example.k), example.mode, int(example.current))
+
