@@ -21,6 +21,17 @@ DEFINITIONS = {
 }
 
 
+def needed_hits(level, R):
+    """How many relevant documents reach recall ``level``: trec_eval's ``(long)(level * R + 0.9)``
+    computed in doubles. On numbers or arrays (one R per query).
+
+    >>> needed_hits(0.7, 3), needed_hits(0.5, 3), needed_hits(0.0, 3)  # 2.9999.. -> 2; 2.4 -> 2; 0.9 -> 0
+    (2, 2, 0)
+    """
+    out = np.floor(np.multiply(level, R) + 0.9)
+    return out if out.ndim else int(out)
+
+
 def trace(m, q: Query) -> Explanation:
     rel = m["rel"]
     n = len(q.docs)
@@ -38,11 +49,8 @@ def trace(m, q: Query) -> Explanation:
     total_hits = int(hits[-1]) if n else 0
     hit_ranks = np.flatnonzero(cols["relevant"]) if n else np.zeros(0, dtype=int)
 
-    def needed(level: float) -> int:
-        return int(level * R + 0.9)  # trec_eval's rounding, in doubles
-
     def at(level: float) -> float:
-        c = needed(level)
+        c = needed_hits(level, R)
         if R == 0 or n == 0 or c > total_hits:
             return 0.0
         start = hit_ranks[c - 1] if c > 0 else 0
@@ -51,7 +59,7 @@ def trace(m, q: Query) -> Explanation:
     lhs = label(m)
     if m.name == "IPrec":
         value = at(m.cutoff)
-        c = needed(m.cutoff)
+        c = needed_hits(m.cutoff, R)
         formula = (rf"{lhs} = \max\{{P@i : \text{{hits}}_i \geq \lfloor {num(m.cutoff)} \cdot {R} + 0.9 \rfloor = {c}\}}"
                    rf" = {value_text(value)}")
         return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})

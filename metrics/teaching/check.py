@@ -334,7 +334,8 @@ def log2_i_discount(m, q):
     """Discount log2(i) instead of log2(i + 1): rank 1 gets log2(1) = 0 (kept undiscounted)."""
     if m.name == "CG" or m["dcg"] == "jarvelin":
         return []
-    return [_dcg_steps(m, q, discounts=lambda n: np.log2(np.arange(1.0, n + 1.0)))]
+    # log2(i) is the right discount log2((i - 1) + 1) of the rank above: 0, 1, log2 3, ...
+    return [_dcg_steps(m, q, discounts=lambda n: dcg_kernel.discount(np.arange(n), "log2"))]
 
 
 def log_base_discount(m, q):

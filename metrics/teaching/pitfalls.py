@@ -19,6 +19,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import numpy as np
 
 from .. import core
+from ..ranking.dcg import discounts
 
 __all__ = ["Pitfall", "Outcome", "GALLERY", "ndcg_above_one", "ties", "nothing_relevant", "p_at_k_short",
            "ap_denominators", "relevance_level", "rounding", "seed002_ndcg", "ndcg_falling",
@@ -50,7 +51,7 @@ class Pitfall:
 
 def _dcg(gains) -> float:
     """Plain DCG of a gain list, log2(i + 1) discount (used only inside mistaken kernels)."""
-    return float(sum(g / math.log2(i + 1) for i, g in enumerate(gains, 1)))
+    return float(sum(g / d for g, d in zip(gains, discounts(len(gains), "log2").tolist(), strict=True)))
 
 
 # --------------------------------------------------------------------------- nDCG above 1
