@@ -37,3 +37,15 @@ def test_ratio_f1_and_needed_hits_by_hand():
     # trec_eval: (long)(0.7 * 3 + 0.9) = (long)2.9999999999999996 = 2; 1.0 * 3 + 0.9 -> 3
     assert needed_hits(np.array([0.7, 1.0]), 3).tolist() == [2.0, 3.0]
     assert needed_hits(0.7, 3) == 2
+
+
+@pytest.mark.parametrize("x, options, want", [
+    (3.0, {}, "3"), (3, {}, "3"), (0.5, {}, "0.5"), (1 / 3, {}, "0.3333"), (2 / 3, {"digits": 2}, "0.67"),
+    (-1e-9, {}, "0"), (True, {}, "1"), (float("inf"), {}, "inf"),
+    (0.5, {"fixed": True}, "0.5000"), (1, {"fixed": True}, "1.0000"), (1.58496, {"digits": 3}, "1.585"),
+    (None, {}, "—"), (float("nan"), {}, "nan"), (float("nan"), {"nan": "not a number"}, "not a number"),
+])
+def test_the_one_number_formatter_by_hand(x, options, want):
+    import metrics
+
+    assert metrics.num(x, **options) == want

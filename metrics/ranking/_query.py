@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..explain import Explanation, frac, join_terms, num, value_text
+from ..explain import Explanation, frac, join_terms, num
 
-__all__ = ["Query", "Explanation", "frac", "join_terms", "num", "value_text", "base_columns", "label", "ratio"]
+__all__ = ["Query", "Explanation", "frac", "join_terms", "num", "base_columns", "label", "ratio"]
 
 
 class Query:

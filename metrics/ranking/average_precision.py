@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, frac, join_terms, label, ratio, value_text
+from ._query import Explanation, Query, base_columns, frac, join_terms, label, num, ratio
 
 DEFINITIONS = {
     "R": r"AP@k = \frac{1}{R} \sum_{i=1}^{k} P@i \cdot rel_i",
@@ -67,6 +67,6 @@ def trace(m, q: Query) -> Explanation:
         formula = rf"{lhs} = 0 \quad (\text{{{'no relevant document' if R == 0 else 'nothing relevant retrieved'}}}: {name} = 0)"
     else:
         formula = (rf"{lhs} = \frac{{1}}{{{name}}} \sum_{{i:\,rel_i = 1}} P@i = "
-                   rf"\frac{{1}}{{{denom}}}\left({join_terms(terms, lambda t: frac(*t))}\right) = {frac(total, denom)} = {value_text(value)}")
+                   rf"\frac{{1}}{{{denom}}}\left({join_terms(terms, lambda t: frac(*t))}\right) = {frac(total, denom)} = {num(value)}")
     summary = {"R": R, "hits": len(hit_ranks), "denominator": denom, "sum": total, "hit_ranks": hit_ranks}
     return Explanation(str(m), value, cols, formula, DEFINITIONS[how], summary)

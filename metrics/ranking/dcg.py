@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, join_terms, label, num, ratio, value_text
+from ._query import Explanation, Query, base_columns, join_terms, label, num, ratio
 
 MAX_EXP_GRADE = 1023  # 2^1024 overflows a double
 
@@ -126,11 +126,11 @@ def trace(m, q: Query) -> Explanation:
     dcg_terms = list(zip(gain.tolist(), disc.tolist(), strict=True))
     if m.name == "CG":
         value = summary["CG"]
-        formula = rf"{lhs} = {join_terms(gain.tolist(), num)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(gain.tolist(), num)} = {num(value)}"
         return Explanation(str(m), value, cols, formula, DEFINITIONS["CG"], summary)
     if m.name == "DCG":
         value = summary["DCG"]
-        formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {num(value)}"
         return Explanation(str(m), value, cols, formula, _definition("DCG", dcg), summary)
 
     ideal_docs, ideal_grades, ideal_gains = ideal_order(m, q)
@@ -156,10 +156,10 @@ def trace(m, q: Query) -> Explanation:
     k = "" if m.cutoff is None else f"@{m.cutoff}"
     if m.name == "IDCG":
         value = idcg
-        formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {num(value)}"
         return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg), summary, ideal)
     value = ratio(summary["DCG"], idcg)
-    ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {value_text(value)}"
+    ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {num(value)}"
                  if idcg > 0 else rf"\mathrm{{nDCG}}{k} &= 0 \quad (\text{{IDCG}} = 0\text{{: nothing relevant}})")
     formula = (r"\begin{aligned}"
                rf"\mathrm{{DCG}}{k} &= {join_terms(dcg_terms, _term)} = {num(summary['DCG'])} \\ "

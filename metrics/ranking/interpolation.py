@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, join_terms, label, num, value_text
+from ._query import Explanation, Query, base_columns, join_terms, label, num
 
 LEVELS = tuple(i / 10 for i in range(11))
 DEFINITIONS = {
@@ -61,10 +61,10 @@ def trace(m, q: Query) -> Explanation:
         value = at(m.cutoff)
         c = needed_hits(m.cutoff, R)
         formula = (rf"{lhs} = \max\{{P@i : \text{{hits}}_i \geq \lfloor {num(m.cutoff)} \cdot {R} + 0.9 \rfloor = {c}\}}"
-                   rf" = {value_text(value)}")
+                   rf" = {num(value)}")
         return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})
     points = [at(level) for level in LEVELS]
     value = sum(points) / 11
-    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms(points, num, limit=11)}\right) = {value_text(value)}"
+    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms(points, num, limit=11)}\right) = {num(value)}"
     summary = {"R": R, "levels": list(LEVELS), "iprec": points}
     return Explanation(str(m), value, cols, formula, DEFINITIONS["11pt"], summary)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, frac, label, num, ratio, value_text
+from ._query import Explanation, Query, base_columns, frac, label, num, ratio
 
 DEFINITIONS = {
     "P": r"P@k = \frac{|\text{relevant} \cap \text{top } k|}{k}",
@@ -66,20 +66,20 @@ def trace(m, q: Query) -> Explanation:
     top = r"\text{relevant in top " + kk + "}"
     if name == "P":
         value = p
-        formula = rf"{lhs} = {frac(top, kk)} = {frac(hits, k)} = {value_text(value)}"
+        formula = rf"{lhs} = {frac(top, kk)} = {frac(hits, k)} = {num(value)}"
     elif name == "R":
         value = r
-        formula = rf"{lhs} = {frac(top, 'R')} = {frac(hits, R)} = {value_text(value)}"
+        formula = rf"{lhs} = {frac(top, 'R')} = {frac(hits, R)} = {num(value)}"
     elif name == "F1":
         value = f1(p, r)
         formula = (rf"{lhs} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
-                   rf"\frac{{2 \cdot {num(p)} \cdot {num(r)}}}{{{num(p)} + {num(r)}}} = {value_text(value)}")
+                   rf"\frac{{2 \cdot {num(p)} \cdot {num(r)}}}{{{num(p)} + {num(r)}}} = {num(value)}")
         summary["P"], summary["R_value"] = p, r
     elif name == "Success":
         value = 1.0 if hits > 0 else 0.0
         first = cols["relevant"].index(True) + 1 if hits else None
         why = rf"\text{{first relevant at rank {first}}}" if first else rf"\text{{no relevant document in the top {kk}}}"
-        formula = rf"{lhs} = {value_text(value)} \quad ({why})"
+        formula = rf"{lhs} = {num(value)} \quad ({why})"
     elif name == "NumRet":
         value = float(n)
         formula = rf"{lhs} = {n}"

@@ -12,17 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import (
-    Explanation,
-    Query,
-    base_columns,
-    frac,
-    join_terms,
-    label,
-    num,
-    ratio,
-    value_text,
-)
+from ._query import Explanation, Query, base_columns, frac, join_terms, label, num, ratio
 
 DEFINITIONS = {
     "Rprec": r"Rprec = P@R = \frac{|\text{relevant} \cap \text{top } R|}{R}",
@@ -54,7 +44,7 @@ def trace(m, q: Query) -> Explanation:
         hits = cols["hits"][-1] if n else 0
         cols["precision"] = [h / (i + 1) for i, h in enumerate(cols["hits"])]
         value = ratio(hits, R)
-        formula = (rf"\mathrm{{Rprec}} = P@{R} = {frac(hits, R)} = {value_text(value)}" if R
+        formula = (rf"\mathrm{{Rprec}} = P@{R} = {frac(hits, R)} = {num(value)}" if R
                    else r"\mathrm{Rprec} = 0 \quad (R = 0)")
         return Explanation(str(m), value, cols, formula, DEFINITIONS["Rprec"], {"R": R, "hits": hits})
 
@@ -78,7 +68,7 @@ def trace(m, q: Query) -> Explanation:
     def term(a: int) -> str:
         return rf"\left(1 - {frac(min(a, R), denom)}\right)" if a else "1"
     lhs = label(m)
-    formula = (rf"{lhs} = \frac{{1}}{{{R}}}\left({join_terms(terms, term)}\right) = {frac(total, R)} = {value_text(value)}"
+    formula = (rf"{lhs} = \frac{{1}}{{{R}}}\left({join_terms(terms, term)}\right) = {frac(total, R)} = {num(value)}"
                if R else rf"{lhs} = 0 \quad (R = 0)")
     summary = {"R": R, "N": N, "sum": total}
     return Explanation(str(m), value, cols, formula, DEFINITIONS["Bpref"] + rf", \quad N = {num(N)}", summary)

@@ -51,6 +51,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import core
+from ..explain import num
 from ..measures import Measure, parse
 from ..ranking import dcg as dcg_kernel
 
@@ -524,7 +525,7 @@ class CheckResult:
                         "decimals until the end (see the notes).")
             return "Every number you typed is right."
         s = self.first_wrong
-        text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {_fmt(s.expected)}."
+        text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {num(s.expected)}."
         if len(self.diagnoses) > 1:
             titles = "; ".join(d.mistake.title for d in self.diagnoses)
             text += f" Likely mistake — {len(self.diagnoses)} of them give your numbers: {titles}."
@@ -536,10 +537,6 @@ class CheckResult:
             text += (" None of the usual mistakes gives your number: type every step to find where it goes "
                      "wrong, or open the worked solution.")
         return text
-
-
-def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:.4f}".rstrip("0").rstrip(".")
 
 
 def _close(given: float, expected: float, tol: float, integer: bool) -> bool:
@@ -716,7 +713,7 @@ def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckRe
         own = None if ok else _from_own_numbers(key, derivations, table, parsed, verdicts)
         if own is not None and _close(given, own[0], tol, integer):
             ok = own[1]  # right from accepted (rounded) numbers, or a consequence of wrong ones
-            note = ROUNDED_NOTE.format(_fmt(expected)) if ok else FOLLOWS_NOTE
+            note = ROUNDED_NOTE.format(num(expected)) if ok else FOLLOWS_NOTE
         elif not ok and decimals is not None and decimals < 2 and not integer \
                 and abs(given - expected) <= 0.5 * 10.0 ** -decimals + EPS:
             note = "right when rounded to the decimals you typed, but type at least 2 decimals"
