@@ -34,12 +34,14 @@ def precision(hits, retrieved, cutoff: int | None = None):
 
 
 def f1(p, r):
-    """The harmonic mean 2PR / (P + R), 0 when P + R = 0. On numbers or arrays.
+    """The harmonic mean 2PR / (P + R), 0 unless P + R > 0. On numbers or arrays.
 
     >>> round(f1(0.5, 0.25), 4), f1(0.0, 0.0)  # 2 * 0.5 * 0.25 / 0.75 = 1/3
     (0.3333, 0.0)
     """
-    return ratio(2 * np.asarray(p) * r, np.asarray(p) + r)
+    p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+    total = p + r
+    return ratio(2 * p * r, np.where(total > 0, total, 0.0))
 
 
 def trace(m, q: Query) -> Explanation:

@@ -54,6 +54,8 @@ from .. import core
 from ..explain import num
 from ..measures import Measure, parse
 from ..ranking import dcg as dcg_kernel
+from ..ranking import ratio
+from ..ranking.precision_recall import f1
 
 __all__ = ["Blank", "Mistake", "MISTAKES", "StepResult", "Diagnosis", "CheckResult",
            "blanks", "check", "parse_answer", "tolerance_for", "MAX_TOLERANCE"]
@@ -564,16 +566,8 @@ def _plus(a: float, b: float) -> float:
     return a + b
 
 
-def _ratio(a: float, b: float) -> float:
-    return a / b if b else 0.0  # AP, nDCG, R: 0 when the denominator is 0
-
-
 def _plus_discounted(before: float, gain: float, discount: float) -> float:
     return before + (gain / discount if discount else gain)  # as the log2(i) mistake keeps rank 1
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
 def _derivations(m: Measure, q, table) -> dict[str, tuple[tuple[str, ...], Callable]]:
@@ -594,7 +588,7 @@ def _derivations(m: Measure, q, table) -> dict[str, tuple[tuple[str, ...], Calla
                                            else ((f"running_sum@{prev}", key), _plus))
                 prev = r
         if prev is not None:
-            out["value"] = ((f"running_sum@{prev}", "denominator"), _ratio)
+            out["value"] = ((f"running_sum@{prev}", "denominator"), ratio)
     elif name in DCG_FAMILY:
         n = sum(1 for key in table if key.startswith("gain@"))
         run = "cg" if name == "CG" else "dcg"
@@ -612,15 +606,15 @@ def _derivations(m: Measure, q, table) -> dict[str, tuple[tuple[str, ...], Calla
         if name == "IDCG":
             out["value"] = (("IDCG",), _same)
         elif name == "nDCG":
-            out["value"] = (("DCG", "IDCG"), _ratio)
+            out["value"] = (("DCG", "IDCG"), ratio)
     elif name in ("P", "R", "F1", "Success"):
         k = core.explain(m, q.docs, q.judgments).summary["k"]  # P@k divides by k (set_P: by N)
 
         def precision(hits):
-            return hits / k if k else 0.0
+            return ratio(hits, k)
 
-        recall = (("hits", "R"), _ratio)
-        out["value"] = {"P": (("hits",), precision), "R": recall, "F1": (("P", "recall"), _f1),
+        recall = (("hits", "R"), ratio)
+        out["value"] = {"P": (("hits",), precision), "R": recall, "F1": (("P", "recall"), f1),
                         "Success": (("hits",), lambda h: 1.0 if h > 0 else 0.0)}[name]
         if name == "F1":
             out["P"], out["recall"] = (("hits",), precision), recall
