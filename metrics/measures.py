@@ -239,6 +239,11 @@ class Name:
     ``iprec_at_recall_{r}``). ``params``: the parameters it implies. ``trec``: trec_eval's own
     spelling of the measure (:attr:`Measure.trec_name`). ``examples``: how it is shown among
     the suggestions (:func:`known_names`).
+
+    >>> [(n.text, n.family, n.trec) for n in NAMES if n.family == "AP"]
+    [('AP', 'AP', False), ('MAP', 'AP', False), ('map', 'AP', True), ('map_cut_{k}', 'AP', True)]
+    >>> str(parse("map_cut_5")), parse("AP@5").trec_name
+    ('AP@5', 'map_cut_5')
     """
 
     text: str
