@@ -186,7 +186,7 @@ def show(last: dict) -> None:
             code = last["links"].get(qid)
             # the playground is the app's default page, served at the root; the code is base64url
             link = f"[open in the playground](./?{state.PARAM}={code})" if code else ""
-            column.markdown(f"{escape_markdown(qid)} — {value:.4f} {link}")
+            column.markdown(f"{escape_markdown(qid)} — {metrics.num(value, fixed=True)} {link}")
 
     def trec() -> str:
         out = io.StringIO()

@@ -35,10 +35,10 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                            key=f"{PAGE}.denominator", horizontal=True)
     if denominator == "R":
         ap = metrics.explain(f"AP@{k}", ranking, judgments)
-        st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", f"{ap.value:.4f}")
+        st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", metrics.num(ap.value, fixed=True))
     else:
-        ap = metrics.explain(f"AP(denominator='{denominator}')@{k}", ranking, judgments)
-        st.metric(f"{ap.measure} (divided by {ap.summary['denominator']})", f"{ap.value:.4f}")
+        ap = metrics.explain(metrics.parse("AP").with_params(denominator=denominator).with_cutoff(k), ranking, judgments)
+        st.metric(f"{ap.measure} (divided by {ap.summary['denominator']})", metrics.num(ap.value, fixed=True))
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.caption("In general")
@@ -49,8 +49,8 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     with right:
         st.markdown("**The denominator, named.** The same sum divided three ways:")
         for param, text in DENOMINATORS:
-            e = metrics.explain(f"AP(denominator='{param}')@{k}", ranking, judgments)
-            st.markdown(f"- {text}: **{e.value:.4f}** (÷ {e.summary['denominator']})")
+            e = metrics.explain(metrics.parse("AP").with_params(denominator=param).with_cutoff(k), ranking, judgments)
+            st.markdown(f"- {text}: **{metrics.num(e.value, fixed=True)}** (÷ {e.summary['denominator']})")
 
     full = metrics.explain(f"AP@{len(ranking)}", ranking, judgments)
     charts_row = st.columns(2, gap="large")
@@ -59,7 +59,9 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         render.chart(charts.precision_at_ranks, full.columns, k=k, max_grade=max(judgments.values(), default=1),
                      key=f"{PAGE}.precisions", name="precision_at_each_rank")
     with charts_row[1]:
-        series = {f"÷ {p}": views.curve(metrics.explain(f"AP(denominator='{p}')@{len(ranking)}", ranking, judgments), "ap_at_i")
+        every_rank = metrics.parse("AP").with_cutoff(len(ranking))
+        series = {f"÷ {p}": views.curve(metrics.explain(every_rank.with_params(denominator=p), ranking, judgments),
+                                        "ap_at_i")
                   for p, _ in DENOMINATORS}
         render.chart(charts.metric_over_k, series, k=k, title="AP@k for each denominator (click a point)",
                      key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)

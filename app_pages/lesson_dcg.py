@@ -39,19 +39,17 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     dcg = switches[0].radio("gain and discount", list(CONVENTIONS), format_func=CONVENTIONS.get,
                             key=f"{PAGE}.dcg")
     ideal = switches[1].radio("ideal ordering", list(IDEALS), format_func=IDEALS.get, key=f"{PAGE}.ideal")
-    params = [] if dcg == "log2" else [f"dcg='{dcg}'"]
-    params += [] if ideal == "qrels" else [f"ideal='{ideal}'"]
-    spelled = f"({','.join(params)})" if params else ""
+    ndcg = metrics.parse("nDCG").with_params(dcg=dcg, ideal=ideal)
 
     ranking, judgments, labels = inputs.ranking, inputs.judgments, inputs.labels
     top_grade = max(judgments.values(), default=1)
-    e = metrics.explain(f"nDCG{spelled}@{k}", ranking, judgments)
-    cg = metrics.explain(f"CG{'(dcg=' + repr(dcg) + ')' if dcg != 'log2' else ''}@{k}", ranking, judgments)
+    e = metrics.explain(ndcg.with_cutoff(k), ranking, judgments)
+    cg = metrics.explain(metrics.parse("CG").with_params(dcg=dcg).with_cutoff(k), ranking, judgments)
     cols = st.columns(4)
-    cols[0].metric(f"CG@{k}", f"{cg.value:.4f}".rstrip("0").rstrip("."))
-    cols[1].metric(f"DCG@{k}", f"{e.summary['DCG']:.4f}")
-    cols[2].metric(f"IDCG@{k}", f"{e.summary['IDCG']:.4f}")
-    cols[3].metric(e.measure, f"{e.value:.4f}")
+    cols[0].metric(f"CG@{k}", metrics.num(cg.value, fixed=True))
+    cols[1].metric(f"DCG@{k}", metrics.num(e.summary["DCG"], fixed=True))
+    cols[2].metric(f"IDCG@{k}", metrics.num(e.summary["IDCG"], fixed=True))
+    cols[3].metric(e.measure, metrics.num(e.value, fixed=True))
     st.caption("In general")
     render.formula(e, substituted=False)
     st.caption("With the numbers")
@@ -59,7 +57,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     render.download_solution(e, k=k, labels=labels, key=f"{PAGE}.ndcg", title="nDCG")
 
     st.subheader("The actual ordering beside the ideal one")
-    full = metrics.explain(f"nDCG{spelled}@{n}", ranking, judgments)
+    full = metrics.explain(ndcg.with_cutoff(n), ranking, judgments)
     sides = st.columns(2, gap="large")
     with sides[0]:
         st.markdown("**Actual ordering**")

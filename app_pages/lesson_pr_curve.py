@@ -28,10 +28,10 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     rprec = metrics.explain("Rprec", ranking, judgments)
     cols = st.columns(2)
     with cols[0]:
-        st.metric("11-point average", f"{eleven.value:.4f}")
+        st.metric("11-point average", metrics.num(eleven.value, fixed=True))
         render.formula(eleven, substituted=False)
     with cols[1]:
-        st.metric(f"R-precision (R = {rprec.summary['R']})", f"{rprec.value:.4f}")
+        st.metric(f"R-precision (R = {rprec.summary['R']})", metrics.num(rprec.value, fixed=True))
         render.formula(rprec, substituted=False)
     st.caption("With the numbers")
     render.formula(eleven)

@@ -27,7 +27,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     cols = st.columns(3)
     for col, e in zip(cols, explained.values(), strict=True):
         with col:
-            st.metric(e.measure, f"{e.value:.4f}")
+            st.metric(e.measure, metrics.num(e.value, fixed=True))
             render.formula(e, substituted=False)
     st.caption("With the numbers")
     for e in explained.values():

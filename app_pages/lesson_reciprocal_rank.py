@@ -27,12 +27,12 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     rr_k = metrics.explain(f"RR@{k}", ranking, judgments)
     cols = st.columns(2)
     with cols[0]:
-        st.metric("RR (trec_eval recip_rank: no cutoff)", f"{rr.value:.4f}")
+        st.metric("RR (trec_eval recip_rank: no cutoff)", metrics.num(rr.value, fixed=True))
         render.formula(rr, substituted=False)
         render.formula(rr)
         render.download_solution(rr, k=k, labels=labels, key=f"{PAGE}.rr", title="Reciprocal rank")
     with cols[1]:
-        st.metric(f"RR@{k} (0 when the first hit is below k)", f"{rr_k.value:.4f}")
+        st.metric(f"RR@{k} (0 when the first hit is below k)", metrics.num(rr_k.value, fixed=True))
         render.formula(rr_k)
         st.caption("trec_eval's recip_rank has no cutoff; RR@k (ranx mrr@k, ir_measures RR@k) scores 0 "
                    "when the first relevant result is below rank k.")

@@ -31,7 +31,7 @@ def summary(ranking, judgments, k: int) -> None:
     with st.container(gap="xxsmall"):
         for measure, title, lesson in SUMMARY:
             e = metrics.explain(measure.format(k=k), ranking, judgments)
-            st.page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{views.number(e.value)}**",
+            st.page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{metrics.num(e.value)}**",
                          help=f"{e.measure}: open the lesson", width="content")
 
 
@@ -44,7 +44,7 @@ def grouped_summary(q, k: int) -> None:
     cols = st.columns(len(GROUPED))
     for col, (fn, title) in zip(cols, GROUPED, strict=True):
         value = getattr(metrics.grouped, fn)(ids, groups, k=k)
-        col.metric(f"{title}@{k} (groups)", views.number(value))
+        col.metric(f"{title}@{k} (groups)", metrics.num(value))
 
 
 @st.fragment

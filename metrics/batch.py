@@ -1,8 +1,13 @@
 """Vectorised evaluation of many queries at once, for files of millions of lines.
 
 :func:`evaluate_batch` returns the same :class:`metrics.Evaluation` as
-:func:`metrics.evaluate` (same definitions, the kernels of ``metrics/ranking``), but it never
-builds a Python object per run line. The plan:
+:func:`metrics.evaluate`, but it never builds a Python object per run line, so it does not
+call the per-query kernels of ``metrics/ranking``. It shares their formulas instead: the
+gain and discount (:mod:`metrics.ranking.dcg`), P@k and F1, AP's denominator, the bpref term,
+the recall levels and trec_eval's hits-needed rule, and the "0 when the denominator is 0"
+division, each written once there and applied here to arrays with one entry per query or per
+judged row. What is left here is bookkeeping: ranks, counts and sums within each query.
+The plan:
 
 1. Keep the run rows of evaluated queries; check whether they already come grouped by
    query with scores descending (what every TREC run writer produces) — otherwise sort
@@ -12,10 +17,8 @@ builds a Python object per run line. The plan:
    retrieved, so only judged rows get a rank; where a judged row's score ties with others,
    the tie is broken by document id descending (trec_eval), comparing those strings only.
 3. Each measure is a few segment operations (``np.bincount`` with weights, cumulative
-   counts within a query) over the judged rows and the judgments.
-
-A measure family without a batch formula falls back to the per-query kernels of
-:mod:`metrics.core`, so every measure works.
+   counts within a query) over the judged rows and the judgments. Every measure family has
+   one (:data:`BATCH_FAMILIES`; a test checks that none is missing).
 
 Because the work per query is independent, a run too large for memory can be evaluated
 in chunks of whole queries (see :func:`evaluate_chunks`) and the per-query values merged.
@@ -40,13 +43,18 @@ import numpy as np
 import pyarrow.compute as pc
 
 from . import _check
-from .core import MISSING, Evaluation, aggregate, prepare
+from .core import MISSING, Evaluation, aggregate
 from .io import keys as _keys
 from .io.arrays import as_numpy
 from .io.model import Qrels, Run, qrels_from_dict, run_from_dict
 from .measures import Measure, parse_many
-from .ranking import KERNELS
+from .ranking import ratio
+from .ranking.average_precision import denominator as _ap_denominator
+from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
+from .ranking.interpolation import LEVELS, needed_hits
+from .ranking.precision_recall import f1, precision
+from .ranking.rprec_bpref import bpref_term
 
 __all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch"]
 
@@ -60,7 +68,7 @@ class Batch:
     ``queries``: evaluated query ids (qrels order). ``n_ret[i]``: documents retrieved for
     query i (after ``depth``). ``q``, ``rank``, ``grade``: one entry per judged retrieved
     document, sorted by query then rank. ``qrels_q``, ``qrels_grade``: every judgment of an
-    evaluated query. ``run``/``rows``: where to find the full rankings (fallback only).
+    evaluated query.
     """
 
     queries: list[str]
@@ -72,9 +80,6 @@ class Batch:
     qrels_grade: np.ndarray
     missing_from_run: list[str]
     missing_from_qrels: list[str]
-    qrels: Qrels
-    run: Run
-    depth: int | None
 
     @property
     def size(self) -> int:
@@ -91,12 +96,6 @@ class Batch:
         if cutoff is not None:
             mask &= self.rank <= cutoff
         return mask
-
-
-def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a / b, 0 where b is 0."""
-    b = np.asarray(b, dtype=np.float64)
-    return np.divide(a, b, out=np.zeros(np.broadcast(a, b).shape), where=b != 0)
 
 
 def _cumcount(q: np.ndarray) -> np.ndarray:
@@ -117,16 +116,15 @@ def _counts_family(m: Measure, b: Batch) -> np.ndarray:
     R = b.num_rel(rel)
     n = b.n_ret.astype(np.float64) if k is None else np.minimum(b.n_ret, k).astype(np.float64)
     hits = b.count(b.q[b.relevant(rel, k)])
-    denom = n if k is None else np.full(b.size, float(k))
-    p = _divide(hits, denom)
-    r = _divide(hits, R)
+    p = precision(hits, n, k)
+    r = ratio(hits, R)
     name = m.name
     if name == "P":
         return p
     if name == "R":
         return r
     if name == "F1":
-        return _divide(2 * p * r, p + r)
+        return f1(p, r)
     if name == "Success":
         return (hits > 0).astype(np.float64)
     if name == "NumRet":
@@ -159,21 +157,15 @@ def _average_precision(m: Measure, b: Batch) -> np.ndarray:
     rel, how, k = m["rel"], m["denominator"], m.cutoff
     q, rank, hits = _hit_positions(b, rel, k)
     total = b.count(q, hits / rank)
-    if how == "R":
-        denom = b.num_rel(rel)
-    elif how == "retrieved":
-        denom = b.count(q)
-    else:
-        R = b.num_rel(rel)
-        denom = np.minimum(k, R) if k is not None else R
-    return _divide(total, denom)
+    retrieved = b.count(q) if how == "retrieved" else None
+    return ratio(total, _ap_denominator(how, b.num_rel(rel), retrieved, k))
 
 
 def _rprec(m: Measure, b: Batch) -> np.ndarray:
     rel = m["rel"]
     R = b.num_rel(rel)
     mask = b.relevant(rel) & (b.rank <= R[b.q])
-    return _divide(b.count(b.q[mask]), R)
+    return ratio(b.count(b.q[mask]), R)
 
 
 def _bpref(m: Measure, b: Batch) -> np.ndarray:
@@ -188,9 +180,7 @@ def _bpref(m: Measure, b: Batch) -> np.ndarray:
     above = (cum - nonrel - before).astype(np.float64)
     relevant = b.relevant(rel)
     q, above = b.q[relevant], above[relevant]
-    denom = np.minimum(R, N)[q]
-    penalty = np.where(above > 0, np.minimum(above, R[q]) / np.where(denom > 0, denom, 1), 0.0)
-    return _divide(b.count(q, 1.0 - penalty), R)
+    return ratio(b.count(q, bpref_term(above, R[q], N[q])), R)
 
 
 def _interpolated(m: Measure, b: Batch) -> np.ndarray:
@@ -201,7 +191,7 @@ def _interpolated(m: Measure, b: Batch) -> np.ndarray:
 
     def at(level: float) -> np.ndarray:
         out = np.zeros(b.size)
-        needed = np.floor(level * R + 0.9)  # trec_eval 9.0.8's (long)(level * R + 0.9)
+        needed = needed_hits(level, R)
         ok = hits >= needed[q]
         np.maximum.at(out, q[ok], precision[ok])
         return np.where((R > 0) & (b.n_ret > 0), out, 0.0)
@@ -209,14 +199,9 @@ def _interpolated(m: Measure, b: Batch) -> np.ndarray:
     if m.name == "IPrec":
         return at(m.cutoff)
     total = np.zeros(b.size)
-    for level in (i / 10 for i in range(11)):
+    for level in LEVELS:
         total = total + at(level)
     return total / 11
-
-
-def _discount(rank: np.ndarray, dcg: str) -> np.ndarray:
-    r = rank.astype(np.float64)
-    return np.maximum(1.0, np.log2(r)) if dcg == "jarvelin" else np.log2(r + 1.0)
 
 
 def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
@@ -241,7 +226,7 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     ideal = b.count(iq[inside], (ig / _discount(irank, dcg))[inside])
     if m.name == "IDCG":
         return ideal
-    return _divide(value, ideal)
+    return ratio(value, ideal)
 
 
 BATCH_FAMILIES = {
@@ -251,17 +236,6 @@ BATCH_FAMILIES = {
     "CG": _dcg_family, "DCG": _dcg_family, "IDCG": _dcg_family, "nDCG": _dcg_family,
     "Rprec": _rprec, "Bpref": _bpref, "IPrec": _interpolated, "11pt": _interpolated,
 }
-
-
-def _fallback(m: Measure, b: Batch) -> np.ndarray:
-    """Per-query kernels for a family without a batch formula (builds Python rankings)."""
-    judged = b.qrels.to_dict()
-    rankings = b.run.to_dict()
-    out = np.zeros(b.size)
-    for i, qid in enumerate(b.queries):
-        q = prepare(rankings.get(qid, {}), judged.get(qid, {}), depth=b.depth)
-        out[i] = KERNELS[m.name].trace(m, q).value
-    return out
 
 
 # --------------------------------------------------------------------------- preparation
@@ -352,7 +326,7 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         n_ret = np.minimum(n_ret, depth)
     order = np.lexsort((rank, q))
     return Batch(evaluated, n_ret, q[order], rank[order], grade[order], qrels_q, qrels_grade,
-                 missing_from_run, missing_from_qrels, qrels, run, depth)
+                 missing_from_run, missing_from_qrels)
 
 
 def _ordered_starts(c: np.ndarray, s: np.ndarray) -> np.ndarray | None:
@@ -457,7 +431,7 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
 def _finish(ms: list[Measure], b: Batch) -> Evaluation:
     columns = {}
     for m in ms:
-        formula = BATCH_FAMILIES.get(m.name, _fallback)
+        formula = BATCH_FAMILIES[m.name]
         columns[str(m)] = np.asarray(formula(m, b), dtype=np.float64).tolist()
     names = [str(m) for m in ms]
     per_query = {qid: {key: columns[key][i] for key in names} for i, qid in enumerate(b.queries)}

@@ -112,19 +112,30 @@ class Explanation:
 
 # --------------------------------------------------------------------------- formatting
 
-def num(x, digits: int = 4) -> str:
-    """A number for a formula: integers as integers, others to ``digits`` decimals.
+def num(x, digits: int = 4, *, fixed: bool = False, none: str = "—", nan: str = "nan") -> str:
+    """A number as Ranklab shows it, in formulas, tables, messages and pages (the one formatter).
 
-    >>> num(3.0), num(0.54285714), num(1 / 3, 2), num(2.5)
-    ('3', '0.5429', '0.33', '2.5')
+    Integers as integers, others rounded to ``digits`` decimals without trailing zeros.
+    ``fixed=True`` keeps exactly ``digits`` decimals (the lessons' metric boxes); a missing
+    value (None) is shown as ``none`` and NaN as ``nan``.
+
+    >>> num(3.0), num(0.54285714), num(1 / 3, 2), num(2.5), num(-1e-9)
+    ('3', '0.5429', '0.33', '2.5', '0')
+    >>> num(0.5, fixed=True), num(None), num(float("nan"), nan="not a number")
+    ('0.5000', '—', 'not a number')
     """
+    if x is None:
+        return none
     if isinstance(x, bool):
         return str(int(x))
-    if isinstance(x, int):
+    if isinstance(x, int) and not fixed:
         return str(x)
-    if math.isnan(x) or math.isinf(x):
-        return str(x)
-    if float(x).is_integer() and abs(x) < 1e15:
+    x = float(x)
+    if math.isnan(x):
+        return nan
+    if fixed or math.isinf(x):
+        return f"{x:.{digits}f}"
+    if x.is_integer() and abs(x) < 1e15:
         return str(int(x))
     text = f"{x:.{digits}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
@@ -152,8 +163,3 @@ def join_terms(items: Sequence, fmt=None, sep: str = " + ", limit: int = 10) -> 
     if len(items) > limit:
         return sep.join([fmt(x) for x in items[:6]] + [r"\cdots"] + [fmt(x) for x in items[-3:]])
     return sep.join(fmt(x) for x in items) if items else "0"
-
-
-def value_text(x: float) -> str:
-    """The final value of a formula, always with 4 decimals unless integral."""
-    return num(x, 4)

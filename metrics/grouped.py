@@ -14,9 +14,9 @@ Prod-2`` against groups ``[[test-1, test-2], [test-3]]``.
 
 from __future__ import annotations
 
-import math
-
 from . import _check
+from .ranking import ratio
+from .ranking.dcg import discounts
 
 __all__ = ["precision", "recall", "f1", "mrr", "map", "ndcg"]
 
@@ -118,7 +118,7 @@ def ndcg(ranking, groups, *, k: int | None = None) -> float:
     """
     docs, gs = _clean(ranking, groups, k)
     every = frozenset().union(*gs)
-    dcg = sum(1 / math.log2(i + 1) for i, d in enumerate(docs, start=1) if d in every)
+    dcg = sum(1 / d for d, doc in zip(discounts(len(docs), "log2").tolist(), docs, strict=True) if doc in every)
     ideal = min(sum(len(g) for g in gs), len(docs))
-    idcg = sum(1 / math.log2(i + 1) for i in range(1, ideal + 1))
-    return dcg / idcg if idcg else 0.0
+    idcg = sum(1 / d for d in discounts(ideal, "log2").tolist())
+    return ratio(dcg, idcg)

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["Measure", "parse", "parse_many", "FAMILIES", "known_names", "UnknownMeasureError"]
+__all__ = ["Measure", "parse", "parse_many", "FAMILIES", "NAMES", "known_names", "UnknownMeasureError"]
 
 
 class UnknownMeasureError(ValueError):
@@ -168,28 +168,7 @@ class Measure:
         >>> parse("P@5").trec_name, parse("AP@100").trec_name, parse("RR@10").trec_name
         ('P_5', 'map_cut_100', None)
         """
-        extra = {k: v for k, v in self.params if k != "rel"}
-        if extra:
-            return None
-        c = self.cutoff
-        table = {
-            ("P", True): f"P_{c}", ("P", False): "set_P",
-            ("R", True): f"recall_{c}", ("R", False): "set_recall",
-            ("F1", False): "set_F",
-            ("Success", True): f"success_{c}",
-            ("RR", False): "recip_rank",
-            ("AP", False): "map", ("AP", True): f"map_cut_{c}",
-            ("nDCG", False): "ndcg", ("nDCG", True): f"ndcg_cut_{c}",
-            ("Rprec", False): "Rprec", ("Bpref", False): "bpref",
-            ("11pt", False): "11pt_avg",
-            ("NumRet", False): "num_ret", ("NumRel", False): "num_rel",
-            ("NumRelRet", False): "num_rel_ret", ("NumQ", False): "num_q",
-        }
-        if self.name == "IPrec":
-            return f"iprec_at_recall_{c:.2f}"
-        if self.name in ("nDCG",) and self["rel"] is not None:
-            return None
-        return table.get((self.name, c is not None))
+        return _trec_name(self)
 
 
 def _value_repr(v) -> str:
@@ -248,75 +227,152 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 
-# ranklab names, ir_measures aliases and ranx names → family; matched case-sensitively first,
-# then case-insensitively.
-_ALIASES = {
-    "P": "P", "precision": "P", "SetP": "P",
-    "R": "R", "recall": "R", "SetR": "R",
-    "F1": "F1", "f1": "F1", "SetF": "F1",
-    "Success": "Success", "hit_rate": "Success", "Hit_rate": "Success",
-    "RR": "RR", "MRR": "RR", "mrr": "RR",
-    "AP": "AP", "MAP": "AP", "map": "AP",
-    "CG": "CG", "DCG": "DCG", "dcg": "DCG", "IDCG": "IDCG", "nDCG": "nDCG", "NDCG": "nDCG", "ndcg": "nDCG",
-    "Rprec": "Rprec", "r-precision": "Rprec", "RPrec": "Rprec",
-    "Bpref": "Bpref", "bpref": "Bpref",
-    "IPrec": "IPrec", "11pt": "11pt", "11ptAvg": "11pt",
-    "NumRet": "NumRet", "NumRel": "NumRel", "NumRelRet": "NumRelRet", "NumQ": "NumQ",
-}
+# --------------------------------------------------------------------------- the table of names
 
-# trec_eval names (and ranx's ndcg_burges) as regular expressions → (family, cutoff kind, params)
-_TREC = [
-    (r"P_(\d+)", "P", int, {}),
-    (r"set_P", "P", None, {}),
-    (r"recall_(\d+)", "R", int, {}),
-    (r"set_recall", "R", None, {}),
-    (r"set_F", "F1", None, {}),
-    (r"success_(\d+)", "Success", int, {}),
-    (r"recip_rank", "RR", None, {}),
-    (r"map_cut_(\d+)", "AP", int, {}),
-    (r"ndcg_cut_(\d+)", "nDCG", int, {}),
-    (r"iprec_at_recall_(\d(?:\.\d+)?)", "IPrec", float, {}),
-    (r"11pt_avg", "11pt", None, {}),
-    (r"num_ret", "NumRet", None, {}),
-    (r"num_rel", "NumRel", None, {}),
-    (r"num_rel_ret", "NumRelRet", None, {}),
-    (r"num_q", "NumQ", None, {}),
-    (r"ndcg_burges(?:@(\d+))?", "nDCG", int, {"dcg": "exp-log2"}),
-]
+@dataclass(frozen=True)
+class Name:
+    """One spelling the parser accepts, and what it means.
+
+    ``text``: the spelling. As the NAME of ``NAME(params)@k`` when ``notation`` is true
+    (matched case-sensitively first, then case-insensitively); otherwise a whole name matched
+    exactly, where ``{k}`` stands for a cutoff and ``{r}`` for a recall level (``P_{k}``,
+    ``iprec_at_recall_{r}``). ``params``: the parameters it implies. ``trec``: trec_eval's own
+    spelling of the measure (:attr:`Measure.trec_name`). ``examples``: how it is shown among
+    the suggestions (:func:`known_names`).
+
+    >>> [(n.text, n.family, n.trec) for n in NAMES if n.family == "AP"]
+    [('AP', 'AP', False), ('MAP', 'AP', False), ('map', 'AP', True), ('map_cut_{k}', 'AP', True)]
+    >>> str(parse("map_cut_5")), parse("AP@5").trec_name
+    ('AP@5', 'map_cut_5')
+    """
+
+    text: str
+    family: str
+    notation: bool = False
+    trec: bool = False
+    examples: tuple[str, ...] = ()
+    params: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+
+def _n(text, family, *examples, notation=False, trec=False, **params) -> Name:
+    return Name(text, family, notation, trec, examples, MappingProxyType(params))
+
+
+def _alias(text, family, *examples, trec=False) -> Name:
+    return _n(text, family, *examples, notation=True, trec=trec)
+
+
+def _trec(text, family, *examples) -> Name:
+    return _n(text, family, *examples, trec=True)
+
+
+# Every accepted name, once: ranklab's (the family names), ir_measures', ranx's and trec_eval's.
+NAMES: tuple[Name, ...] = (
+    _alias("P", "P", "P@10"), _alias("precision", "P", "precision@10"), _alias("SetP", "P"),
+    _trec("P_{k}", "P", "P_10"), _trec("set_P", "P", "set_P"),
+    _alias("R", "R", "R@100"), _alias("recall", "R", "recall@10"), _alias("SetR", "R"),
+    _trec("recall_{k}", "R", "recall_100"), _trec("set_recall", "R", "set_recall"),
+    _alias("F1", "F1", "F1@10"), _alias("f1", "F1"), _alias("SetF", "F1"), _trec("set_F", "F1", "set_F"),
+    _alias("Success", "Success", "Success@10"), _alias("hit_rate", "Success", "hit_rate@10"),
+    _alias("Hit_rate", "Success"), _trec("success_{k}", "Success", "success_10"),
+    _alias("RR", "RR", "RR", "RR@10"), _alias("MRR", "RR"), _alias("mrr", "RR", "mrr"),
+    _trec("recip_rank", "RR", "recip_rank"),
+    _alias("AP", "AP", "AP", "AP@100"), _alias("MAP", "AP"), _alias("map", "AP", "map", trec=True),
+    _trec("map_cut_{k}", "AP", "map_cut_100"),
+    _alias("CG", "CG", "CG@10"), _alias("DCG", "DCG", "DCG@10"), _alias("dcg", "DCG"),
+    _alias("IDCG", "IDCG", "IDCG@10"),
+    _alias("nDCG", "nDCG", "nDCG", "nDCG@10"), _alias("NDCG", "nDCG"),
+    _alias("ndcg", "nDCG", "ndcg", trec=True), _trec("ndcg_cut_{k}", "nDCG", "ndcg_cut_10"),
+    _n("ndcg_burges", "nDCG", dcg="exp-log2"), _n("ndcg_burges@{k}", "nDCG", "ndcg_burges@10", dcg="exp-log2"),
+    _alias("Rprec", "Rprec", "Rprec", trec=True), _alias("r-precision", "Rprec", "r-precision"),
+    _alias("RPrec", "Rprec"),
+    _alias("Bpref", "Bpref", "Bpref"), _alias("bpref", "Bpref", "bpref", trec=True),
+    _alias("IPrec", "IPrec", "IPrec@0.5"), _trec("iprec_at_recall_{r}", "IPrec", "iprec_at_recall_0.50"),
+    _alias("11pt", "11pt", "11pt"), _alias("11ptAvg", "11pt"), _trec("11pt_avg", "11pt", "11pt_avg"),
+    _alias("NumRet", "NumRet", "NumRet"), _trec("num_ret", "NumRet", "num_ret"),
+    _alias("NumRel", "NumRel", "NumRel"), _trec("num_rel", "NumRel", "num_rel"),
+    _alias("NumRelRet", "NumRelRet", "NumRelRet"), _trec("num_rel_ret", "NumRelRet", "num_rel_ret"),
+    _alias("NumQ", "NumQ", "NumQ"), _trec("num_q", "NumQ", "num_q"),
+)
+
+# what ``{k}`` and ``{r}`` match, how they are read and written, and their value in a suggestion
+_PLACEHOLDERS = {"{k}": (r"(\d+)", int, str, "10"), "{r}": (r"(\d(?:\.\d+)?)", float, "{:.2f}".format, "0.50")}
+
+
+def _placeholder(text: str) -> str | None:
+    return next((p for p in _PLACEHOLDERS if p in text), None)
+
+
+def _stem(text: str) -> str:
+    """A whole name up to its placeholder, as suggestions offer it (``P_{k}`` → ``P_``)."""
+    hole = _placeholder(text)
+    return text.partition(hole)[0] if hole else text
+
+
+def _pattern(name: Name) -> re.Pattern:
+    """A whole name as a regular expression (``P_{k}`` → ``P_(\\d+)``)."""
+    hole = _placeholder(name.text)
+    if hole is None:
+        return re.compile(re.escape(name.text))
+    before, _, after = name.text.partition(hole)
+    return re.compile(re.escape(before) + _PLACEHOLDERS[hole][0] + re.escape(after))
+
+
+# derived from NAMES: the NAME of the notation → family; whole names as patterns; trec_eval's names
+_ALIASES = {n.text: n.family for n in NAMES if n.notation}
+_ALIASES_LOWER = {k.lower(): v for k, v in _ALIASES.items()}
+_WHOLE = [(_pattern(n), n) for n in NAMES if not n.notation]
+_TREC_NAMES = {(n.family, _placeholder(n.text) is not None): n.text for n in NAMES if n.trec}
+
+
+def _trec_name(m: Measure) -> str | None:
+    if any(k != "rel" for k, _ in m.params) or (m.name == "nDCG" and m["rel"] is not None):
+        return None
+    text = _TREC_NAMES.get((m.name, m.cutoff is not None))
+    hole = _placeholder(text or "")
+    return text.replace(hole, _PLACEHOLDERS[hole][2](m.cutoff)) if hole else text
 
 
 def known_names() -> list[str]:
-    """Every name the parser accepts, as shown in suggestions."""
-    examples = [
-        "P@10", "R@100", "F1@10", "Success@10", "RR", "RR@10", "AP", "AP@100", "CG@10", "DCG@10",
-        "IDCG@10", "nDCG", "nDCG@10", "Rprec", "Bpref", "IPrec@0.5", "11pt", "NumRet", "NumRel",
-        "NumRelRet", "NumQ", "P_10", "recall_100", "map", "map_cut_100", "recip_rank", "ndcg",
-        "ndcg_cut_10", "bpref", "success_10", "iprec_at_recall_0.50", "11pt_avg", "num_ret",
-        "num_rel", "num_rel_ret", "num_q", "set_P", "set_recall", "set_F", "precision@10",
-        "recall@10", "mrr", "ndcg_burges@10", "hit_rate@10", "r-precision",
-    ]
-    return examples
+    """Every name the parser accepts, as shown in suggestions (each parses).
+
+    >>> known_names()[:4], len(known_names())
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 45)
+    """
+    return [example for n in NAMES for example in n.examples]
 
 
 def _suggest(text: str) -> str | None:
+    """The closest valid measure to an unknown one, or None; always a string that parses."""
     head = re.split(r"[(@]", text.strip(), maxsplit=1)[0]
     tail = text.strip()[len(head):]
-    names = sorted(set(_ALIASES) | {"P_", "recall_", "map_cut_", "ndcg_cut_", "success_", "recip_rank",
-                                    "num_ret", "num_rel", "num_rel_ret", "set_P", "set_F", "set_recall",
-                                    "iprec_at_recall_", "11pt_avg", "num_q"})
+    # a whole name with a placeholder is offered by its stem ("P_", "iprec_at_recall_")
+    stems = {_stem(n.text): n for n in NAMES if "@" not in n.text}
     # canonical family names win over their aliases ("ndcg" → "nDCG")
-    lowered = {n.lower(): n for n in sorted(names, key=lambda n: n in FAMILIES)}
+    lowered = {t.lower(): (t, n) for t, n in sorted(sorted(stems.items()), key=lambda tn: tn[0] in FAMILIES)}
     match = difflib.get_close_matches(head.lower(), list(lowered), n=1, cutoff=0.5)
     if not match:
-        match = difflib.get_close_matches(text.lower(), [n.lower() for n in known_names()], n=1, cutoff=0.4)
-        if not match:
-            return None
-        return {n.lower(): n for n in known_names()}[match[0]]
-    best = lowered[match[0]]
-    if best.endswith("_"):
+        examples = {e.lower(): e for e in known_names()}
+        match = difflib.get_close_matches(text.lower(), list(examples), n=1, cutoff=0.4)
+        return examples[match[0]] if match else None
+    best, name = lowered[match[0]]
+    hole = _placeholder(name.text)
+    if hole:
         digits = re.search(r"\d+(?:\.\d+)?", text)
-        return best + (digits.group(0) if digits else "10")
-    return best + tail
+        candidates = [best + digits.group(0)] if digits else []
+        candidates.append(best + _PLACEHOLDERS[hole][3])
+    else:
+        candidates = [best + tail, best]
+    candidates += name.examples
+    return next((c for c in candidates if _parses(c)), None)
+
+
+def _parses(text: str) -> bool:
+    try:
+        _parse(text, suggest=False)
+    except ValueError:
+        return False
+    return True
 
 
 def parse(text: str | Measure) -> Measure:
@@ -341,13 +397,17 @@ def parse(text: str | Measure) -> Measure:
         raise ValueError("measure: empty measure name")
     if len(stripped) > 200:
         raise ValueError(f"measure: name too long ({len(stripped)} characters)")
-    for pattern, fam, kind, params in _TREC:
-        m = re.fullmatch(pattern, stripped)
+    return _parse(stripped)
+
+
+def _parse(text: str, *, suggest: bool = True) -> Measure:
+    for pattern, name in _WHOLE:
+        m = pattern.fullmatch(text)
         if m:
-            cut = m.group(1) if m.groups() else None
-            cutoff = kind(cut) if (kind and cut is not None) else None
-            return _build(fam, cutoff, dict(params), text=stripped)
-    return _parse_notation(stripped)
+            hole = _placeholder(name.text)
+            cutoff = _PLACEHOLDERS[hole][1](m.group(1)) if hole else None
+            return _build(name.family, cutoff, dict(name.params), text=text)
+    return _parse_notation(text, suggest=suggest)
 
 
 def _tokens(text: str):
@@ -368,7 +428,7 @@ def _tokens(text: str):
     return out
 
 
-def _parse_notation(text: str) -> Measure:
+def _parse_notation(text: str, *, suggest: bool = True) -> Measure:
     toks = _tokens(text)
     i = 0
 
@@ -391,9 +451,9 @@ def _parse_notation(text: str) -> Measure:
         name = "11pt"
     else:
         name = expect("name", what="a measure name")
-    family = _ALIASES.get(name) or {k.lower(): v for k, v in _ALIASES.items()}.get(name.lower())
+    family = _ALIASES.get(name) or _ALIASES_LOWER.get(name.lower())
     if family is None:
-        raise UnknownMeasureError(text, _suggest(text))
+        raise UnknownMeasureError(text, _suggest(text) if suggest else None)
     params: dict[str, object] = {}
     if peek("op", "("):
         i += 1

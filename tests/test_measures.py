@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import metrics
 from metrics import parse, parse_many
+from metrics.measures import NAMES, known_names
 
 CANONICAL = [
     "P@5", "P(rel=2)@5", "P", "R@100", "F1@10", "Success@1", "RR", "RR@10", "AP", "AP@100",
@@ -49,7 +52,8 @@ def test_trec_names(m, trec):
 
 @pytest.mark.parametrize("bad, suggestion", [
     ("nDGC@10", "nDCG@10"), ("precison@5", "precision@5"), ("mapp", "map"), ("ndcg_cut10", "ndcg_cut_10"),
-    ("recip_rnk", "recip_rank"),
+    ("recip_rnk", "recip_rank"), ("iprec_at_recall", "iprec_at_recall_0.50"), ("Bpr@f", "Bpref"),
+    ("iprec_at_recal_5", "iprec_at_recall_0.50"), ("ndcg_burge@5", "ndcg_burges@5"),
 ])
 def test_unknown_measures_suggest_the_closest(bad, suggestion):
     with pytest.raises(metrics.UnknownMeasureError) as err:
@@ -93,3 +97,32 @@ def test_parameters_and_copies():
     assert str(metrics.conventions.apply("exp-gain", "P@5")) == "P@5"  # P has no gain
     with pytest.raises(ValueError, match="convention must be one of"):
         metrics.conventions.get("nope")
+
+
+def test_every_example_name_parses_to_its_family():
+    for name in NAMES:
+        for example in name.examples:
+            assert parse(example).name == name.family, example
+    assert len(known_names()) == len(set(known_names()))
+
+
+_SPELLINGS = st.sampled_from([n.text for n in NAMES] + known_names())
+_NOISE = st.text(alphabet="abcdPRGpr_@().'=-, 0123456789", max_size=6)
+
+
+@given(_SPELLINGS, _NOISE, st.integers(0, 30), st.sampled_from(["insert", "delete", "replace"]))
+def test_every_suggestion_the_parser_makes_parses(spelling, noise, where, how):
+    where = min(where, len(spelling))
+    if how == "insert":
+        text = spelling[:where] + noise + spelling[where:]
+    elif how == "delete":
+        text = spelling[:where] + spelling[where + 1:] + noise
+    else:
+        text = spelling[:where] + noise + spelling[where + 1:]
+    try:
+        parse(text)
+    except metrics.UnknownMeasureError as err:
+        if err.suggestion is not None:
+            parse(err.suggestion)  # a suggestion is itself valid
+    except ValueError:
+        pass

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import metrics
-from metrics.explain import value_text
+from metrics.explain import num
 
 FAMILIES_WITH_CUTOFF = ["P", "R", "F1", "Success", "RR", "AP", "CG", "DCG", "IDCG", "nDCG",
                         "NumRet", "NumRelRet"]
@@ -53,7 +53,7 @@ def test_explain_agrees_with_score_and_its_formula_ends_in_the_value(example, me
     e = metrics.explain(measure, ranking, judgments)
     assert e.value == metrics.score(measure, ranking, judgments)
     assert e.measure == str(metrics.parse(measure))
-    assert value_text(e.value) in e.formula.rsplit("=", 1)[-1] or e.value == 0
+    assert num(e.value) in e.formula.rsplit("=", 1)[-1] or e.value == 0
     m = metrics.parse(measure)
     if m.family.normalised:
         assert 0.0 <= e.value <= 1.0 + 1e-12

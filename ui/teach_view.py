@@ -12,6 +12,8 @@ import hashlib
 
 import pandas as pd
 
+from metrics.explain import num
+
 __all__ = ["describe", "ranking_frame", "signature", "fmt"]
 
 
@@ -21,14 +23,7 @@ def fmt(x, digits: int = 4) -> str:
     >>> fmt(0.5), fmt(2.0), fmt(None), fmt(1 / 3)
     ('0.5', '2', '—', '0.3333')
     """
-    if x is None:
-        return "—"
-    x = float(x)
-    if x != x:
-        return "not a number"
-    if x.is_integer():
-        return str(int(x))
-    return f"{x:.{digits}f}".rstrip("0").rstrip(".")
+    return num(x, digits, none="—", nan="not a number")  # the one formatter, NaN spelled out
 
 
 def describe(value, depth: int = 0) -> str:

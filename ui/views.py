@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from metrics.explain import join_terms, num
+
 __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
-           "item_rows", "falls", "number", "curve", "rr_curve", "escape_markdown", "with_gaps_shown"]
+           "item_rows", "falls", "curve", "rr_curve", "escape_markdown", "with_gaps_shown"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'@%;/,?])")
 _ZERO_WIDTH = "\u200b"
@@ -78,7 +80,7 @@ def with_gaps_shown(frame: pd.DataFrame, mark: str = "—") -> tuple[pd.DataFram
         if (not values.isna().any() or values.isna().all() or not pd.api.types.is_numeric_dtype(values)
                 or pd.api.types.is_bool_dtype(values)):   # ticks stay ticks
             continue
-        shown[col] = [mark if pd.isna(v) else (f"{v:.4f}" if isinstance(v, float) else str(v)) for v in values]
+        shown[col] = [mark if pd.isna(v) else num(v, fixed=isinstance(v, float)) for v in values]
         gaps.append(col)
     return shown, gaps
 
@@ -162,7 +164,6 @@ def mean_latex(name: str, values: Sequence[float], mean: float) -> str:
     >>> mean_latex("MRR", [0.5, 1.0, 0.2], 0.5667)
     '\\mathrm{MRR} = \\frac{1}{3}\\left(0.5 + 1 + 0.2\\right) = 0.5667'
     """
-    from metrics.explain import join_terms, num
 
     terms = join_terms([num(v) for v in values])
     return rf"\mathrm{{{name}}} = \frac{{1}}{{{len(values)}}}\left({terms}\right) = {num(mean)}"
@@ -171,16 +172,6 @@ def mean_latex(name: str, values: Sequence[float], mean: float) -> str:
 def item_rows(items) -> list[dict]:
     """Rows (rank, label, grade) of a query's ranked items for :func:`ui.charts.ranking_strip`."""
     return [{"rank": i, "label": it.label, "grade": it.grade} for i, it in enumerate(items, start=1)]
-
-
-def number(x: float) -> str:
-    """A value as shown in summaries: up to 4 decimals, no trailing zeros.
-
-    >>> number(0.5), number(0.78539), number(1.0), number(0.0)
-    ('0.5', '0.7854', '1', '0')
-    """
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
 
 
 def curve(explanation, column: str) -> list[float]:

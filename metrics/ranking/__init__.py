@@ -1,7 +1,7 @@
 """Kernels, one module per family; each exposes ``trace(measure, query) -> Explanation``."""
 
 from . import average_precision, dcg, interpolation, precision_recall, reciprocal_rank, rprec_bpref
-from ._query import Query
+from ._query import Query, ratio
 
 KERNELS = {
     "P": precision_recall, "R": precision_recall, "F1": precision_recall, "Success": precision_recall,
@@ -13,4 +13,4 @@ KERNELS = {
     "IPrec": interpolation, "11pt": interpolation,
 }
 
-__all__ = ["KERNELS", "Query"]
+__all__ = ["KERNELS", "Query", "ratio"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, frac, join_terms, label, value_text
+from ._query import Explanation, Query, base_columns, frac, join_terms, label, num, ratio
 
 DEFINITIONS = {
     "R": r"AP@k = \frac{1}{R} \sum_{i=1}^{k} P@i \cdot rel_i",
@@ -19,6 +19,24 @@ DEFINITIONS = {
     "min(k,R)": r"AP@k = \frac{1}{\min(k, R)} \sum_{i=1}^{k} P@i \cdot rel_i",
 }
 DENOMINATOR_NAMES = {"R": "R", "retrieved": r"\text{relevant retrieved}", "min(k,R)": r"\min(k, R)"}
+
+
+def denominator(how: str, R, relevant_retrieved, cutoff=None):
+    """What the sum of precisions is divided by: ``R``, the ``retrieved`` relevant documents,
+    or ``min(k,R)`` (R without a cutoff). On numbers or arrays (per query, or per rank with
+    the rank as the cutoff).
+
+    >>> denominator("R", 3, 1), denominator("retrieved", 3, 1), denominator("min(k,R)", 3, 1, 2)
+    (3, 1, 2)
+    """
+    if how == "R":
+        return R
+    if how == "retrieved":
+        return relevant_retrieved
+    if cutoff is None:
+        return R
+    out = np.minimum(cutoff, R)
+    return out if out.ndim else int(out)
 
 
 def trace(m, q: Query) -> Explanation:
@@ -32,23 +50,15 @@ def trace(m, q: Query) -> Explanation:
     precision_i = hits_i / ranks if n else hits_i
     contribution = np.where(relevant, precision_i, 0.0)
     running = np.cumsum(contribution)
-    if how == "R":
-        denom_i = np.full(n, float(R))
-        denom = R
-    elif how == "retrieved":
-        denom_i = hits_i
-        denom = int(hits_i[-1]) if n else 0
-    else:
-        denom_i = np.minimum(ranks, R).astype(float)
-        denom = min(m.cutoff, R) if m.cutoff is not None else R
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ap_i = np.where(denom_i > 0, running / np.where(denom_i > 0, denom_i, 1), 0.0)
+    denom_i = np.broadcast_to(denominator(how, R, hits_i, ranks), (n,)).astype(float)
+    denom = denominator(how, R, int(hits_i[-1]) if n else 0, m.cutoff)
+    ap_i = ratio(running, denom_i)
     cols["precision"] = precision_i.tolist()
     cols["contribution"] = contribution.tolist()
     cols["running_sum"] = running.tolist()
     cols["ap_at_i"] = ap_i.tolist()
     total = float(running[-1]) if n else 0.0
-    value = total / denom if denom else 0.0
+    value = ratio(total, denom)
     hit_ranks = [int(r) for r in ranks[relevant]]
     terms = [(int(hits_i[r - 1]), r) for r in hit_ranks]
     lhs = label(m)
@@ -57,6 +67,6 @@ def trace(m, q: Query) -> Explanation:
         formula = rf"{lhs} = 0 \quad (\text{{{'no relevant document' if R == 0 else 'nothing relevant retrieved'}}}: {name} = 0)"
     else:
         formula = (rf"{lhs} = \frac{{1}}{{{name}}} \sum_{{i:\,rel_i = 1}} P@i = "
-                   rf"\frac{{1}}{{{denom}}}\left({join_terms(terms, lambda t: frac(*t))}\right) = {frac(total, denom)} = {value_text(value)}")
+                   rf"\frac{{1}}{{{denom}}}\left({join_terms(terms, lambda t: frac(*t))}\right) = {frac(total, denom)} = {num(value)}")
     summary = {"R": R, "hits": len(hit_ranks), "denominator": denom, "sum": total, "hit_ranks": hit_ranks}
     return Explanation(str(m), value, cols, formula, DEFINITIONS[how], summary)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, join_terms, label, num, value_text
+from ._query import Explanation, Query, base_columns, join_terms, label, num, ratio
 
 MAX_EXP_GRADE = 1023  # 2^1024 overflows a double
 
@@ -33,8 +33,43 @@ DISCOUNT_TEXT = {"log2": r"d_i = \log_2(i + 1)", "exp-log2": r"d_i = \log_2(i + 
                  "jarvelin": r"d_i = \max(1, \log_2 i)"}
 
 
+def gain(grade, dcg: str = "log2"):
+    """The gain of a grade: the grade itself, or 2^grade - 1 under ``dcg='exp-log2'``.
+
+    Works on a number or elementwise on an array; the one definition the kernel, the batch
+    path and the checker use (:func:`gains` adds the rules for which grades count).
+
+    >>> gain(3), gain(3, "exp-log2")  # 2^3 - 1 = 7
+    (3.0, 7.0)
+    >>> gain(np.array([0, 1, 2]), "exp-log2")  # 2^0 - 1, 2^1 - 1, 2^2 - 1
+    array([0., 1., 3.])
+    """
+    g = np.asarray(grade, dtype=np.float64)
+    out = np.exp2(g) - 1.0 if dcg == "exp-log2" else g
+    return out if out.ndim else float(out)
+
+
+def discount(rank, dcg: str = "log2"):
+    """The discount at a rank (1 = the top): log2(rank + 1), or max(1, log2 rank) under
+    ``dcg='jarvelin'``. Works on a number or elementwise on an array of ranks.
+
+    >>> discount(1), discount(3), discount(4, "jarvelin")  # log2 2, log2 4, log2 4
+    (1.0, 2.0, 2.0)
+    >>> discount(np.array([1, 2, 8]), "jarvelin")  # ranks 1 and 2 undiscounted, log2 8 = 3
+    array([1., 1., 3.])
+    """
+    r = np.asarray(rank, dtype=np.float64)
+    out = np.maximum(1.0, np.log2(r)) if dcg == "jarvelin" else np.log2(r + 1.0)
+    return out if out.ndim else float(out)
+
+
 def gains(grades: np.ndarray, mask: np.ndarray | None, dcg: str, rel: int | None) -> np.ndarray:
-    """Gain of each grade under a convention (0 where ``mask`` is False)."""
+    """The :func:`gain` of each grade, 0 where it does not count: a grade <= 0, below
+    ``rel``, or ``mask`` False (unjudged).
+
+    >>> gains(np.array([3, 1, -1, 2]), np.array([True, True, True, False]), "exp-log2", 2)
+    array([7., 0., 0., 0.])
+    """
     g = grades.astype(np.float64)
     keep = g > 0
     if rel is not None:
@@ -45,15 +80,17 @@ def gains(grades: np.ndarray, mask: np.ndarray | None, dcg: str, rel: int | None
         if keep.any() and g[keep].max() > MAX_EXP_GRADE:
             raise ValueError(f"judgments: grade {int(g[keep].max())} is too large for the 2^grade - 1 gain "
                              f"(at most {MAX_EXP_GRADE})")
-        g = np.exp2(np.where(keep, g, 0.0)) - 1.0
+        g = gain(np.where(keep, g, 0.0), dcg)
     return np.where(keep, g, 0.0)
 
 
 def discounts(n: int, dcg: str) -> np.ndarray:
-    ranks = np.arange(1, n + 1, dtype=np.float64)
-    if dcg == "jarvelin":
-        return np.maximum(1.0, np.log2(ranks))
-    return np.log2(ranks + 1.0)
+    """The :func:`discount` of ranks 1..n.
+
+    >>> discounts(3, "log2")  # log2 2, log2 3, log2 4
+    array([1.       , 1.5849625, 2.       ])
+    """
+    return discount(np.arange(1, n + 1, dtype=np.float64), dcg)
 
 
 def ideal_order(m, q: Query) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -89,11 +126,11 @@ def trace(m, q: Query) -> Explanation:
     dcg_terms = list(zip(gain.tolist(), disc.tolist(), strict=True))
     if m.name == "CG":
         value = summary["CG"]
-        formula = rf"{lhs} = {join_terms(gain.tolist(), num)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(gain.tolist(), num)} = {num(value)}"
         return Explanation(str(m), value, cols, formula, DEFINITIONS["CG"], summary)
     if m.name == "DCG":
         value = summary["DCG"]
-        formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {num(value)}"
         return Explanation(str(m), value, cols, formula, _definition("DCG", dcg), summary)
 
     ideal_docs, ideal_grades, ideal_gains = ideal_order(m, q)
@@ -119,10 +156,10 @@ def trace(m, q: Query) -> Explanation:
     k = "" if m.cutoff is None else f"@{m.cutoff}"
     if m.name == "IDCG":
         value = idcg
-        formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {value_text(value)}"
+        formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {num(value)}"
         return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg), summary, ideal)
-    value = summary["DCG"] / idcg if idcg > 0 else 0.0
-    ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {value_text(value)}"
+    value = ratio(summary["DCG"], idcg)
+    ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {num(value)}"
                  if idcg > 0 else rf"\mathrm{{nDCG}}{k} &= 0 \quad (\text{{IDCG}} = 0\text{{: nothing relevant}})")
     formula = (r"\begin{aligned}"
                rf"\mathrm{{DCG}}{k} &= {join_terms(dcg_terms, _term)} = {num(summary['DCG'])} \\ "

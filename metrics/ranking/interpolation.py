@@ -12,13 +12,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, join_terms, label, num, value_text
+from ._query import Explanation, Query, base_columns, join_terms, label, num
 
 LEVELS = tuple(i / 10 for i in range(11))
 DEFINITIONS = {
     "IPrec": r"IPrec@r = \max\{\, P@i : \text{hits}_i \geq \lfloor r \cdot R + 0.9 \rfloor \,\}",
     "11pt": r"11pt = \frac{1}{11} \sum_{r \in \{0, 0.1, \ldots, 1\}} IPrec@r",
 }
+
+
+def needed_hits(level, R):
+    """How many relevant documents reach recall ``level``: trec_eval's ``(long)(level * R + 0.9)``
+    computed in doubles. On numbers or arrays (one R per query).
+
+    >>> needed_hits(0.7, 3), needed_hits(0.5, 3), needed_hits(0.0, 3)  # 2.9999.. -> 2; 2.4 -> 2; 0.9 -> 0
+    (2, 2, 0)
+    """
+    out = np.floor(np.multiply(level, R) + 0.9)
+    return out if out.ndim else int(out)
 
 
 def trace(m, q: Query) -> Explanation:
@@ -38,11 +49,8 @@ def trace(m, q: Query) -> Explanation:
     total_hits = int(hits[-1]) if n else 0
     hit_ranks = np.flatnonzero(cols["relevant"]) if n else np.zeros(0, dtype=int)
 
-    def needed(level: float) -> int:
-        return int(level * R + 0.9)  # trec_eval's rounding, in doubles
-
     def at(level: float) -> float:
-        c = needed(level)
+        c = needed_hits(level, R)
         if R == 0 or n == 0 or c > total_hits:
             return 0.0
         start = hit_ranks[c - 1] if c > 0 else 0
@@ -51,12 +59,12 @@ def trace(m, q: Query) -> Explanation:
     lhs = label(m)
     if m.name == "IPrec":
         value = at(m.cutoff)
-        c = needed(m.cutoff)
+        c = needed_hits(m.cutoff, R)
         formula = (rf"{lhs} = \max\{{P@i : \text{{hits}}_i \geq \lfloor {num(m.cutoff)} \cdot {R} + 0.9 \rfloor = {c}\}}"
-                   rf" = {value_text(value)}")
+                   rf" = {num(value)}")
         return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})
     points = [at(level) for level in LEVELS]
     value = sum(points) / 11
-    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms(points, num, limit=11)}\right) = {value_text(value)}"
+    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms(points, num, limit=11)}\right) = {num(value)}"
     summary = {"R": R, "levels": list(LEVELS), "iprec": points}
     return Explanation(str(m), value, cols, formula, DEFINITIONS["11pt"], summary)

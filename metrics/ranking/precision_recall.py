@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._query import Explanation, Query, base_columns, frac, label, num, value_text
+from ._query import Explanation, Query, base_columns, frac, label, num, ratio
 
 DEFINITIONS = {
     "P": r"P@k = \frac{|\text{relevant} \cap \text{top } k|}{k}",
@@ -23,6 +23,27 @@ DEFINITIONS = {
 }
 
 
+def precision(hits, retrieved, cutoff: int | None = None):
+    """P@k = hits / k, k even when fewer than k were retrieved; without a cutoff, hits /
+    retrieved (trec_eval's ``set_P``). On numbers or arrays (one entry per query).
+
+    >>> precision(2, 2, 5), precision(2, 4)  # 2/5 (only 2 retrieved); set_P: 2/4
+    (0.4, 0.5)
+    """
+    return ratio(hits, retrieved if cutoff is None else cutoff)
+
+
+def f1(p, r):
+    """The harmonic mean 2PR / (P + R), 0 unless P + R > 0. On numbers or arrays.
+
+    >>> round(f1(0.5, 0.25), 4), f1(0.0, 0.0)  # 2 * 0.5 * 0.25 / 0.75 = 1/3
+    (0.3333, 0.0)
+    """
+    p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+    total = p + r
+    return ratio(2 * p * r, np.where(total > 0, total, 0.0))
+
+
 def trace(m, q: Query) -> Explanation:
     rel = m["rel"] if "rel" in m.family.params else 1
     n = q.depth(m.cutoff)
@@ -32,15 +53,14 @@ def trace(m, q: Query) -> Explanation:
     ranks = np.arange(1, n + 1)
     cum = np.asarray(cols["hits"], dtype=float)
     precision_i = cum / ranks if n else cum
-    recall_i = cum / R if R else np.zeros(n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f1_i = np.where(precision_i + recall_i > 0, 2 * precision_i * recall_i / (precision_i + recall_i), 0.0)
+    recall_i = ratio(cum, R)
+    f1_i = f1(precision_i, recall_i)
     cols["precision"] = precision_i.tolist()
     cols["recall"] = recall_i.tolist()
     cols["f1"] = f1_i.tolist()
     k = m.cutoff if m.cutoff is not None else n  # P@k divides by k; set_P by the number retrieved
-    p = hits / k if k else 0.0
-    r = hits / R if R else 0.0
+    p = precision(hits, n, m.cutoff)
+    r = ratio(hits, R)
     lhs = label(m)
     kk = num(k)
     summary = {"hits": hits, "R": R, "k": k, "retrieved": n, "P": p, "R_value": r}
@@ -48,20 +68,20 @@ def trace(m, q: Query) -> Explanation:
     top = r"\text{relevant in top " + kk + "}"
     if name == "P":
         value = p
-        formula = rf"{lhs} = {frac(top, kk)} = {frac(hits, k)} = {value_text(value)}"
+        formula = rf"{lhs} = {frac(top, kk)} = {frac(hits, k)} = {num(value)}"
     elif name == "R":
         value = r
-        formula = rf"{lhs} = {frac(top, 'R')} = {frac(hits, R)} = {value_text(value)}"
+        formula = rf"{lhs} = {frac(top, 'R')} = {frac(hits, R)} = {num(value)}"
     elif name == "F1":
-        value = 2 * p * r / (p + r) if p + r > 0 else 0.0
+        value = f1(p, r)
         formula = (rf"{lhs} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
-                   rf"\frac{{2 \cdot {num(p)} \cdot {num(r)}}}{{{num(p)} + {num(r)}}} = {value_text(value)}")
+                   rf"\frac{{2 \cdot {num(p)} \cdot {num(r)}}}{{{num(p)} + {num(r)}}} = {num(value)}")
         summary["P"], summary["R_value"] = p, r
     elif name == "Success":
         value = 1.0 if hits > 0 else 0.0
         first = cols["relevant"].index(True) + 1 if hits else None
         why = rf"\text{{first relevant at rank {first}}}" if first else rf"\text{{no relevant document in the top {kk}}}"
-        formula = rf"{lhs} = {value_text(value)} \quad ({why})"
+        formula = rf"{lhs} = {num(value)} \quad ({why})"
     elif name == "NumRet":
         value = float(n)
         formula = rf"{lhs} = {n}"

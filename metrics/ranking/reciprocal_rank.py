@@ -6,7 +6,7 @@ is 0 when the first relevant document is below rank k.
 
 from __future__ import annotations
 
-from ._query import Explanation, Query, base_columns, frac, label, value_text
+from ._query import Explanation, Query, base_columns, frac, label, num
 
 DEFINITION = r"RR = \frac{1}{\text{rank of the first relevant document}}"
 
@@ -24,5 +24,5 @@ def trace(m, q: Query) -> Explanation:
         formula = rf"{lhs} = 0 \quad (\text{{no relevant document {where}}})"
     else:
         value = 1.0 / first
-        formula = rf"{lhs} = {frac(1, first)} = {value_text(value)}"
+        formula = rf"{lhs} = {frac(1, first)} = {num(value)}"
     return Explanation(str(m), value, cols, formula, DEFINITION, {"first_relevant_rank": first})

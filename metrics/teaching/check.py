@@ -51,8 +51,11 @@ from fractions import Fraction
 import numpy as np
 
 from .. import core
+from ..explain import num
 from ..measures import Measure, parse
 from ..ranking import dcg as dcg_kernel
+from ..ranking import ratio
+from ..ranking.precision_recall import f1
 
 __all__ = ["Blank", "Mistake", "MISTAKES", "StepResult", "Diagnosis", "CheckResult",
            "blanks", "check", "parse_answer", "tolerance_for", "MAX_TOLERANCE"]
@@ -334,7 +337,8 @@ def log2_i_discount(m, q):
     """Discount log2(i) instead of log2(i + 1): rank 1 gets log2(1) = 0 (kept undiscounted)."""
     if m.name == "CG" or m["dcg"] == "jarvelin":
         return []
-    return [_dcg_steps(m, q, discounts=lambda n: np.log2(np.arange(1.0, n + 1.0)))]
+    # log2(i) is the right discount log2((i - 1) + 1) of the rank above: 0, 1, log2 3, ...
+    return [_dcg_steps(m, q, discounts=lambda n: dcg_kernel.discount(np.arange(n), "log2"))]
 
 
 def log_base_discount(m, q):
@@ -523,7 +527,7 @@ class CheckResult:
                         "decimals until the end (see the notes).")
             return "Every number you typed is right."
         s = self.first_wrong
-        text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {_fmt(s.expected)}."
+        text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {num(s.expected)}."
         if len(self.diagnoses) > 1:
             titles = "; ".join(d.mistake.title for d in self.diagnoses)
             text += f" Likely mistake — {len(self.diagnoses)} of them give your numbers: {titles}."
@@ -535,10 +539,6 @@ class CheckResult:
             text += (" None of the usual mistakes gives your number: type every step to find where it goes "
                      "wrong, or open the worked solution.")
         return text
-
-
-def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:.4f}".rstrip("0").rstrip(".")
 
 
 def _close(given: float, expected: float, tol: float, integer: bool) -> bool:
@@ -566,16 +566,8 @@ def _plus(a: float, b: float) -> float:
     return a + b
 
 
-def _ratio(a: float, b: float) -> float:
-    return a / b if b else 0.0  # AP, nDCG, R: 0 when the denominator is 0
-
-
 def _plus_discounted(before: float, gain: float, discount: float) -> float:
     return before + (gain / discount if discount else gain)  # as the log2(i) mistake keeps rank 1
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
 def _derivations(m: Measure, q, table) -> dict[str, tuple[tuple[str, ...], Callable]]:
@@ -596,7 +588,7 @@ def _derivations(m: Measure, q, table) -> dict[str, tuple[tuple[str, ...], Calla
                                            else ((f"running_sum@{prev}", key), _plus))
                 prev = r
         if prev is not None:
-            out["value"] = ((f"running_sum@{prev}", "denominator"), _ratio)
+            out["value"] = ((f"running_sum@{prev}", "denominator"), ratio)
     elif name in DCG_FAMILY:
         n = sum(1 for key in table if key.startswith("gain@"))
         run = "cg" if name == "CG" else "dcg"
@@ -614,15 +606,15 @@ def _derivations(m: Measure, q, table) -> dict[str, tuple[tuple[str, ...], Calla
         if name == "IDCG":
             out["value"] = (("IDCG",), _same)
         elif name == "nDCG":
-            out["value"] = (("DCG", "IDCG"), _ratio)
+            out["value"] = (("DCG", "IDCG"), ratio)
     elif name in ("P", "R", "F1", "Success"):
         k = core.explain(m, q.docs, q.judgments).summary["k"]  # P@k divides by k (set_P: by N)
 
         def precision(hits):
-            return hits / k if k else 0.0
+            return ratio(hits, k)
 
-        recall = (("hits", "R"), _ratio)
-        out["value"] = {"P": (("hits",), precision), "R": recall, "F1": (("P", "recall"), _f1),
+        recall = (("hits", "R"), ratio)
+        out["value"] = {"P": (("hits",), precision), "R": recall, "F1": (("P", "recall"), f1),
                         "Success": (("hits",), lambda h: 1.0 if h > 0 else 0.0)}[name]
         if name == "F1":
             out["P"], out["recall"] = (("hits",), precision), recall
@@ -715,7 +707,7 @@ def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckRe
         own = None if ok else _from_own_numbers(key, derivations, table, parsed, verdicts)
         if own is not None and _close(given, own[0], tol, integer):
             ok = own[1]  # right from accepted (rounded) numbers, or a consequence of wrong ones
-            note = ROUNDED_NOTE.format(_fmt(expected)) if ok else FOLLOWS_NOTE
+            note = ROUNDED_NOTE.format(num(expected)) if ok else FOLLOWS_NOTE
         elif not ok and decimals is not None and decimals < 2 and not integer \
                 and abs(given - expected) <= 0.5 * 10.0 ** -decimals + EPS:
             note = "right when rounded to the decimals you typed, but type at least 2 decimals"

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import core
+from ..explain import num
 from ..measures import parse
 from .check import EPS, parse_answer
 
@@ -101,10 +102,6 @@ def swapped(ranking, i: int, j: int) -> list[str]:
     return out
 
 
-def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:.4f}".rstrip("0").rstrip(".")
-
-
 def working(measure: str, ranking, judgments) -> str:
     """The calculation as one line of plain text, for answer keys.
 
@@ -114,9 +111,9 @@ def working(measure: str, ranking, judgments) -> str:
     'DCG@2 = 1/1 + 2/1.585 = 2.2619; IDCG@2 = 2/1 + 1/1.585 = 2.6309; nDCG@2 = 2.2619 / 2.6309 = 0.8597'
     """
     e = core.explain(measure, ranking, judgments)
-    name, c, s = e.measure.split("(")[0].split("@")[0], e.columns, e.summary
-    at = "" if "@" not in e.measure else "@" + e.measure.split("@")[1]
-    v = _fmt(e.value)
+    m, c, s = parse(e.measure), e.columns, e.summary
+    name, at = m.name, ("" if m.cutoff is None else f"@{m.cutoff}")
+    v = num(e.value)
     if name == "P":
         return f"{e.measure} = (relevant in the top {s['k']}) / {s['k']} = {s['hits']}/{s['k']} = {v}"
     if name == "R":
@@ -130,14 +127,14 @@ def working(measure: str, ranking, judgments) -> str:
             return f"{e.measure} = 0"
         return f"{e.measure} = ({' + '.join(terms)}) / {s['denominator']} = {v}"
     if name in ("DCG", "nDCG"):
-        terms = [f"{_fmt(g)}/{d:.3f}".rstrip("0").rstrip(".") for g, d in zip(c["gain"], c["discount"], strict=True)]
-        dcg = f"DCG{at} = {' + '.join(terms) or '0'} = {_fmt(s['DCG'])}"
+        terms = [f"{num(g)}/{num(d, 3)}" for g, d in zip(c["gain"], c["discount"], strict=True)]
+        dcg = f"DCG{at} = {' + '.join(terms) or '0'} = {num(s['DCG'])}"
         if name == "DCG":
             return dcg
         ideal = e.ideal or {"gain": [], "discount": []}
-        iterms = [f"{_fmt(g)}/{d:.3f}".rstrip("0").rstrip(".") for g, d in zip(ideal["gain"], ideal["discount"], strict=True)]
-        return (f"{dcg}; IDCG{at} = {' + '.join(iterms) or '0'} = {_fmt(s['IDCG'])}; "
-                f"nDCG{at} = {_fmt(s['DCG'])} / {_fmt(s['IDCG'])} = {v}")
+        iterms = [f"{num(g)}/{num(d, 3)}" for g, d in zip(ideal["gain"], ideal["discount"], strict=True)]
+        return (f"{dcg}; IDCG{at} = {' + '.join(iterms) or '0'} = {num(s['IDCG'])}; "
+                f"nDCG{at} = {num(s['DCG'])} / {num(s['IDCG'])} = {v}")
     return f"{e.measure} = {v}"
 
 
@@ -153,7 +150,7 @@ def _predict(measure: str, ranking, judgments, i: int, j: int) -> Question:
     a, b = ranking[i - 1], ranking[j - 1]
     prompt = (f"Predict, then reveal: if {a} (rank {i}) and {b} (rank {j}) swap places, "
               f"does {measure} go up, down or stay the same?")
-    why = f"{measure} goes from {_fmt(round(before, 4))} to {_fmt(round(after, 4))}"
+    why = f"{measure} goes from {num(round(before, 4))} to {num(round(after, 4))}"
     if answer == "same":
         why += " — " + _why_same(measure, ranking, judgments, i, j)
     return Question("predict", prompt, measure, answer, why + ".", PREDICT_CHOICES)
@@ -213,14 +210,15 @@ def generate(seed: int, level: int = 1) -> Exercise:
     k = int(rng.integers(2, 5)) if level == 1 else int(rng.integers(3, 6))
     want_change = bool(rng.random() < 0.7)
     qs = []
+    p_k, r_k, dcg_k, ndcg_k = (str(parse(name).with_cutoff(k)) for name in ("P", "R", "DCG", "nDCG"))
     if level == 1:
-        qs.append(_compute(f"P@{k}", ranking, judgments, f"What is P@{k}?"))
-        qs.append(_compute(f"R@{k}", ranking, judgments, f"What is R@{k} (recall at {k})?"))
+        qs.append(_compute(p_k, ranking, judgments, f"What is {p_k}?"))
+        qs.append(_compute(r_k, ranking, judgments, f"What is {r_k} (recall at {k})?"))
         qs.append(_compute("RR", ranking, judgments, "What is the reciprocal rank RR?"))
-        i, j = _pair(rng, n, ranking, judgments, f"P@{k}", want_change)
-        qs.append(_predict(f"P@{k}", ranking, judgments, i, j))
+        i, j = _pair(rng, n, ranking, judgments, p_k, want_change)
+        qs.append(_predict(p_k, ranking, judgments, i, j))
     elif level == 2:
-        qs.append(_compute(f"P@{k}", ranking, judgments, f"What is P@{k}?"))
+        qs.append(_compute(p_k, ranking, judgments, f"What is {p_k}?"))
         qs.append(_compute("AP", ranking, judgments,
                            "What is the average precision AP (trec_eval: divide by R, every relevant "
                            "document in the judgments)?"))
@@ -230,12 +228,12 @@ def generate(seed: int, level: int = 1) -> Exercise:
         i, j = _pair(rng, n, ranking, judgments, "AP", want_change)
         qs.append(_predict("AP", ranking, judgments, i, j))
     else:
-        qs.append(_compute(f"DCG@{k}", ranking, judgments,
-                           f"What is DCG@{k} (gain = grade, discount log2(i + 1))?"))
-        qs.append(_compute(f"nDCG@{k}", ranking, judgments,
-                           f"What is nDCG@{k}? The ideal ordering sorts every judged document."))
-        qs.append(_compute(f"nDCG(dcg='exp-log2')@{k}", ranking, judgments,
-                           f"What is nDCG@{k} with the gain 2^grade - 1?"))
+        qs.append(_compute(dcg_k, ranking, judgments,
+                           f"What is {dcg_k} (gain = grade, discount log2(i + 1))?"))
+        qs.append(_compute(ndcg_k, ranking, judgments,
+                           f"What is {ndcg_k}? The ideal ordering sorts every judged document."))
+        qs.append(_compute(str(parse(ndcg_k).with_params(dcg="exp-log2")), ranking, judgments,
+                           f"What is {ndcg_k} with the gain 2^grade - 1?"))
         i, j = _pair(rng, n, ranking, judgments, "nDCG@3", want_change)
         qs.append(_predict("nDCG@3", ranking, judgments, i, j))
     return Exercise(seed, level, tuple(ranking), judgments, tuple(qs))
@@ -261,7 +259,7 @@ def grade_answer(question: Question, text) -> Grade:
     except ValueError as err:
         return Grade(False, f"Could not read your answer: {err}.")
     ok = abs(given - question.answer) <= tol + EPS
-    shown = _fmt(round(question.answer, 4))
+    shown = num(round(question.answer, 4))
     if ok:
         return Grade(True, f"Right: {shown} (±{tol:g}).")
     return Grade(False, f"Not quite: the answer is {shown}. {question.reveal}")
@@ -275,7 +273,7 @@ def _md(text: str) -> str:
 
 
 def _answer_text(q: Question) -> str:
-    return q.answer if isinstance(q.answer, str) else _fmt(round(q.answer, 4))
+    return q.answer if isinstance(q.answer, str) else num(round(q.answer, 4))
 
 
 def worksheet_markdown(exercises, *, title: str = "Ranking metrics worksheet") -> str:

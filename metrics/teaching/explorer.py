@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from .. import core, grouped
 from ..conventions import PRESETS
 from ..measures import Measure, parse, parse_many
+from ..ranking.dcg import gain
 
 __all__ = ["Cell", "Row", "Exploration", "Snippet", "explore", "snippets", "LIBRARIES"]
 
@@ -177,13 +178,13 @@ def _sklearn(m: Measure, docs, judged) -> str | None:
             return None
         rel, exp = m["rel"], m["dcg"] == "exp-log2"
 
-        def gain(d):
+        def gain_of(d):
             g = judged.get(d, 0)
             if g <= 0 or (rel is not None and g < rel):
                 return 0
-            return 2**g - 1 if exp else g
+            return int(gain(g, m["dcg"]))
 
-        y_true = [gain(d) for d in docs]
+        y_true = [gain_of(d) for d in docs]
         fn = "ndcg_score" if m.name == "nDCG" else "dcg_score"
         what = "gains 2^grade - 1" if exp else "grades"
         return (
@@ -251,7 +252,7 @@ def _ir_measures(m: Measure, docs, judged) -> str | None:
         if m["rel"] is not None or m["dcg"] == "jarvelin":
             return None
         if m["dcg"] == "exp-log2":  # ir_measures routes dcg='exp-log2' to a perl script; gains do the same
-            gains = {g: (2**g - 1 if g > 0 else 0) for g in sorted(set(judged.values()))}
+            gains = {g: (int(gain(g, "exp-log2")) if g > 0 else 0) for g in sorted(set(judged.values()))}
             cut = "" if m.cutoff is None else f"@{m.cutoff}"
             return (
                 "import ir_measures\n\n"

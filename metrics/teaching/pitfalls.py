@@ -19,6 +19,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import numpy as np
 
 from .. import core
+from ..measures import parse
+from ..ranking.dcg import discounts
 
 __all__ = ["Pitfall", "Outcome", "GALLERY", "ndcg_above_one", "ties", "nothing_relevant", "p_at_k_short",
            "ap_denominators", "relevance_level", "rounding", "seed002_ndcg", "ndcg_falling",
@@ -50,7 +52,7 @@ class Pitfall:
 
 def _dcg(gains) -> float:
     """Plain DCG of a gain list, log2(i + 1) discount (used only inside mistaken kernels)."""
-    return float(sum(g / math.log2(i + 1) for i, g in enumerate(gains, 1)))
+    return float(sum(g / d for g, d in zip(gains, discounts(len(gains), "log2").tolist(), strict=True)))
 
 
 # --------------------------------------------------------------------------- nDCG above 1
@@ -354,7 +356,7 @@ def seed002_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
     """
     qrels = qrels if qrels is not None else {"q1": {"d1": 3, "d2": 2, "d3": 1}}
     run = run if run is not None else {"q1": ["d2", "d1", "x", "d3"]}
-    measure = f"nDCG(dcg='jarvelin')@{k}"
+    measure = str(parse("nDCG").with_params(dcg="jarvelin").with_cutoff(k))
     outcomes = []
     for label, fn in (("as written", seed002_ndcg_as_written), ("crashes patched", seed002_ndcg_patched)):
         got = fn(qrels, run, k)
