@@ -123,7 +123,7 @@ def show(page: str) -> None:
             measure, title, _ = FOCUS[name]
             e = metrics.explain(measure.format(k=k), ranking, judgments)
             grid[i % 3].metric(title.replace("@k", f"@{k}") + (" — in focus" if name == chosen else ""),
-                               views.number(e.value), border=name == chosen)
+                               metrics.num(e.value), border=name == chosen)
     with right:
         measure, column = FOCUS[chosen][2]
         full = metrics.explain(measure.format(n=len(ranking)), ranking, judgments)
