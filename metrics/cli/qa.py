@@ -8,9 +8,8 @@ import io
 import json
 import sys
 
-from . import cli
-from .reader import PER_QUESTION, READER_METRICS, UNITS
-from .reader_io import MAX_FILE_BYTES, evaluate_files, shown_id
+from ..reader import PER_QUESTION, READER_METRICS, UNITS
+from ..reader_io import MAX_FILE_BYTES, evaluate_files, shown_id
 
 EXAMPLES = f"""\
 examples:
@@ -67,7 +66,7 @@ def _value(x) -> str:
     return "undefined" if x is None else f"{x:.4f}"
 
 
-def run(args) -> int:
+def run(args) -> None:
     ev, gold, preds = evaluate_files(args.gold, args.pred, k=args.k, unit=args.unit,
                                      format=args.pred_format)
     for line in ev.warnings:
@@ -109,4 +108,3 @@ def run(args) -> int:
                 cells = "  ".join(f"{row[n]:>{len(n)}.4f}" for n in PER_QUESTION)
                 print(f"{shown[qid]:<{qw}}  {'yes' if row['answerable'] else 'no':<10}  "
                       f"{'yes' if row['retrieved'] else 'no':<9}  {cells}")
-    return cli.EXIT_OK
