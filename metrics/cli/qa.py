@@ -8,8 +8,7 @@ import io
 import json
 import sys
 
-from ..reader import PER_QUESTION, READER_METRICS, UNITS
-from ..reader_io import MAX_FILE_BYTES, evaluate_files, shown_id
+from ..qa import MAX_FILE_BYTES, PER_QUESTION, READER_METRICS, UNITS, evaluate_files, shown_id
 
 EXAMPLES = f"""\
 examples:

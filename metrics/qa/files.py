@@ -1,4 +1,4 @@
-"""Reader (QA) files: a SQuAD 2.0 dataset, and predictions as JSON or JSON Lines.
+"""QA files: a SQuAD 2.0 dataset, and predictions as JSON or JSON Lines.
 
 * **Gold**: SQuAD 1.1/2.0 JSON, ``{"data": [{"paragraphs": [{"qas": [{"id", "question",
   "answers": [{"text", "answer_start"}], "is_impossible"}]}]}]}``. A question with
@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass, field
 from json.decoder import scanstring
 
-from . import _check
-from .io.source import read_bytes
-from .reader import ReaderEvaluation, comparisons, evaluate_reader
+from .. import _check
+from ..io.source import read_bytes
+from .scores import ReaderEvaluation, comparisons, evaluate_reader
 
 __all__ = ["ReaderGold", "ReaderPredictions", "read_squad", "read_predictions",
            "evaluate_files", "shown_id", "MAX_FILE_BYTES", "MAX_COMPARISONS"]
