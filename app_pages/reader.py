@@ -6,7 +6,7 @@ import streamlit as st
 
 from metrics import qa
 from metrics.explain import num
-from metrics.qa import read_predictions, read_squad
+from ui import files
 from ui import reader_view as view
 
 K = view.KEYS
@@ -26,10 +26,9 @@ def _load_preset() -> None:
     st.session_state.pop(K["explain_rank"], None)
 
 
-@st.cache_data
 def _sample_rows():
-    gold = read_squad(ASSETS / "dev.json")
-    preds = read_predictions(ASSETS / "predictions_topk.jsonl")
+    gold = files.squad(ASSETS / "dev.json")
+    preds = files.predictions(ASSETS / "predictions_topk.jsonl")
     return [(q, f" {view.SEPARATOR} ".join(g), f" {view.SEPARATOR} ".join(a if a and a.strip() else "no answer" for a in preds.answers[q]),
              preds.retrieved.get(q, True)) for q, g in gold.answers.items()]
 
