@@ -153,17 +153,6 @@ def test_qa_size_limit_names_the_file(monkeypatch):
     assert len(SQUAD) > 100
 
 
-@pytest.fixture
-def no_temporary_files(monkeypatch):
-    """Every way of making a temporary file or folder fails."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("a temporary file was made")
-
-    for name in ("TemporaryDirectory", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile",
-                 "mkstemp", "mkdtemp", "mktemp"):
-        monkeypatch.setattr(tempfile, name, refuse)
-
-
 def test_bytes_are_read_without_a_temporary_file(no_temporary_files):
     for name, data, kind, expected in GOOD:
         assert _read(kind, data, name=name).to_dict() == expected, name

@@ -1,9 +1,9 @@
 """The ``ranklab`` command line.
 
-Each subcommand lives in its own module of this package (:mod:`.evaluate`, :mod:`.qa`)
-exposing ``register(subparsers)``, which adds its parser and sets ``func`` (a callable
-taking the parsed arguments; it returns nothing on success and raises on failure). The
-subcommands never import this module back: ``main`` alone turns every expected error into
+Each subcommand lives in its own module of this package (:mod:`.evaluate`, :mod:`.qa`),
+which declares its ``NAME``, ``HELP``, ``DESCRIPTION`` and ``EXAMPLES``, adds its options in
+``add_arguments(parser)`` and does the work in ``run(args)`` (which returns nothing on
+success and raises on failure). The subcommands never import this module back: ``main`` alone turns every expected error into
 a one-line message and one of the exit codes below, never a traceback.
 
 Exit codes: 0 success; 1 bad input data (malformed file, duplicate documents ...);
@@ -47,7 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in SUBCOMMANDS:
-        module.register(sub)
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.DESCRIPTION,
+                           formatter_class=argparse.RawDescriptionHelpFormatter, epilog=module.EXAMPLES)
+        module.add_arguments(p)
+        p.set_defaults(func=module.run)
     return parser
 
 

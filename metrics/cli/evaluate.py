@@ -46,11 +46,12 @@ exit codes: 0 success; 1 bad input data (malformed line, duplicate document); 2 
 """
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "evaluate", help="evaluate a run file against qrels (trec_eval-compatible output)",
-        description="Evaluate a run against relevance judgments, per query and on average.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
+NAME = "evaluate"
+HELP = "evaluate a run file against qrels (trec_eval-compatible output)"
+DESCRIPTION = "Evaluate a run against relevance judgments, per query and on average."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("qrels", metavar="QRELS", help="judgments: TREC qrels, .jsonl, .csv or .tsv (.gz too)")
     p.add_argument("run", metavar="RUN", help="run: TREC run, 'qid docid' list, .jsonl, .csv or .tsv (.gz too)")
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
@@ -75,7 +76,6 @@ def register(subparsers) -> None:
                         f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')})")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
-    p.set_defaults(func=run)
 
 
 def _size(text: str) -> int | None:

@@ -41,11 +41,12 @@ def _k(text: str) -> int:
     return value
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "reader", help="reader (QA) metrics: EM, F1, accuracy, top-1/top-k, has_answer",
-        description="Seed 000's twelve reader metrics for a SQuAD-style QA dataset.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
+NAME = "reader"
+HELP = "reader (QA) metrics: EM, F1, accuracy, top-1/top-k, has_answer"
+DESCRIPTION = "Seed 000's twelve reader metrics for a SQuAD-style QA dataset."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("gold", metavar="GOLD", help="SQuAD 1.1/2.0 dataset JSON")
     p.add_argument("pred", metavar="PRED", help="predictions: JSON {qid: answer} or JSON Lines")
     p.add_argument("-k", type=_k, default=None, metavar="K",
@@ -58,7 +59,6 @@ def register(subparsers) -> None:
                    help="predictions file format (default: by extension, then by content)")
     p.add_argument("-q", "--per-question", action="store_true",
                    help="also print the six scores of every question")
-    p.set_defaults(func=run)
 
 
 def _value(x) -> str:

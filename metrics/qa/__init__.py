@@ -33,6 +33,7 @@ Ranklab's addition, so that a reader printing "no answer" is not penalised.
 >>> round(f1_score("Broncos", ["Denver Broncos"]), 4)  # P = 1/1, R = 1/2, F1 = 2/3
 0.6667
 """
+
 from .explanation import AnswerExplanation, explain_answer
 from .files import (
     MAX_COMPARISONS,

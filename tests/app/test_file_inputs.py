@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,17 +14,6 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 QRELS = b"q1 0 a 1\nq1 0 b 1\n"
 RUN = b"q1 Q0 a 1 2.0 t\nq1 Q0 x 2 1.0 t\n"   # a relevant at rank 1, x not judged, b not retrieved
-
-
-@pytest.fixture
-def no_temporary_files(monkeypatch):
-    """Every way of making a temporary file or folder fails."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("a temporary file was made")
-
-    for name in ("TemporaryDirectory", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile",
-                 "mkstemp", "mkdtemp", "mktemp"):
-        monkeypatch.setattr(tempfile, name, refuse)
 
 
 def shown(text: str) -> str:
