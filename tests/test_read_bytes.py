@@ -160,3 +160,41 @@ def test_bytes_are_read_without_a_temporary_file(no_temporary_files):
         assert reader(data, name=name).answers == expected, name
     with pytest.raises(AssertionError, match="temporary"):
         tempfile.TemporaryDirectory()  # the fixture works
+
+
+def _outcome(kind, source, **options):
+    """What a reader gives: its table, or its error's type and message."""
+    try:
+        data = _read(kind, source, **options)
+    except (ValueError, TypeError) as err:
+        return type(err).__name__, str(err)
+    return data.to_dict(), data.source, getattr(data, "tag", None)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_malformed_files_from_a_path_and_from_bytes_alike(seed, tmp_path, monkeypatch):
+    """The fuzzers' mutations of every format, plain and .gz (damaged too): reading the bytes
+    gives what reading the file gives, tables or messages."""
+    import random
+
+    from tests.fuzzing import SEEDS, gz_mutate, mutate
+
+    rnd = random.Random(seed)
+    monkeypatch.chdir(tmp_path)
+    kinds = set()
+    for i in range(40):
+        kind, name, text = rnd.choice(SEEDS)
+        _, data = mutate(text.encode(), rnd) if rnd.random() < 0.8 else ("none", text.encode())
+        if rnd.random() < 0.3:
+            name += ".gz"
+            data = gzip.compress(data, mtime=0)
+            if rnd.random() < 0.5:
+                _, data = gz_mutate(data, rnd)
+        name = f"{i}-{name}"
+        (tmp_path / name).write_bytes(data)
+        max_bytes = rnd.choice([None, None, 1 << 20, 200])
+        from_path = _outcome(kind, name, max_bytes=max_bytes)
+        from_bytes = _outcome(kind, data, name=name, max_bytes=max_bytes)
+        assert from_path == from_bytes, (name, data[:200])
+        kinds.add("error" if isinstance(from_path[0], str) else "table")
+    assert kinds == {"table", "error"}  # both outcomes were compared
