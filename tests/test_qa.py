@@ -1,4 +1,4 @@
-"""Reader (QA) metrics: hand-computed cases, a SQuAD 2.0 oracle, seed 000's twelve metrics."""
+"""QA (reader) metrics of metrics.qa: hand-computed cases, a SQuAD 2.0 oracle, seed 000's twelve metrics."""
 
 from __future__ import annotations
 
