@@ -109,7 +109,7 @@ def exact_match(prediction: str | None, gold) -> float:
     Parameters
     ----------
     prediction : str or None
-        The predicted answer; ``None``, ``""`` or "no answer" abstain (see the module notes).
+        The predicted answer; ``None``, ``""`` or "no answer" abstain (see :mod:`metrics.qa`).
     gold : str or list of str
         The gold answer(s); the best one counts. An empty list (or only answers that
         normalise to ``""``) makes the question unanswerable: only an abstention matches.
