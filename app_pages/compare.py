@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -12,6 +11,7 @@ import streamlit as st
 from metrics import io as metrics_io
 from metrics.teaching import compare
 from ui import lessons, render, state, teach_view, teaching_charts
+from ui.files import file_source, read_dict, upload_source
 from ui.views import escape_markdown
 
 PAGE = "compare"
@@ -23,33 +23,9 @@ MAX_UPLOAD_MB = 20
 COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"
 
 
-def _parse(kind: str, path: Path) -> dict:
-    """A qrels or run file as nested dicts, read with metrics.io at the app's size limit."""
-    reader = metrics_io.read_qrels if kind == "qrels" else metrics_io.read_run
-    return reader(path, max_bytes=metrics_io.APP_MAX_BYTES).to_dict()
-
-
-@st.cache_data(show_spinner=False, max_entries=3)
 def _sample(kind: str, name: str) -> dict:
-    """One file of the bundled collection (small; cached for every session)."""
-    return _parse(kind, COLLECTION / name)
-
-
-# uploads: the three files of the latest comparisons, for a quarter of an hour at most. The key
-# is the uploader's file id, so the bytes are not hashed on every rerun, nor kept.
-@st.cache_data(show_spinner=False, max_entries=3, ttl=900)
-def _upload(kind: str, name: str, key: str, _data) -> dict:
-    """An uploaded file (``_data()`` gives its bytes), read from a temporary copy deleted at
-    once; the suffix of ``name`` picks the format."""
-    suffix = "".join(Path(name).suffixes[-2:]) if name else ".txt"
-    suffix = re.sub(r"[^A-Za-z0-9.]", "", suffix)[:12] or ".txt"
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"upload{suffix}"
-        path.write_bytes(_data())
-        try:
-            return _parse(kind, path)
-        except (ValueError, OSError) as err:
-            raise ValueError(str(err).replace(str(path), name)) from None   # the user's name, not the copy
+    """One file of the bundled collection as nested dicts, read at the app's size limit."""
+    return read_dict(kind, file_source(COLLECTION / name), max_bytes=metrics_io.APP_MAX_BYTES)
 
 
 def _files():
@@ -65,7 +41,7 @@ def _files():
             st.error(f"{name}: {up.size / 2**20:.1f} MB is too large (at most {MAX_UPLOAD_MB} MB).")
             return None
         try:
-            loaded.append(_upload(kind, up.name, f"{up.file_id}:{up.size}", up.getvalue))
+            loaded.append(read_dict(kind, upload_source(up), max_bytes=metrics_io.APP_MAX_BYTES))
         except (ValueError, OSError) as err:
             text = str(err)[:500]
             st.error(escape_markdown(f"{name}: {text}" if up.name in text else f"{name} ({up.name[:60]}): {text}"))

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 import io
-import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,11 +12,12 @@ import streamlit as st
 import metrics
 import metrics.io
 from metrics.batch import evaluate_batch
-from metrics.io import DEDUP, read_qrels, read_run
+from metrics.io import DEDUP
 from metrics.io.source import format_size
 from metrics.io.writers import write_csv, write_json, write_trec
 from ui import evaluation_view as view
 from ui import state
+from ui.files import Source, file_source, read, text_source, upload_source
 from ui.views import escape_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,56 +40,13 @@ def max_bytes() -> int:
     return metrics.io.APP_MAX_BYTES
 
 
-@dataclass(frozen=True)
-class Source:
-    """One input file: its name as the user knows it, a key naming its content (without
-    hashing the content on every rerun), its size, and how to get its bytes."""
-
-    name: str
-    key: str
-    size: int
-    data: Callable[[], bytes]
-
-
-def _text_source(name: str, text: str) -> Source:
-    raw = text.encode("utf-8", "surrogatepass")
-    return Source(name, "text:" + hashlib.sha256(raw).hexdigest(), len(raw), lambda: raw)
-
-
-def _file_source(path: Path) -> Source:
-    info = path.stat()
-    return Source(path.name, f"file:{path}:{info.st_mtime_ns}:{info.st_size}", info.st_size, path.read_bytes)
-
-
-def _upload_source(upload) -> Source:
-    # the uploader's file id changes with every upload: no need to hash the bytes
-    return Source(upload.name, f"upload:{upload.file_id}:{upload.size}", upload.size, upload.getvalue)
-
-
-def read(kind: str, source: Source, dedup: str = "error"):
-    """Read one input with the reader its name implies, from a temporary copy that is deleted
-    at once; errors name the user's file, not the copy."""
-    suffix = "".join(Path(source.name).suffixes[-2:])   # the format comes from the name: run.jsonl.gz
-    suffix = "".join(ch for ch in suffix if ch.isascii() and (ch.isalnum() or ch == "."))[:16] or ".txt"
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"{kind}{suffix}"
-        path.write_bytes(source.data())
-        try:
-            if kind == "qrels":
-                return read_qrels(path, max_bytes=max_bytes())
-            return read_run(path, dedup=dedup, max_bytes=max_bytes())
-        except (ValueError, OSError) as err:
-            text = str(err).replace(str(path), source.name)
-            raise ValueError(text) from None
-
-
 def inputs(source: str) -> tuple[Source, Source] | None:
     """The qrels and the run, or None while something is missing."""
     if source == SOURCES[0]:
         label = st.selectbox("Run", list(SAMPLE_RUNS), key="evaluate_files.sample_run")
         st.caption("324 short documents, 30 queries with graded judgments (0–3), two systems — "
                    "made by `assets/make_collection.py`.")
-        return _file_source(SAMPLE / "qrels.txt"), _file_source(SAMPLE / SAMPLE_RUNS[label])
+        return file_source(SAMPLE / "qrels.txt"), file_source(SAMPLE / SAMPLE_RUNS[label])
     if source == SOURCES[1]:
         limit = upload_limit_mb()
         st.caption(f"TREC qrels and runs, two-column `qid docid` lists, JSONL (seed 003), CSV/TSV with "
@@ -104,7 +58,7 @@ def inputs(source: str) -> tuple[Source, Source] | None:
         run_file = right.file_uploader("Run", key="evaluate_files.run_upload")
         if qrels_file is None or run_file is None:
             return None
-        return _upload_source(qrels_file), _upload_source(run_file)
+        return upload_source(qrels_file), upload_source(run_file)
     left, right = st.columns(2)
     qrels_text = left.text_area("Qrels: `qid iter docid grade` per line", key="evaluate_files.qrels_text",
                                 height=180, placeholder="q1 0 d1 2\nq1 0 d2 0")
@@ -113,7 +67,7 @@ def inputs(source: str) -> tuple[Source, Source] | None:
                                placeholder="q1 Q0 d2 1 3.1 mine\nq1 Q0 d1 2 2.5 mine")
     if not qrels_text.strip() or not run_text.strip():
         return None
-    return _text_source("pasted qrels", qrels_text), _text_source("pasted run", run_text)
+    return text_source("pasted qrels", qrels_text), text_source("pasted run", run_text)
 
 
 def measures_from(text: str, convention: str) -> list[metrics.Measure]:
@@ -143,9 +97,9 @@ def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, 
     with st.status("Reading and evaluating…", expanded=False) as status:
         try:
             status.update(label=f"Reading {escape_markdown(qrels_source.name)} ({qrels_source.size / 1e6:.1f} MB)…")
-            qrels = read("qrels", qrels_source)
+            qrels = read("qrels", qrels_source, max_bytes=max_bytes())
             status.update(label=f"Reading {escape_markdown(run_source.name)} ({run_source.size / 1e6:.1f} MB)…")
-            run = read("run", run_source, dedup)
+            run = read("run", run_source, dedup=dedup, max_bytes=max_bytes())
             status.update(label=f"Evaluating {len(run):,} lines…")
             result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
             names = [str(m) for m in ms]

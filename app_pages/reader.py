@@ -4,9 +4,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from metrics import reader
+from metrics import qa
 from metrics.explain import num
-from metrics.reader_io import read_predictions, read_squad
+from ui import files
 from ui import reader_view as view
 
 K = view.KEYS
@@ -14,7 +14,7 @@ LIMITS = view.LIMITS
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "reader"
 SCORE_COLUMNS = {name: st.column_config.NumberColumn(format="%.4f")
                  for name in ("all questions", "answerable only (_has_answer)", "top-1", "top-k",
-                              *reader.PER_QUESTION)}
+                              *qa.PER_QUESTION)}
 SAMPLE = "Sample dataset (assets/reader: 14 questions, top-3 answers)"
 
 
@@ -26,10 +26,9 @@ def _load_preset() -> None:
     st.session_state.pop(K["explain_rank"], None)
 
 
-@st.cache_data
 def _sample_rows():
-    gold = read_squad(ASSETS / "dev.json")
-    preds = read_predictions(ASSETS / "predictions_topk.jsonl")
+    gold = files.squad(ASSETS / "dev.json")
+    preds = files.predictions(ASSETS / "predictions_topk.jsonl")
     return [(q, f" {view.SEPARATOR} ".join(g), f" {view.SEPARATOR} ".join(a if a and a.strip() else "no answer" for a in preds.answers[q]),
              preds.retrieved.get(q, True)) for q, g in gold.answers.items()]
 
@@ -89,7 +88,7 @@ def one_question() -> None:
     gold = view.parse_lines(st.session_state[K["gold"]])
     preds = view.parse_lines(st.session_state[K["predictions"]]) or [""]
     c1, c2 = st.columns([1, 2])
-    unit = c1.radio("F1 over", reader.UNITS, key=K["unit"], horizontal=True,
+    unit = c1.radio("F1 over", qa.UNITS, key=K["unit"], horizontal=True,
                     format_func={"token": "tokens (SQuAD)", "char": "characters (seed 000)"}.get)
     labels = [f"{i + 1}: {view.shorten(p)}" for i, p in enumerate(preds)]
     if st.session_state.get(K["explain_rank"]) not in labels:
@@ -98,8 +97,8 @@ def one_question() -> None:
                                      key=K["explain_rank"]))
 
     try:
-        e = reader.explain_answer(preds[rank], gold, unit=unit)
-        ev = reader.evaluate_reader({"q": gold}, {"q": preds}, unit=unit)
+        e = qa.explain_answer(preds[rank], gold, unit=unit)
+        ev = qa.evaluate_reader({"q": gold}, {"q": preds}, unit=unit)
     except (TypeError, ValueError) as err:
         st.error(view.escape_markdown(str(err)))
         return
@@ -174,7 +173,7 @@ def many_questions() -> None:
     c1, c2 = st.columns(2)
     k = c1.number_input("k (top-k uses the first k answers)", min_value=1, max_value=100, value=3,
                         step=1, key=K["k"])
-    unit = c2.radio("F1 over", reader.UNITS, key=K["table_unit"], horizontal=True,
+    unit = c2.radio("F1 over", qa.UNITS, key=K["table_unit"], horizontal=True,
                     format_func={"token": "tokens (SQuAD)", "char": "characters (seed 000)"}.get)
     gold, preds, retrieved, problems = view.table_to_questions(edited)
     for p in problems:
@@ -182,12 +181,12 @@ def many_questions() -> None:
     if not gold:
         st.info("Add a row to the table to see the metrics.")
         return
-    too_much = view.work_problem(reader.comparisons(gold, preds, k=int(k)))
+    too_much = view.work_problem(qa.comparisons(gold, preds, k=int(k)))
     if too_much:
         st.error(too_much)
         return
     try:
-        ev = reader.evaluate_reader(gold, preds, k=int(k), unit=unit, retrieved=retrieved)
+        ev = qa.evaluate_reader(gold, preds, k=int(k), unit=unit, retrieved=retrieved)
     except (TypeError, ValueError) as err:
         st.error(view.escape_markdown(str(err)))
         return

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from metrics import cli, reader_io
-from metrics.reader import comparisons
-from metrics.reader_io import evaluate_files, read_predictions, read_squad
+from metrics import cli
+from metrics.qa import comparisons, evaluate_files, read_predictions, read_squad
+from metrics.qa import files as qa_files
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV = "assets/reader/dev.json"
@@ -332,7 +332,7 @@ def test_gzip_files_are_read_with_a_bounded_size(tmp_path, capsys, monkeypatch):
     gz.write_bytes(gzip.compress((ROOT / TOPK).read_bytes()))
     assert read_predictions(gz).answers == read_predictions(ROOT / TOPK).answers
     # a small .gz that expands past the limit is refused without inflating it all
-    monkeypatch.setattr(reader_io, "MAX_FILE_BYTES", 1_000_000)
+    monkeypatch.setattr(qa_files, "MAX_FILE_BYTES", 1_000_000)
     bomb = tmp_path / "bomb.json.gz"
     bomb.write_bytes(gzip.compress(b" " * 50_000_000))  # 50 MB of spaces in 49 KB
     start = time.perf_counter()
@@ -363,7 +363,7 @@ def test_too_many_comparisons_are_refused(tmp_path, capsys, monkeypatch):
     pred.write_text('{"id": "q1", "answers": ["x", "y", "z"]}\n{"id": "q2", "answers": ["w"]}\n')
     # q1: 2 gold x 3 predicted = 6 pairs; q2 has no gold answer: 0
     assert comparisons(read_squad(gold).answers, read_predictions(pred).answers) == 6
-    monkeypatch.setattr(reader_io, "MAX_COMPARISONS", 5)
+    monkeypatch.setattr(qa_files, "MAX_COMPARISONS", 5)
     code, _, err = run_main(capsys, gold, pred)
     assert code == 1 and "6 comparisons" in err and "-k" in err
     code, out, _ = run_main(capsys, gold, pred, "-k", "2", "--format", "json")  # 2 x 2 = 4

@@ -8,7 +8,7 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metrics.reader import evaluate_reader, explain_answer
+from metrics.qa import evaluate_reader, explain_answer
 from ui import reader_view as view
 
 

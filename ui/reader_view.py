@@ -1,8 +1,8 @@
 """Rendering helpers for the Reader (QA) page: plain-text-safe markdown, tables, presets.
 
-Nothing here computes a metric: it turns :mod:`metrics.reader` results into pandas frames
+Nothing here computes a metric: it turns :mod:`metrics.qa` results into pandas frames
 and markdown strings, and the page's text boxes and table into the inputs of
-``metrics.reader``. User text only ever reaches the screen inside a dataframe (plain text)
+``metrics.qa``. User text only ever reaches the screen inside a dataframe (plain text)
 or escaped by :func:`escape_markdown`.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from metrics.reader import PER_QUESTION, AnswerExplanation, ReaderEvaluation
+from metrics.qa import PER_QUESTION, AnswerExplanation, ReaderEvaluation
 
 from .views import escape_markdown
 
@@ -151,7 +151,7 @@ def steps_frame(e: AnswerExplanation) -> pd.DataFrame:
     cols: dict[str, list[str]] = {}
     stages = [s for s, _ in (e.prediction_steps or (e.gold_steps[0] if e.gold_steps else ()))]
     if not stages:
-        from metrics.reader import NORMALIZATION_STAGES
+        from metrics.qa import NORMALIZATION_STAGES
         stages = list(NORMALIZATION_STAGES)
     cols["stage"] = stages
     cols["prediction"] = ([t for _, t in e.prediction_steps] if e.prediction_steps

@@ -1,6 +1,8 @@
 """Readers for qrels and runs in every format of the seeds, into one in-memory form.
 
-``read_qrels(path)`` and ``read_run(path)`` pick the format from the file name (``.gz``
+``read_qrels(path)`` and ``read_run(path)`` read a file; ``read_qrels(data, name=...)`` and
+``read_run(data, name=...)`` read its bytes (an upload, pasted text) with the same rules and
+limits, naming ``name`` in every message. Both pick the format from the file name (``.gz``
 stripped first): ``.jsonl``/``.json`` → JSONL (seed 003), ``.csv``/``.tsv`` → a table with
 a header, anything else → TREC whitespace columns (a run with two columns is a ranked list
 ``qid docid``, seed 002). Every reader returns a :class:`Qrels` or :class:`Run`.
@@ -28,7 +30,7 @@ from .dedup import DEDUP, deduplicate, duplicate_problems
 from .jsonl import read_jsonl_qrels, read_jsonl_run
 from .keys import doc_hashes, duplicate_groups, pair_keys
 from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
-from .source import APP_MAX_BYTES, CLI_MAX_BYTES, FileTooLargeError, parse_size
+from .source import APP_MAX_BYTES, CLI_MAX_BYTES, FileTooLargeError, InMemory, parse_size, readable
 from .table import read_table_qrels, read_table_run
 from .trec import read_trec_qrels, read_trec_run
 
@@ -39,19 +41,22 @@ __all__ = ["Qrels", "Run", "FileFormatError", "qrels_from_dict", "run_from_dict"
 FORMATS = ("auto", "trec", "list", "jsonl", "csv", "tsv")
 
 
-def detect_format(path: str | Path) -> str:
+def detect_format(path: str | Path | InMemory) -> str:
     """The format implied by a file name.
 
     >>> detect_format("qrels.txt"), detect_format("gt.jsonl.gz"), detect_format("run.TSV")
     ('trec', 'jsonl', 'tsv')
     """
-    name = Path(path).name.lower().removesuffix(".gz")
+    name = Path(str(path)).name.lower().removesuffix(".gz")
     suffix = Path(name).suffix
     return {".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv"}.get(suffix, "trec")
 
 
-def _check_path(path) -> Path:
-    path = Path(path)
+def _checked(source, name: str | None) -> Path | InMemory:
+    """A path that exists and is not a folder, or bytes with their name."""
+    path = readable(source, name)
+    if isinstance(path, InMemory):
+        return path
     if not path.exists():
         raise FileNotFoundError(2, "No such file or directory", str(path))
     if path.is_dir():
@@ -60,11 +65,11 @@ def _check_path(path) -> Path:
 
 
 @contextlib.contextmanager
-def _as_file(path: Path, max_bytes: int | None):
-    """A regular file as it is; a pipe or a device (``ranklab evaluate <(zcat qrels.gz) ...``)
+def _as_file(path: Path | InMemory, max_bytes: int | None):
+    """Bytes or a regular file as they are; a pipe or a device (``ranklab evaluate <(zcat qrels.gz) ...``)
     copied once to a temporary file, up to ``max_bytes``, since the readers read a file more
     than once. Messages and the result name the original path."""
-    if path.is_file():
+    if isinstance(path, InMemory) or path.is_file():
         yield path
         return
     with tempfile.TemporaryDirectory(prefix="ranklab-") as folder:
@@ -84,18 +89,28 @@ def _as_file(path: Path, max_bytes: int | None):
             raise FileFormatError(str(path), err.problems, err.total) from None
 
 
-def _named(data, path: Path):
+def _named(data, path: Path | InMemory):
     return data if data.source == str(path) else dataclasses.replace(data, source=str(path))
 
 
-def read_qrels(path: str | Path, *, format: str = "auto", max_bytes: int | None = None, **options) -> Qrels:
+def read_qrels(source: str | Path | bytes, *, name: str | None = None, format: str = "auto",
+               max_bytes: int | None = None, **options) -> Qrels:
     """Read judgments; ``options`` go to the JSONL/CSV reader (``id_fields``, ``columns`` ...).
 
+    ``source`` is a path, or the file's bytes with its ``name``: the name shown in every
+    message, whose suffix gives the format and ``.gz``, as a path's would.
     ``max_bytes``: a file larger than this, plain or once decompressed, is a
     :class:`FileFormatError` before it is parsed (None: no limit; the app passes
     :data:`APP_MAX_BYTES`).
+
+    >>> read_qrels(b"q1 0 d1 1\\nq1 0 d2 0\\n", name="pasted qrels").to_dict()
+    {'q1': {'d1': 1, 'd2': 0}}
+    >>> read_qrels(b"q1 0 d1 1\\nq1 0 d2 yes\\n", name="pasted qrels")
+    Traceback (most recent call last):
+    ...
+    metrics.io.model.FileFormatError: pasted qrels:2: grade 'yes' is not an integer
     """
-    path = _check_path(path)
+    path = _checked(source, name)
     fmt = detect_format(path) if format == "auto" else format
     if fmt not in ("jsonl", "csv", "tsv", "trec"):
         raise ValueError(f"qrels format must be one of 'auto', 'trec', 'jsonl', 'csv', 'tsv', got {format!r}")
@@ -118,11 +133,17 @@ def _no_double_judgments(qrels: Qrels) -> None:
         raise FileFormatError(qrels.source, duplicate_problems(qrels, groups, "is judged"), len(groups))
 
 
-def read_run(path: str | Path, *, format: str = "auto", dedup: str = "error", max_bytes: int | None = None,
-             **options) -> Run:
+def read_run(source: str | Path | bytes, *, name: str | None = None, format: str = "auto",
+             dedup: str = "error", max_bytes: int | None = None, **options) -> Run:
     """Read a run and resolve documents retrieved twice for a query (``dedup``, see
-    :func:`metrics.io.dedup.deduplicate`); ``max_bytes`` as in :func:`read_qrels`."""
-    path = _check_path(path)
+    :func:`metrics.io.dedup.deduplicate`); ``source``, ``name`` and ``max_bytes`` as in
+    :func:`read_qrels`.
+
+    >>> run = read_run(b"q1 d2\\nq1 d1\\n", name="my list.txt")  # two columns: a ranked list
+    >>> run.doc.to_pylist(), run.source
+    (['d2', 'd1'], 'my list.txt')
+    """
+    path = _checked(source, name)
     fmt = detect_format(path) if format == "auto" else format
     if fmt not in ("jsonl", "csv", "tsv", "trec", "list"):
         raise ValueError(f"run format must be one of {', '.join(map(repr, FORMATS))}, got {format!r}")

@@ -38,7 +38,7 @@ import numpy as np
 from .._check import MAX_GRADE
 from .columns import Columns
 from .model import FileFormatError, Problems, Qrels, Run, set_line_map
-from .source import format_size, normalise_line_ends, read_bytes
+from .source import InMemory, format_size, normalise_line_ends, read_bytes
 
 __all__ = ["read_jsonl_qrels", "read_jsonl_run", "ID_FIELDS", "SEPARATOR", "MAX_LINE_BYTES"]
 
@@ -244,7 +244,7 @@ def _json_type(obj) -> str:
             int: "a number", float: "a number"}.get(type(obj), type(obj).__name__)
 
 
-def read_jsonl_qrels(path: str | Path, *, query_key: str = "query_id", list_key: str = "ground_truth",
+def read_jsonl_qrels(path: str | Path | InMemory, *, query_key: str = "query_id", list_key: str = "ground_truth",
                      id_fields=ID_FIELDS, grade_key: str = "grade", max_bytes: int | None = None) -> Qrels:
     """Read JSONL ground truth (see the module notes for the layout)."""
     queries, codes, docs, grades, line_of = _read(path, query_key, list_key, id_fields, grade_key, "qrels",
@@ -252,7 +252,7 @@ def read_jsonl_qrels(path: str | Path, *, query_key: str = "query_id", list_key:
     return set_line_map(Qrels(queries, codes, docs, np.asarray(grades, dtype=np.int64), str(path)), line_of)
 
 
-def read_jsonl_run(path: str | Path, *, query_key: str = "query_id", list_key: str = "results",
+def read_jsonl_run(path: str | Path | InMemory, *, query_key: str = "query_id", list_key: str = "results",
                    id_fields=ID_FIELDS, score_key: str = "score", max_bytes: int | None = None) -> Run:
     """Read JSONL results (see the module notes for the layout)."""
     queries, codes, docs, scores, line_of = _read(path, query_key, list_key, id_fields, score_key, "run",

@@ -1,5 +1,9 @@
 """A file's bytes, safely: size limits, streaming gunzip, and the line rules every reader shares.
 
+A file is a path, or :class:`InMemory` bytes with the name to show (an upload, pasted
+text): its name gives the format and whether it is gzip-compressed (``.gz``), and every
+message names it. Both are read by the same code, so the limits and messages are the same.
+
 Rules shared by every format (TREC qrels/runs/lists, CSV/TSV, JSONL):
 
 - Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``; a UTF-8 byte-order mark at the start
@@ -23,17 +27,20 @@ b'\\nq1 0 d1 1\\n\\n'
 
 from __future__ import annotations
 
+import contextlib
 import re
 import stat
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from .model import FileFormatError
 
-__all__ = ["FileTooLargeError", "APP_MAX_BYTES", "CLI_MAX_BYTES", "BLOCK", "read_bytes", "check_size", "iter_blocks", "head_bytes",
+__all__ = ["InMemory", "readable", "arrow_stream", "FileTooLargeError", "APP_MAX_BYTES", "CLI_MAX_BYTES", "BLOCK", "read_bytes", "check_size", "iter_blocks", "head_bytes",
            "normalise_line_ends", "blank_comments", "format_size", "parse_size", "nonempty_lines",
            "has_irregular_layout", "file_has_irregular_layout"]
 
@@ -41,6 +48,81 @@ APP_MAX_BYTES = 256 * 2**20  # the app's limit per uploaded file (decompressed)
 CLI_MAX_BYTES = 4 * 2**30  # `ranklab evaluate`'s default --max-bytes
 BLOCK = 1 << 24  # bytes read or decompressed per step
 BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, repr=False)
+class InMemory:
+    """A file's bytes held in memory, under the name to show for it.
+
+    ``str()`` gives the name, as it gives a path's, so the readers name either the same way
+    in every ``file:line`` message; the name's suffix gives the format and ``.gz``.
+
+    >>> f = InMemory("run.txt.gz", b"...")
+    >>> str(f), is_gz(f)
+    ('run.txt.gz', True)
+    """
+
+    name: str
+    data: bytes
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"InMemory({self.name!r}, <{len(self.data)} bytes>)"
+
+
+def readable(source, name: str | None = None) -> Path | InMemory:
+    """What a reader was given, checked: a path (``name`` None), or bytes with their ``name``.
+
+    >>> readable("qrels.txt"), readable(b"q1 0 d1 1", name="pasted qrels")
+    (PosixPath('qrels.txt'), InMemory('pasted qrels', <9 bytes>))
+    >>> readable(b"q1 0 d1 1")
+    Traceback (most recent call last):
+    ...
+    TypeError: name: bytes need a name to show in messages (its suffix gives the format), got None
+    """
+    if isinstance(source, bytes | bytearray | memoryview):
+        if not isinstance(name, str):
+            raise TypeError("name: bytes need a name to show in messages (its suffix gives the "
+                            f"format), got {name!r}")
+        return InMemory(name, bytes(source))
+    if name is not None:
+        raise TypeError(f"name: only bytes take a name (a path is its own), got {name!r}")
+    if not isinstance(source, str | Path):
+        raise TypeError(f"source: a path or bytes, got {type(source).__name__}")
+    return Path(source)
+
+
+def is_gz(source: str | Path | InMemory) -> bool:
+    """Whether the file is gzip-compressed: its name ends in ``.gz``."""
+    return str(source).endswith(".gz")
+
+
+def _file(source: str | Path | InMemory) -> Path | InMemory:
+    return source if isinstance(source, InMemory) else Path(source)
+
+
+def _raw_size(source: str | Path | InMemory) -> int:
+    return len(source.data) if isinstance(source, InMemory) else Path(source).stat().st_size
+
+
+def _raw_blocks(source: str | Path | InMemory, size: int) -> Iterator[bytes]:
+    """The stored (not decompressed) bytes in blocks of ``size``."""
+    if isinstance(source, InMemory):
+        for start in range(0, len(source.data), size):
+            yield source.data[start:start + size]
+        return
+    with open(source, "rb") as f:
+        while block := f.read(size):
+            yield block
+
+
+def arrow_stream(source: str | Path | InMemory):
+    """A pyarrow input stream over the stored bytes (the format is never guessed from the name)."""
+    if isinstance(source, InMemory):
+        return pa.BufferReader(source.data)
+    return pa.input_stream(str(source), compression=None)
 
 
 def format_size(n: int) -> str:
@@ -78,22 +160,22 @@ class FileTooLargeError(FileFormatError):
                                          f"(limit {format_size(limit)})")])
 
 
-def _too_large(path: Path, limit: int, compressed: bool) -> FileTooLargeError:
+def _too_large(path: str | Path | InMemory, limit: int, compressed: bool) -> FileTooLargeError:
     return FileTooLargeError(str(path), limit, compressed)
 
 
-def _gunzip_blocks(path: Path, limit: int | None, block: int = BLOCK) -> Iterator[bytes]:
+def _gunzip_blocks(path: str | Path | InMemory, limit: int | None, block: int = BLOCK) -> Iterator[bytes]:
     """Decompressed blocks of a (multi-member) gzip file, never more than ``limit`` bytes."""
     source = str(path)
     total = 0
-    with open(path, "rb") as f:
+    with contextlib.closing(_raw_blocks(path, 1 << 20)) as stored:
         d = zlib.decompressobj(wbits=31)
         pending = b""
         started = False  # inside a member
         at_end = False
         while True:
             if not pending and not at_end:
-                pending = f.read(1 << 20)
+                pending = next(stored, b"")
                 at_end = not pending
             if at_end and not pending and not started:
                 return  # the end, between two members
@@ -116,36 +198,44 @@ def _gunzip_blocks(path: Path, limit: int | None, block: int = BLOCK) -> Iterato
                 raise FileFormatError(source, [(None, "cannot decompress: the .gz file is truncated")])
 
 
-def check_size(path: str | Path, max_bytes: int | None) -> None:
+def check_size(path: str | Path | InMemory, max_bytes: int | None) -> None:
     """FileTooLargeError for a plain file over the limit (a .gz is checked while it is read)."""
-    path = Path(path)
-    if max_bytes is not None and not path.name.endswith(".gz") and path.stat().st_size > max_bytes:
+    path = _file(path)
+    if max_bytes is not None and not is_gz(path) and _raw_size(path) > max_bytes:
         raise _too_large(path, max_bytes, False)
 
 
-def iter_blocks(path: str | Path, max_bytes: int | None = None, block: int = BLOCK) -> Iterator[bytes]:
+def iter_blocks(path: str | Path | InMemory, max_bytes: int | None = None, block: int = BLOCK) -> Iterator[bytes]:
     """The file's bytes in blocks (gunzipped when the name ends in .gz), at most ``max_bytes``."""
-    path = Path(path)
-    if path.name.endswith(".gz"):
+    path = _file(path)
+    if is_gz(path):
         yield from _gunzip_blocks(path, max_bytes, block)
         return
-    if max_bytes is not None and path.stat().st_size > max_bytes:
-        raise _too_large(path, max_bytes, False)
+    check_size(path, max_bytes)
     total = 0
-    with open(path, "rb") as f:
-        while data := f.read(block):
-            total += len(data)
-            if max_bytes is not None and total > max_bytes:  # grew while being read
-                raise _too_large(path, max_bytes, False)
-            yield data
-
-
-def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
-    """The whole file (gunzipped when the name ends in .gz), or FileFormatError past ``max_bytes``."""
-    path = Path(path)
-    if not path.name.endswith(".gz") and stat.S_ISREG(path.stat().st_mode):
-        if max_bytes is not None and path.stat().st_size > max_bytes:
+    for data in _raw_blocks(path, block):
+        total += len(data)
+        if max_bytes is not None and total > max_bytes:  # grew while being read
             raise _too_large(path, max_bytes, False)
+        yield data
+
+
+def read_bytes(path: str | Path | InMemory, max_bytes: int | None = None) -> bytes:
+    """The whole file (gunzipped when the name ends in .gz), or FileFormatError past ``max_bytes``.
+
+    >>> read_bytes(InMemory("q.txt", b"q1 0 d1 1\\n"))
+    b'q1 0 d1 1\\n'
+    >>> read_bytes(InMemory("q.txt", b"q1 0 d1 1\\n"), max_bytes=4)
+    Traceback (most recent call last):
+    ...
+    metrics.io.source.FileTooLargeError: q.txt: the file is larger than 4 bytes (limit 4 bytes)
+    """
+    path = _file(path)
+    if isinstance(path, InMemory) and not is_gz(path):
+        check_size(path, max_bytes)
+        return path.data
+    if not isinstance(path, InMemory) and not is_gz(path) and stat.S_ISREG(path.stat().st_mode):
+        check_size(path, max_bytes)
         data = path.read_bytes()
         if max_bytes is not None and len(data) > max_bytes:
             raise _too_large(path, max_bytes, False)
@@ -158,12 +248,12 @@ def read_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
     return data
 
 
-def head_bytes(path: str | Path, size: int = 1 << 16) -> bytes:
+def head_bytes(path: str | Path | InMemory, size: int = 1 << 16) -> bytes:
     """The first ``size`` bytes (decompressed); a corrupt .gz gives what could be read."""
-    path = Path(path)
-    if not path.name.endswith(".gz"):
-        with open(path, "rb") as f:
-            return f.read(size)
+    path = _file(path)
+    if not is_gz(path):
+        with contextlib.closing(_raw_blocks(path, size)) as stored:
+            return next(stored, b"")
     out = b""
     try:
         for block in _gunzip_blocks(path, None, size):
@@ -268,7 +358,7 @@ def has_irregular_layout(data: bytes, *, delimiter: bytes = b" ", first: bool = 
     return bool((newline & ((after == 35) | (after == 32) | (after == 9))).any())
 
 
-def file_has_irregular_layout(path: str | Path, max_bytes: int | None, *, delimiter: bytes = b" ") -> bool:
+def file_has_irregular_layout(path: str | Path | InMemory, max_bytes: int | None, *, delimiter: bytes = b" ") -> bool:
     """:func:`has_irregular_layout` on a plain file, block by block (bounded memory).
 
     Blocks of 256 KiB stay in the CPU cache, and the allocator reuses their memory.

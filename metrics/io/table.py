@@ -32,6 +32,8 @@ from .arrays import as_numpy
 from .columns import Columns
 from .model import FileFormatError, Problems, Qrels, Run, set_line_map
 from .source import (
+    InMemory,
+    arrow_stream,
     blank_comments,
     check_size,
     has_irregular_layout,
@@ -170,7 +172,7 @@ def _read(path, kind: str, delimiter: str, columns: dict | None, max_bytes: int 
     got = None
     irregular, plain = _scan([data] if gz else iter_blocks(path, max_bytes, 1 << 18), delimiter, kind)
     if not irregular:
-        with pa.BufferReader(data) if gz else pa.input_stream(source, compression=None) as stream:  # no guessing from the name
+        with pa.BufferReader(data) if gz else arrow_stream(path) as stream:
             got = _arrow(stream, delimiter, names, vcol, kind, plain)
     if got is None:
         data = blank_comments(normalise_line_ends(data if gz else read_bytes(path, max_bytes)))
@@ -262,14 +264,14 @@ def _short(text: str, limit: int = 30) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def read_table_qrels(path: str | Path, *, delimiter: str = ",", columns: dict | None = None,
+def read_table_qrels(path: str | Path | InMemory, *, delimiter: str = ",", columns: dict | None = None,
                      max_bytes: int | None = None) -> Qrels:
     """Read judgments from a CSV/TSV file with a header (see the module notes)."""
     queries, codes, docs, grades, line_of = _read(path, "qrels", delimiter, columns, max_bytes)
     return set_line_map(Qrels(queries, codes, docs, np.asarray(grades, dtype=np.int64), str(path)), line_of)
 
 
-def read_table_run(path: str | Path, *, delimiter: str = ",", columns: dict | None = None,
+def read_table_run(path: str | Path | InMemory, *, delimiter: str = ",", columns: dict | None = None,
                    max_bytes: int | None = None) -> Run:
     """Read a run from a CSV/TSV file with a header (see the module notes)."""
     queries, codes, docs, scores, line_of = _read(path, "run", delimiter, columns, max_bytes)

@@ -40,6 +40,8 @@ from .arrays import as_numpy, binary_as_text
 from .model import FileFormatError, Problems, Qrels, Run, set_line_map
 from .source import (
     BLOCK,
+    InMemory,
+    arrow_stream,
     blank_comments,
     by_chunks,
     check_size,
@@ -86,7 +88,7 @@ def _first_data_line(head: bytes) -> list[bytes]:
     return []
 
 
-def sniff_columns(path: str | Path) -> tuple[int, bool]:
+def sniff_columns(path: str | Path | InMemory) -> tuple[int, bool]:
     """(columns on the first data line, whether the file's start is laid out simply).
 
     Returns (0, True) for a file without data lines in its first 64 KiB.
@@ -264,7 +266,7 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes]):
     if fits:
         data = read_bytes(path, max_bytes) if gz else None
         if not (has_irregular_layout(data) if gz else file_has_irregular_layout(path, max_bytes)):
-            with pa.BufferReader(data) if gz else pa.input_stream(source, compression=None) as stream:  # no guessing from the name
+            with pa.BufferReader(data) if gz else arrow_stream(path) as stream:
                 table = _arrow_read(stream, _types(kind, used), ncols)
         if table is None:
             data = _normalised(data if gz else read_bytes(path, max_bytes), kind)
@@ -290,7 +292,7 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes]):
     return queries, codes, docs, values, tag.decode("utf-8", "replace") if tag is not None else None
 
 
-def data_line_numbers(path: str | Path, rows: np.ndarray, *, skip: int = 0, max_bytes: int | None = None) -> np.ndarray:
+def data_line_numbers(path: str | Path | InMemory, rows: np.ndarray, *, skip: int = 0, max_bytes: int | None = None) -> np.ndarray:
     """1-based line numbers of the given data rows (comment and blank lines skipped).
 
     ``skip`` data lines come before the first row (1 for a CSV header). Used only to name
@@ -304,7 +306,7 @@ def _line_map(path, max_bytes, skip: int = 0):
     return lambda rows: data_line_numbers(path, rows, skip=skip, max_bytes=max_bytes)
 
 
-def read_trec_qrels(path: str | Path, *, max_bytes: int | None = None) -> Qrels:
+def read_trec_qrels(path: str | Path | InMemory, *, max_bytes: int | None = None) -> Qrels:
     """Read ``qid iter docid grade`` lines (any whitespace, ``#`` comments, negative grades).
 
     A document judged twice for the same query is an error naming both lines.
@@ -316,7 +318,7 @@ def read_trec_qrels(path: str | Path, *, max_bytes: int | None = None) -> Qrels:
     return set_line_map(qrels, _line_map(path, max_bytes))
 
 
-def read_trec_run(path: str | Path, *, kind: str = "auto", max_bytes: int | None = None) -> Run:
+def read_trec_run(path: str | Path | InMemory, *, kind: str = "auto", max_bytes: int | None = None) -> Run:
     """Read a TREC run (``qid Q0 docid rank score tag``) or a two-column list (``qid docid``).
 
     ``kind`` is ``"run"``, ``"list"`` or ``"auto"`` (two columns on the first data line make

@@ -134,7 +134,7 @@ def test_hostile_text_renders_as_plain_text():
 def test_table_default_set_hand_checked():
     at = run_page()
     m = frame_with(at, "answerable only (_has_answer)").set_index("metric")
-    # q1..q5 as in tests/test_reader.py: q4 not retrieved, q3 and q5 unanswerable
+    # q1..q5 as in tests/test_qa.py: q4 not retrieved, q3 and q5 unanswerable
     assert m.loc["reader_top1_em", "all questions"] == pytest.approx(1 / 4)
     assert m.loc["reader_top1_em", "= sum / count"] == "1 / 4"
     assert m.loc["reader_top1_f1", "all questions"] == pytest.approx((2 / 3 + 1) / 4)

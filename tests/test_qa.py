@@ -1,4 +1,4 @@
-"""Reader (QA) metrics: hand-computed cases, a SQuAD 2.0 oracle, seed 000's twelve metrics."""
+"""QA (reader) metrics of metrics.qa: hand-computed cases, a SQuAD 2.0 oracle, seed 000's twelve metrics."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from metrics import reader
-from metrics.reader import (
+from metrics import qa
+from metrics.qa import (
     READER_METRICS,
     correct_reading,
     evaluate_reader,
@@ -25,7 +25,7 @@ from metrics.reader import (
 )
 
 # --------------------------------------------------------------------------- the oracle
-# Written here from the SQuAD 2.0 evaluation's definition, independently of metrics.reader.
+# Written here from the SQuAD 2.0 evaluation's definition, independently of metrics.qa.
 
 
 def oracle_normalize(s: str) -> str:
@@ -338,8 +338,8 @@ def test_bad_input_names_the_argument(call, error, words):
 
 
 def test_module_exports():
-    for name in reader.__all__:
-        assert hasattr(reader, name)
+    for name in qa.__all__:
+        assert hasattr(qa, name)
     assert len(READER_METRICS) == 12 and len(set(READER_METRICS)) == 12
 
 

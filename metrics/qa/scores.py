@@ -1,59 +1,33 @@
-"""Reader (question answering) metrics: SQuAD normalisation, exact match, F1, and seed 000's twelve.
+"""Exact match, F1 and the correct reading of one answer, and seed 000's twelve metrics over many.
 
-A *reader* reads retrieved passages and returns answers, best first. It is scored against
-the gold answers of each question:
-
-* :func:`normalize_steps` / :func:`normalize_answer` — the SQuAD normalisation, stage by stage:
-  lowercase, remove ASCII punctuation, remove the articles *a*, *an*, *the*, collapse
-  whitespace.
-* :func:`exact_match`, :func:`f1_score` (``unit="token"``: SQuAD's F1 over the multiset of
-  tokens; ``unit="char"``: F1 over the multiset of characters, as seed 000's prose describes),
-  each the maximum over several gold answers; :func:`correct_reading` (any common token).
-* :func:`explain_answer` — one question step by step: normalised strings, common tokens,
-  precision, recall, F1 with the numbers substituted.
-* :func:`evaluate_reader` — seed 000's twelve metrics ``reader_top1/topk`` ×
-  ``accuracy/em/f1`` × all questions / ``has_answer``.
-
-Unanswerable questions (SQuAD 2.0)
-----------------------------------
-A question is *unanswerable* when none of its gold answers has a non-empty normalised form
-(SQuAD 2.0 stores ``"answers": []`` and ``"is_impossible": true``; its evaluation script
-drops gold answers that normalise to ``""``). A prediction *abstains* ("no answer") when it
-is ``None`` or its normalised form is ``""`` (``""``, ``"the"``, ``"?!"``) or ``"no answer"``
-(``"No answer."``) or ``"noanswer"`` (``"no-answer"``: punctuation removal joins the words).
-On an unanswerable question an abstention scores 1 on every metric and any other
-prediction 0; on an answerable question an abstention scores 0. SQuAD 2.0 itself accepts only
-the empty string; the spellings of "no answer" (and ``None``, Haystack's no-answer) are
-Ranklab's addition, so that a reader printing "no answer" is not penalised.
-
->>> exact_match("The Denver Broncos!", ["Denver Broncos"])
+>>> exact_match("Denver", ["Denver Broncos"]), correct_reading("Denver", ["Denver Broncos"])
+(0.0, True)
+>>> f1_score("Denver Broncos", ["the Broncos", "Denver Broncos!"])  # the second gold answer matches
 1.0
->>> round(f1_score("Broncos", ["Denver Broncos"]), 4)  # P = 1/1, R = 1/2, F1 = 2/3
-0.6667
 """
 
 from __future__ import annotations
 
-import re
-import string
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from . import _check
-from .explain import frac, num
+from .. import _check
+from .normalise import (
+    UNITS,
+    _answers,
+    _gold_forms,
+    _text,
+    _units,
+    is_answerable,
+    is_no_answer,
+    normalize_answer,
+)
 
-__all__ = [
-    "NORMALIZATION_STAGES", "READER_METRICS", "UNITS", "normalize_steps", "normalize_answer",
-    "tokens", "is_no_answer", "is_answerable", "exact_match", "f1_score", "correct_reading",
-    "explain_answer", "AnswerExplanation", "evaluate_reader", "ReaderEvaluation", "comparisons",
-]
+__all__ = ["READER_METRICS", "PER_QUESTION", "exact_match", "f1_score", "correct_reading",
+           "evaluate_reader", "ReaderEvaluation", "comparisons"]
 
-NORMALIZATION_STAGES = ("original", "lowercase", "remove punctuation", "remove articles",
-                        "collapse whitespace")
-UNITS = ("token", "char")
 MISSING = ("error", "empty")
-NO_ANSWER_FORMS = frozenset({"", "no answer", "noanswer"})
 
 # seed 000's twelve names (its "reader_top1_fk" is a typo for Haystack's "reader_topk_f1")
 READER_METRICS = tuple(
@@ -65,113 +39,6 @@ READER_METRICS = tuple(
 # the six per-question scores behind them
 PER_QUESTION = ("top1_accuracy", "topk_accuracy", "top1_em", "topk_em", "top1_f1", "topk_f1")
 
-_PUNCTUATION = frozenset(string.punctuation)  # the 32 ASCII punctuation characters
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-
-
-# --------------------------------------------------------------------------- validation
-
-def _text(value, where: str, *, allow_none: bool = False) -> str | None:
-    if value is None and allow_none:
-        return None
-    if not isinstance(value, str):
-        kind = "a string or None" if allow_none else "a string"
-        raise TypeError(f"{where}: an answer must be {kind}, got {_check._short(value)} "
-                        f"({type(value).__name__})")
-    return value
-
-
-def _answers(value, where: str, *, allow_none: bool = False) -> list:
-    """A list of answer strings; a single string is one answer."""
-    if isinstance(value, str) or (value is None and allow_none):
-        return [value]
-    if isinstance(value, Mapping) or not isinstance(value, Iterable):
-        raise TypeError(f"{where}: answers must be a string or a list of strings, got "
-                        f"{_check._short(value)} ({type(value).__name__})")
-    return [_text(a, f"{where}[{i}]", allow_none=allow_none) for i, a in enumerate(value)]
-
-
-# --------------------------------------------------------------------------- normalisation
-
-def normalize_steps(text: str) -> tuple[tuple[str, str], ...]:
-    """The SQuAD normalisation of an answer, one ``(stage, text)`` pair per stage.
-
-    The stages, in the order of SQuAD's ``normalize_answer``: the original text; lowercase;
-    remove the 32 ASCII punctuation characters (deleted, not replaced by a space, so
-    ``"no-answer"`` becomes ``"noanswer"``); replace the whole words *a*, *an*, *the* by a
-    space; collapse runs of whitespace into one space and strip both ends.
-
-    Examples
-    --------
-    >>> for stage, text in normalize_steps("The  Denver Broncos!"):
-    ...     print(f"{stage:20} {text!r}")
-    original             'The  Denver Broncos!'
-    lowercase            'the  denver broncos!'
-    remove punctuation   'the  denver broncos'
-    remove articles      '   denver broncos'
-    collapse whitespace  'denver broncos'
-    """
-    text = _text(text, "text")
-    lower = text.lower()
-    no_punctuation = "".join(ch for ch in lower if ch not in _PUNCTUATION)
-    no_articles = _ARTICLES.sub(" ", no_punctuation)
-    collapsed = " ".join(no_articles.split())
-    return tuple(zip(NORMALIZATION_STAGES, (text, lower, no_punctuation, no_articles, collapsed),
-                     strict=True))
-
-
-def normalize_answer(text: str) -> str:
-    """The SQuAD-normalised answer (the last stage of :func:`normalize_steps`).
-
-    >>> normalize_answer("An apple, a day.")
-    'apple day'
-    """
-    return normalize_steps(text)[-1][1]
-
-
-def tokens(text: str) -> list[str]:
-    """The tokens of the normalised answer: split on whitespace.
-
-    >>> tokens("The Denver Broncos!")
-    ['denver', 'broncos']
-    """
-    return normalize_answer(text).split()
-
-
-def _units(normalised: str, unit: str) -> list[str]:
-    return normalised.split() if unit == "token" else list(normalised)
-
-
-def is_no_answer(prediction: str | None) -> bool:
-    """Whether a prediction abstains: ``None``, or normalised to ``""``, ``"no answer"`` or ``"noanswer"``.
-
-    >>> is_no_answer(""), is_no_answer("The."), is_no_answer("No answer!"), is_no_answer("no")
-    (True, True, True, False)
-    """
-    prediction = _text(prediction, "prediction", allow_none=True)
-    return prediction is None or normalize_answer(prediction) in NO_ANSWER_FORMS
-
-
-def _gold_forms(gold) -> list[tuple[str, str]]:
-    """(original, normalised) for each gold answer whose normalised form is not empty."""
-    out = []
-    for g in _answers(gold, "gold"):
-        n = normalize_answer(g)
-        if n:
-            out.append((g, n))
-    return out
-
-
-def is_answerable(gold) -> bool:
-    """Whether a question has a gold answer, i.e. one whose normalised form is not empty.
-
-    >>> is_answerable([]), is_answerable(["", "The"]), is_answerable(["Paris"])
-    (False, False, True)
-    """
-    return bool(_gold_forms(gold))
-
-
-# --------------------------------------------------------------------------- one answer
 
 @dataclass(frozen=True)
 class _Match:
@@ -242,7 +109,7 @@ def exact_match(prediction: str | None, gold) -> float:
     Parameters
     ----------
     prediction : str or None
-        The predicted answer; ``None``, ``""`` or "no answer" abstain (see the module notes).
+        The predicted answer; ``None``, ``""`` or "no answer" abstain (see :mod:`metrics.qa`).
     gold : str or list of str
         The gold answer(s); the best one counts. An empty list (or only answers that
         normalise to ``""``) makes the question unanswerable: only an abstention matches.
@@ -307,162 +174,6 @@ def correct_reading(prediction: str | None, gold) -> bool:
     prediction = _text(prediction, "prediction", allow_none=True)
     return _scores(prediction, gold, "token")[2]
 
-
-# --------------------------------------------------------------------------- explanation
-
-@dataclass(frozen=True)
-class AnswerExplanation:
-    """How EM and F1 of one prediction were computed.
-
-    Attributes
-    ----------
-    prediction : str or None
-    prediction_steps : tuple of (stage, text)
-        :func:`normalize_steps` of the prediction (empty for ``None``).
-    gold_steps : tuple of tuples of (stage, text)
-        The same for every gold answer, in the order given.
-    unit : str
-        ``"token"`` or ``"char"``.
-    answerable, abstains : bool
-        Whether the question has a gold answer; whether the prediction says "no answer".
-    columns : dict of str to list
-        One row per gold answer whose normalised form is not empty: ``gold_index`` (its
-        position in ``gold``), ``gold``, ``normalized``, ``common``, ``n_common``,
-        ``n_prediction``, ``n_gold``, ``precision``, ``recall``, ``f1``, ``em``. Empty for
-        an unanswerable question.
-    best : int or None
-        Index of the gold answer with the highest F1 (the first on ties).
-    prediction_units, gold_units, common : tuple of str
-        The units (tokens or characters) of the normalised prediction and of the best gold
-        answer, and the shared ones in prediction order.
-    precision, recall, f1, em : float
-        Against the best gold answer; ``f1`` and ``em`` are the maxima over gold answers.
-    correct : bool
-        Seed 000's correct reading (:func:`correct_reading`).
-    formula, definition : str
-        LaTeX with the numbers substituted, and the general formula.
-    """
-
-    prediction: str | None
-    prediction_steps: tuple
-    gold_steps: tuple
-    unit: str
-    answerable: bool
-    abstains: bool
-    columns: dict = field(default_factory=dict)
-    best: int | None = None
-    prediction_units: tuple = ()
-    gold_units: tuple = ()
-    common: tuple = ()
-    precision: float = 0.0
-    recall: float = 0.0
-    f1: float = 0.0
-    em: float = 0.0
-    correct: bool = False
-    formula: str = ""
-    definition: str = ""
-    reason: str = ""
-
-    @property
-    def value(self) -> float:
-        """The F1 (the number this explanation is about)."""
-        return self.f1
-
-    def to_frame(self):
-        """The per-gold-answer table as a pandas DataFrame."""
-        import pandas as pd  # lazy: metrics must import without pandas
-
-        return pd.DataFrame({k: list(v) for k, v in self.columns.items()})
-
-
-DEFINITION = (r"P = \frac{|\text{pred} \cap \text{gold}|}{|\text{pred}|},\quad "
-              r"R = \frac{|\text{pred} \cap \text{gold}|}{|\text{gold}|},\quad "
-              r"F_1 = \frac{2 \cdot P \cdot R}{P + R}")
-
-
-def explain_answer(prediction: str | None, gold, *, unit: str = "token") -> AnswerExplanation:
-    """EM and F1 of one prediction, step by step.
-
-    Parameters
-    ----------
-    prediction : str or None
-    gold : str or list of str
-    unit : {"token", "char"}
-
-    Returns
-    -------
-    AnswerExplanation
-        Its ``f1`` and ``em`` equal :func:`f1_score` and :func:`exact_match`.
-
-    Examples
-    --------
-    >>> e = explain_answer("Broncos", ["Denver Broncos"])
-    >>> e.common, e.precision, e.recall, round(e.f1, 4)
-    (('broncos',), 1.0, 0.5, 0.6667)
-    >>> print(e.formula)
-    P = \\frac{1}{1} = 1,\\quad R = \\frac{1}{2} = 0.5,\\quad F_1 = \\frac{2 \\cdot 1 \\cdot 0.5}{1 + 0.5} = 0.6667
-    """
-    prediction = _text(prediction, "prediction", allow_none=True)
-    unit = _check.choice(unit, "unit", UNITS)
-    golds = _answers(gold, "gold")
-    pred_steps = normalize_steps(prediction) if prediction is not None else ()
-    gold_steps = tuple(normalize_steps(g) for g in golds)
-    answerable = any(steps[-1][1] for steps in gold_steps)
-    abstains = is_no_answer(prediction)
-    em, f1, correct = _scores(prediction, golds, unit)
-    base = dict(prediction=prediction, prediction_steps=pred_steps, gold_steps=gold_steps,
-                unit=unit, answerable=answerable, abstains=abstains, em=em, f1=f1,
-                correct=correct, definition=DEFINITION)
-    if not answerable:
-        reason = ("The question has no gold answer (unanswerable): the prediction abstains, "
-                  "so EM = F1 = 1." if abstains else
-                  "The question has no gold answer (unanswerable) but the prediction gives one: "
-                  "EM = F1 = 0.")
-        return AnswerExplanation(**base, precision=f1, recall=f1,
-                                 formula=rf"\text{{unanswerable}}:\ EM = F_1 = {num(f1)}",
-                                 reason=reason)
-    pred_norm = pred_steps[-1][1] if pred_steps else ""
-    cols: dict[str, list] = {c: [] for c in ("gold_index", "gold", "normalized", "common", "n_common",
-                                             "n_prediction", "n_gold", "precision", "recall",
-                                             "f1", "em")}
-    best, best_f1, best_match, best_common = None, -1.0, None, []
-    for i, (g, steps) in enumerate(zip(golds, gold_steps, strict=True)):
-        g_norm = steps[-1][1]
-        if not g_norm:
-            continue  # SQuAD drops gold answers that normalise to ""
-        match, common = _compare(pred_norm, g_norm, unit)
-        if abstains:
-            match = _Match(0, match.n_prediction, match.n_gold, 0.0)
-            common = []
-        for c, v in (("gold_index", i), ("gold", g), ("normalized", g_norm), ("common", tuple(common)),
-                     ("n_common", match.common), ("n_prediction", match.n_prediction),
-                     ("n_gold", match.n_gold), ("precision", match.precision),
-                     ("recall", match.recall), ("f1", match.f1), ("em", match.em)):
-            cols[c].append(v)
-        if match.f1 > best_f1:
-            best, best_f1, best_match, best_common = i, match.f1, match, common
-    c, n_p, n_g = best_match.common, best_match.n_prediction, best_match.n_gold
-    p, r = best_match.precision, best_match.recall
-    if abstains:
-        formula = r"\text{no answer on an answerable question}:\ EM = F_1 = 0"
-        reason = "The prediction abstains but the question has a gold answer: EM = F1 = 0."
-    elif c == 0:
-        formula = (rf"P = {frac(c, n_p)} = 0,\quad R = {frac(c, n_g)} = 0,\quad "
-                   r"F_1 = 0\ (\text{nothing in common})")
-        reason = "No common unit with any gold answer: F1 = 0."
-    else:
-        formula = (rf"P = {frac(c, n_p)} = {num(p)},\quad R = {frac(c, n_g)} = {num(r)},\quad "
-                   rf"F_1 = \frac{{2 \cdot {num(p)} \cdot {num(r)}}}{{{num(p)} + {num(r)}}} = {num(f1)}")
-        reason = (f"{c} common {unit}{'s' if c != 1 else ''} with the best gold answer "
-                  f"(#{best + 1} of {len(golds)}).")
-    g_norm = gold_steps[best][-1][1]
-    return AnswerExplanation(
-        **base, columns=cols, best=best,
-        prediction_units=tuple(_units(pred_norm, unit)), gold_units=tuple(_units(g_norm, unit)),
-        common=tuple(best_common), precision=p, recall=r, formula=formula, reason=reason)
-
-
-# --------------------------------------------------------------------------- many questions
 
 @dataclass(frozen=True)
 class ReaderEvaluation:

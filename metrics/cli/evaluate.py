@@ -7,12 +7,12 @@ import re
 import sys
 import time
 
-from . import cli
-from .batch import evaluate_batch
-from .io import CLI_MAX_BYTES, DEDUP, FORMATS, parse_size, read_qrels, read_run
-from .io.source import FileTooLargeError, format_size
-from .io.writers import write_csv, write_json, write_table, write_trec
-from .measures import Measure, UnknownMeasureError, parse_many
+from ..batch import evaluate_batch
+from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
+from ..io.source import FileTooLargeError, format_size
+from ..io.writers import write_csv, write_json, write_table, write_trec
+from ..measures import Measure, parse_many
+from .errors import UsageError
 
 # trec_eval's default measures (its "official" set), as far as Ranklab implements them
 DEFAULT_MEASURES = (
@@ -46,11 +46,12 @@ exit codes: 0 success; 1 bad input data (malformed line, duplicate document); 2 
 """
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "evaluate", help="evaluate a run file against qrels (trec_eval-compatible output)",
-        description="Evaluate a run against relevance judgments, per query and on average.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
+NAME = "evaluate"
+HELP = "evaluate a run file against qrels (trec_eval-compatible output)"
+DESCRIPTION = "Evaluate a run against relevance judgments, per query and on average."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("qrels", metavar="QRELS", help="judgments: TREC qrels, .jsonl, .csv or .tsv (.gz too)")
     p.add_argument("run", metavar="RUN", help="run: TREC run, 'qid docid' list, .jsonl, .csv or .tsv (.gz too)")
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
@@ -75,7 +76,6 @@ def register(subparsers) -> None:
                         f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')})")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
-    p.set_defaults(func=run)
 
 
 def _size(text: str) -> int | None:
@@ -108,17 +108,15 @@ def measures_from(args) -> list[Measure]:
             expanded.append(text)
     try:
         ms = parse_many(expanded)
-    except UnknownMeasureError as err:
-        raise cli.UsageError(str(err)) from None
-    except (ValueError, TypeError) as err:
-        raise cli.UsageError(str(err)) from None
+    except (ValueError, TypeError) as err:  # UnknownMeasureError too: a bad -m is bad usage
+        raise UsageError(str(err)) from None
     if args.level is not None:
         if args.level < 1:
-            raise cli.UsageError(f"-l must be an integer >= 1, got {args.level}")
+            raise UsageError(f"-l must be an integer >= 1, got {args.level}")
         ms = [m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
               and not any(k == "rel" for k, _ in m.params) else m for m in ms]
     if args.depth is not None and args.depth < 1:
-        raise cli.UsageError(f"-M must be a positive integer, got {args.depth}")
+        raise UsageError(f"-M must be a positive integer, got {args.depth}")
     return ms
 
 
@@ -138,7 +136,7 @@ class Progress:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
-def run(args) -> int:
+def run(args) -> None:
     ms = measures_from(args)
     progress = Progress()
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
@@ -171,11 +169,9 @@ def run(args) -> int:
         write_csv(out, ms, result, args.per_query)
     else:
         write_table(out, ms, result, args.per_query)
-    return 0
 
 
 def _is_jsonl(path: str, fmt: str) -> bool:
-    from .io import detect_format
     return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
 
 

@@ -1,9 +1,10 @@
 """The ``ranklab`` command line.
 
-Each subcommand lives in its own module exposing ``register(subparsers)``, which adds its
-parser and sets ``func`` (a callable taking the parsed arguments and returning an exit
-code). ``main`` turns every expected error into a one-line message and an exit code,
-never a traceback.
+Each subcommand lives in its own module of this package (:mod:`.evaluate`, :mod:`.qa`),
+which declares its ``NAME``, ``HELP``, ``DESCRIPTION`` and ``EXAMPLES``, adds its options in
+``add_arguments(parser)`` and does the work in ``run(args)`` (which returns nothing on
+success and raises on failure). The subcommands never import this module back: ``main`` alone turns every expected error into
+a one-line message and one of the exit codes below, never a traceback.
 
 Exit codes: 0 success; 1 bad input data (malformed file, duplicate documents ...);
 2 bad usage (unknown measure, bad option); 3 a file that cannot be read (missing,
@@ -13,12 +14,17 @@ unreadable); 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 
-# modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS: tuple[str, ...] = ("metrics.cli_evaluate", "metrics.cli_reader")
+from . import evaluate, qa
+from .errors import UsageError
+
+__all__ = ["main", "console", "build_parser", "UsageError", "EXIT_OK", "EXIT_DATA", "EXIT_USAGE",
+           "EXIT_FILE", "EXIT_INTERRUPTED"]
+
+# the modules that provide subcommands, in the order `ranklab --help` lists them
+SUBCOMMANDS = (evaluate, qa)
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -32,10 +38,6 @@ Examples:
 """
 
 
-class UsageError(ValueError):
-    """A bad option or measure name: exit code 2."""
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ranklab",
@@ -44,8 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES + "Exit codes:" + __doc__.split("Exit codes:", 1)[1],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
-        importlib.import_module(name).register(sub)
+    for module in SUBCOMMANDS:
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.DESCRIPTION,
+                           formatter_class=argparse.RawDescriptionHelpFormatter, epilog=module.EXAMPLES)
+        module.add_arguments(p)
+        p.set_defaults(func=module.run)
     return parser
 
 
@@ -56,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stdout)
         return EXIT_OK
     try:
-        return int(args.func(args) or 0)
+        args.func(args)
+        return EXIT_OK
     except KeyboardInterrupt:
         print("ranklab: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

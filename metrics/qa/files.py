@@ -1,4 +1,4 @@
-"""Reader (QA) files: a SQuAD 2.0 dataset, and predictions as JSON or JSON Lines.
+"""QA files: a SQuAD 2.0 dataset, and predictions as JSON or JSON Lines.
 
 * **Gold**: SQuAD 1.1/2.0 JSON, ``{"data": [{"paragraphs": [{"qas": [{"id", "question",
   "answers": [{"text", "answer_start"}], "is_impossible"}]}]}]}``. A question with
@@ -10,7 +10,9 @@
   retriever missed every relevant passage (left out of the reader metrics, as in Haystack).
   A line whose first non-blank character is ``#`` is a comment.
 
-Any of them may be gzip-compressed (a name ending in ``.gz``). Lines end with ``\\n``,
+Each reader takes a path, or the file's bytes with the ``name`` to show for it (an upload),
+read by the same code with the same limits. Any of them may be gzip-compressed (a name
+ending in ``.gz``). Lines end with ``\\n``,
 ``\\r\\n`` or ``\\r``; a UTF-8 byte order mark is skipped. A file may hold at most
 :data:`MAX_FILE_BYTES` (after decompression) and the evaluation at most
 :data:`MAX_COMPARISONS` comparisons of a predicted answer with a gold answer.
@@ -29,9 +31,9 @@ import re
 from dataclasses import dataclass, field
 from json.decoder import scanstring
 
-from . import _check
-from .io.source import read_bytes
-from .reader import ReaderEvaluation, comparisons, evaluate_reader
+from .. import _check
+from ..io.source import read_bytes, readable
+from .scores import ReaderEvaluation, comparisons, evaluate_reader
 
 __all__ = ["ReaderGold", "ReaderPredictions", "read_squad", "read_predictions",
            "evaluate_files", "shown_id", "MAX_FILE_BYTES", "MAX_COMPARISONS"]
@@ -83,12 +85,13 @@ def _line_breaks(data: bytes) -> int:
     return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
 
 
-def _read_text(path) -> tuple[str, str]:
-    """The file's text (UTF-8, BOM skipped, every line break made ``\\n``), at most
-    :data:`MAX_FILE_BYTES` (gunzipped in blocks when the name ends in ``.gz``, stopping at
-    the limit); OSError (missing, directory, permission) passes through."""
-    name = str(path)
-    data = read_bytes(path, MAX_FILE_BYTES)  # FileFormatError (a ValueError) past the limit
+def _read_text(source, name: str | None) -> tuple[str, str]:
+    """The name to show and the file's text (UTF-8, BOM skipped, every line break made
+    ``\\n``), at most :data:`MAX_FILE_BYTES` (gunzipped in blocks when the name ends in
+    ``.gz``, stopping at the limit); OSError (missing, directory, permission) passes through."""
+    file = readable(source, name)
+    name = str(source) if name is None else name  # a path as the user wrote it
+    data = read_bytes(file, MAX_FILE_BYTES)  # FileFormatError (a ValueError) past the limit
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -302,14 +305,26 @@ def _valid_text(value: str, at: str, what: str) -> str:
 
 # --------------------------------------------------------------------------- gold
 
-def read_squad(path) -> ReaderGold:
+def read_squad(source, *, name: str | None = None) -> ReaderGold:
     """Read a SQuAD 1.1/2.0 dataset file into gold answers per question id.
 
     Gold answers are kept as written (normalisation happens when scoring); a question with
     ``"is_impossible": true`` must have no ``answers`` (SQuAD 2.0 keeps the would-be
-    answers under ``plausible_answers``, which are ignored).
+    answers under ``plausible_answers``, which are ignored). ``source`` is a path, or the
+    file's bytes with the ``name`` that messages show.
+
+    >>> data = b'''{"data": [{"paragraphs": [{"qas": [
+    ...   {"id": "q1", "question": "Who won?", "answers": [{"text": "Denver Broncos"}]},
+    ...   {"id": "q2", "question": "Why?", "answers": [], "is_impossible": true}]}]}]}'''
+    >>> gold = read_squad(data, name="dev.json")
+    >>> gold.answers, gold.lines  # q1 is written on line 2, q2 on line 3
+    ({'q1': ['Denver Broncos'], 'q2': []}, {'q1': 2, 'q2': 3})
+    >>> read_squad(data.replace(b'"Why?"', b'7'), name="dev.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: dev.json:3: q2: "question" must be a string, got 7
     """
-    name, text = _read_text(path)
+    name, text = _read_text(source, name)
     doc = _load_json(name, text)
     if not isinstance(doc, dict) or not isinstance(doc.get("data"), list):
         raise ValueError(f"{name}:1: not a SQuAD dataset: expected an object with a \"data\" "
@@ -483,15 +498,25 @@ def _sniff(text: str) -> str:
     return "jsonl" if record else "json"
 
 
-def read_predictions(path, *, format: str = "auto") -> ReaderPredictions:
+def read_predictions(source, *, name: str | None = None, format: str = "auto") -> ReaderPredictions:
     """Read predictions: a JSON object ``{qid: answer}`` or JSON Lines with ranked answers.
 
     ``format="auto"`` reads ``.jsonl``/``.ndjson`` files (``.gz`` or not) as JSON Lines
     and anything else as JSON, unless its first line says it is JSON Lines (a ``#``
-    comment, or an object followed by more lines).
+    comment, or an object followed by more lines). ``source`` is a path, or the file's
+    bytes with the ``name`` that messages show (and whose suffix ``format="auto"`` reads).
+
+    >>> preds = read_predictions(b'{"q1": "Broncos", "q2": ""}', name="preds.json")
+    >>> preds.format, preds.answers
+    ('json', {'q1': ['Broncos'], 'q2': ['']})
+    >>> lines = b'{"id": "q1", "answers": ["Broncos", "Denver"]}\\n{"id": "q2", "answers": 5}'
+    >>> read_predictions(lines, name="preds.jsonl")
+    Traceback (most recent call last):
+    ...
+    ValueError: preds.jsonl:2: q2: the answer must be a string, null or a list of strings, got 5 (int)
     """
     format = _check.choice(format, "format", ("auto", "json", "jsonl"))
-    name, text = _read_text(path)
+    name, text = _read_text(source, name)
     if format == "auto":
         plain = name.removesuffix(".gz").lower()
         format = "jsonl" if plain.endswith(JSONL_SUFFIXES) else _sniff(text)

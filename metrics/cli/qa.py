@@ -8,9 +8,7 @@ import io
 import json
 import sys
 
-from . import cli
-from .reader import PER_QUESTION, READER_METRICS, UNITS
-from .reader_io import MAX_FILE_BYTES, evaluate_files, shown_id
+from ..qa import MAX_FILE_BYTES, PER_QUESTION, READER_METRICS, UNITS, evaluate_files, shown_id
 
 EXAMPLES = f"""\
 examples:
@@ -43,11 +41,12 @@ def _k(text: str) -> int:
     return value
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "reader", help="reader (QA) metrics: EM, F1, accuracy, top-1/top-k, has_answer",
-        description="Seed 000's twelve reader metrics for a SQuAD-style QA dataset.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
+NAME = "reader"
+HELP = "reader (QA) metrics: EM, F1, accuracy, top-1/top-k, has_answer"
+DESCRIPTION = "Seed 000's twelve reader metrics for a SQuAD-style QA dataset."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("gold", metavar="GOLD", help="SQuAD 1.1/2.0 dataset JSON")
     p.add_argument("pred", metavar="PRED", help="predictions: JSON {qid: answer} or JSON Lines")
     p.add_argument("-k", type=_k, default=None, metavar="K",
@@ -60,14 +59,13 @@ def register(subparsers) -> None:
                    help="predictions file format (default: by extension, then by content)")
     p.add_argument("-q", "--per-question", action="store_true",
                    help="also print the six scores of every question")
-    p.set_defaults(func=run)
 
 
 def _value(x) -> str:
     return "undefined" if x is None else f"{x:.4f}"
 
 
-def run(args) -> int:
+def run(args) -> None:
     ev, gold, preds = evaluate_files(args.gold, args.pred, k=args.k, unit=args.unit,
                                      format=args.pred_format)
     for line in ev.warnings:
@@ -109,4 +107,3 @@ def run(args) -> int:
                 cells = "  ".join(f"{row[n]:>{len(n)}.4f}" for n in PER_QUESTION)
                 print(f"{shown[qid]:<{qw}}  {'yes' if row['answerable'] else 'no':<10}  "
                       f"{'yes' if row['retrieved'] else 'no':<9}  {cells}")
-    return cli.EXIT_OK
