@@ -11,15 +11,16 @@ from ..batch import evaluate_batch
 from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
 from ..io.source import FileTooLargeError, format_size
 from ..io.writers import write_csv, write_json, write_table, write_trec
-from ..measures import Measure, parse_many
+from ..measures import Measure, parse, parse_many
 from .errors import UsageError
 
 # trec_eval's default measures (its "official" set), as far as Ranklab implements them
-DEFAULT_MEASURES = (
-    ["NumQ", "NumRet", "NumRel", "NumRelRet", "AP", "Rprec", "Bpref", "RR"]
-    + [f"IPrec@{i / 10:.1f}" for i in range(11)]
-    + [f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
-)
+# (built from Measure, as every measure string is)
+DEFAULT_MEASURES = tuple(str(m) for m in (
+    parse_many("NumQ NumRet NumRel NumRelRet AP Rprec Bpref RR")
+    + [parse("IPrec@0.5").with_cutoff(i / 10) for i in range(11)]
+    + [parse("P@5").with_cutoff(k) for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+))
 
 
 EXAMPLES = """\

@@ -8,6 +8,7 @@ import io
 import json
 import sys
 
+from ..explain import num
 from ..qa import MAX_FILE_BYTES, PER_QUESTION, READER_METRICS, UNITS, evaluate_files, shown_id
 
 EXAMPLES = f"""\
@@ -62,7 +63,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _value(x) -> str:
-    return "undefined" if x is None else f"{x:.4f}"
+    return num(x, fixed=True, none="undefined")
 
 
 def run(args) -> None:
