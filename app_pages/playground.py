@@ -86,12 +86,15 @@ def main() -> None:
     # the measures as soon as both editors have applied this run's edit: they are what the
     # reader watches; the containers keep every part in its place whatever the order
     at_k(head, right, below)
-    with paste_slot:
-        paste_box.paste_box(PAGE)
     with lower[0]:
         st.markdown("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons")
-        widgets.drag_order(PAGE)
+        drag = st.container()
+        # the picker and its buttons next: after a move they are under the reader's pointer
         actions(st.session_state.get(state.KEYS["version"], 0))
+    with paste_slot:
+        paste_box.paste_box(PAGE)
+    with drag:
+        widgets.drag_order(PAGE)
     with undo_row:
         history.buttons(PAGE)
     with top[0]:

@@ -9,8 +9,8 @@ Debian's Chromium, and prints p50 and p95 in milliseconds for each action:
 
 - **grade**: a grade typed into the grid (Playground); timed from the Enter that commits it
   until the nDCG@k value on the page differs (the floor: until ``st.write`` echoes the edit);
-- **move**: the "↓ down" button (Playground); until the item picker names the new rank
-  (the floor: until a counter echoes the click);
+- **move**: the "↓ down" button (Playground, k = n); until the nDCG@k shown changes, i.e. the
+  measures show the new order (the floor: until a counter echoes the click);
 - **k**: the slider moved one step with the arrow key (Playground and the nDCG lesson); until
   the measures show the new k (the floor: until ``st.write`` echoes it).
 
@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,8 +46,9 @@ IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 
 
 def example(n: int) -> model.Example:
-    """N items, the first of grade 3, then grades 0..3 on every third (as benchmarks/app_rerun.py)."""
-    items = tuple(model.Item(f"d{i}", f"result {i}", 3 if i == 1 else ((i * 7) % 4 if i % 3 == 0 else 0))
+    """N items, the first of grade 4 (no other item has it, so every move of it changes nDCG),
+    then grades 0..3 on every third (as benchmarks/app_rerun.py)."""
+    items = tuple(model.Item(f"d{i}", f"result {i}", 4 if i == 1 else ((i * 7) % 4 if i % 3 == 0 else 0))
                   for i in range(1, n + 1))
     return model.Example((model.Query(f"{n} items", items, (model.Item("x1", "missed", 3),)),),
                          k=min(5, n), mode="graded")
@@ -171,24 +173,16 @@ def slider_steps(page, repeat: int, condition_for) -> tuple[list[float], int]:
     return times, lost
 
 
-def moves(page, repeat: int, condition_for, button: str) -> tuple[list[float], int]:
+def moves(page, repeat: int, condition_for, button: str, read=None) -> tuple[list[float], int]:
+    """``read``: what the condition compares with (read before each click), if it needs it."""
     times, lost = [], 0
     for i in range(repeat):
         b = page.get_by_role("button", name=button).first
         b.scroll_into_view_if_needed()
-        ms = timed(page, b.click, condition_for(i))
+        ms = timed(page, b.click, condition_for(i), read() if read else None)
         times.append(ms) if ms is not None else None
         lost += ms is None
     return times, lost
-
-
-def picker_at(rank: int) -> str:
-    """The item picker names rank ``rank``: the select box (short lists) or the caption under
-    the rank box (lists past ui.widgets.DRAG_MOST items)."""
-    return ("() => [...document.querySelectorAll('[data-testid=\"stSelectbox\"] input')]"
-            f".some(i => i.value.startsWith('#{rank} · ')) || "
-            "[...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')]"
-            f".some(c => c.innerText.startsWith('#{rank} · '))")
 
 
 def measure_ranklab(browser, url: str, n: int, repeat: int) -> dict:
@@ -201,8 +195,11 @@ def measure_ranklab(browser, url: str, n: int, repeat: int) -> dict:
         grades = {row: item.grade for row, item in enumerate(example(n).query.ranking, start=1)}
         out[("Playground", "grade")] = grade_edits(page, repeat, changed(NDCG_TEXT), lambda: text_of(page, NDCG_TEXT),
                                                    grades)
-        open_page(page, f"{url}/?ex={code}")
-        out[("Playground", "move")] = moves(page, min(repeat, n - 1), lambda i: picker_at(i + 2), "↓ down")
+        # a move is timed until the measures show the new order: with k = n, nDCG@k changes
+        # with every step of the grade-4 item down the list
+        open_page(page, f"{url}/?ex={codec.encode(replace(example(n), k=n))}")
+        out[("Playground", "move")] = moves(page, min(repeat, n - 1), lambda i: changed(NDCG_TEXT), "↓ down",
+                                            read=lambda: text_of(page, NDCG_TEXT))
         open_page(page, f"{url}/?ex={code}")
         steps = min(repeat, n - 5)
         out[("Playground", "k")] = slider_steps(page, steps, lambda k: (
