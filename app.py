@@ -22,6 +22,7 @@ pages = {
     "Teach": [
         st.Page("app_pages/check_calculation.py", title="Check my calculation", icon=":material/task_alt:"),
         st.Page("app_pages/practice.py", title="Practice", icon=":material/school:"),
+        st.Page("app_pages/class_poll.py", title="Class poll", icon=":material/how_to_vote:"),
         st.Page("app_pages/conventions.py", title="Conventions explorer", icon=":material/explore:"),
         st.Page("app_pages/pitfalls.py", title="Pitfall gallery", icon=":material/warning:"),
         st.Page("app_pages/compare.py", title="Compare two systems", icon=":material/compare_arrows:"),

@@ -18,6 +18,7 @@ every page. Axes over k are integer axes.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
@@ -27,7 +28,7 @@ import pandas as pd
 __all__ = [
     "GRADE_COLORS", "SERIES_COLORS", "grade_scale", "grade_text_color", "Plot", "ranking_strip",
     "metric_over_k", "confusion_matrix", "pr_curve", "per_query_bars", "gain_bars",
-    "precision_at_ranks", "PICK", "K",
+    "precision_at_ranks", "poll_answers", "PICK", "K",
 ]
 
 # grade 0 is grey (not relevant); then cyan to deep plum as the grade grows, the lightness
@@ -196,14 +197,18 @@ def _strip_template(n: int, top: int, title: str):
     tiles = base.mark_rect(cornerRadius=6, stroke="#ffffff", strokeWidth=3).encode(
         color=alt.condition("datum.grade === null", alt.value(UNJUDGED_FILL),
                             alt.Color("grade:O", scale=grade_scale(top),
-                                      legend=alt.Legend(title="grade", orient="right",
-                                                        direction="horizontal" if top > 2 else "vertical",
-                                                        columns=6))),
+                                      # a narrow block beside the tiles (a wide one took half a phone's width)
+                                      legend=alt.Legend(title="grade", orient="right", direction="vertical",
+                                                        columns=(top + 2) // 2,  # two rows, as the strip is short
+                                                        symbolSize=60, labelFontSize=FONT - 3,
+                                                        rowPadding=1, columnPadding=4))),
         opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(FADED)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
-    # labels are cut to the tile (about 760 px shared by the tiles) so they never overlap
-    text = base.mark_text(fontSize=FONT, limit=max(24, 700 // max(n, 1) - 20), baseline="middle").encode(
+    # labels are cut to their tile's width as drawn (``width`` is the chart's own, so a phone's
+    # narrow strip cuts them shorter): they never overlap
+    text = base.mark_text(fontSize=FONT, limit=alt.ExprRef(expr=f"max(1, width / {max(n, 1)} - 12)"),
+                          baseline="middle").encode(
         # past k the tile fades to a light tint, so its label turns dark grey (readable: WCAG AA)
         text="label:N", color=alt.condition(f"datum.rank <= datum.{K}", alt.Color("ink:N", scale=None),
                                             alt.value(FADED_INK)),
@@ -432,3 +437,40 @@ def _precision_template(top: int):
         y="precision:Q", text=alt.Text("precision:Q", format=".2f"))
     return _base(alt.layer(bars, text).properties(title="P@i at each rank i"),
                  height=320)
+
+
+def poll_answers(values: Sequence[float], *, answer: float | None = None, lo: float = 0.0,
+                 hi: float = 1.0, bins: int = 20) -> Plot:
+    """A class poll's numeric answers as a histogram of ``bins`` equal bins over [lo, hi]
+    (answers outside are counted in the end bins), and, once revealed, the answer as a rule.
+
+    >>> spec = poll_answers([0.1, 0.12, 0.9], answer=0.5, bins=10).to_dict()
+    >>> [(b["start"], b["count"]) for b in spec["datasets"]["bins"] if b["count"]]
+    [(0.1, 2), (0.9, 1)]
+    >>> spec["datasets"]["answer"]
+    [{'answer': 0.5}]
+    """
+    width = (hi - lo) / bins
+    counts = [0] * bins
+    for v in values:
+        counts[min(bins - 1, max(0, math.floor((float(v) - lo) / width + 1e-9)))] += 1
+    data = pd.DataFrame({"start": [round(lo + i * width, 10) for i in range(bins)],
+                         "end": [round(lo + (i + 1) * width, 10) for i in range(bins)], "count": counts},
+                        columns=["start", "end", "count"])
+    shown = pd.DataFrame({"answer": [] if answer is None else [float(answer)]}, columns=["answer"], dtype=float)
+    return Plot(_poll_template, (lo, hi, answer is not None), {"bins": data, "answer": shown})
+
+
+def _poll_template(lo: float, hi: float, revealed: bool):
+    x = alt.X("start:Q", bin="binned", scale=alt.Scale(domain=[lo, hi]), title="answer")
+    bars = alt.Chart(_named("bins")).mark_bar(color=SERIES_COLORS[1]).encode(
+        x=x, x2="end:Q", y=alt.Y("count:Q", title="students", axis=alt.Axis(tickMinStep=1, format="d")),
+        tooltip=[alt.Tooltip("start:Q", title="from"), alt.Tooltip("end:Q", title="to"), alt.Tooltip("count:Q")],
+    )
+    layers = [bars]
+    if revealed:
+        layers.append(alt.Chart(_named("answer")).mark_rule(color="#111111", strokeWidth=3, strokeDash=[6, 4])
+                      .encode(x="answer:Q"))
+    title = "the class's answers" + (" and the right one (dashed)" if revealed else "")
+    return _base(alt.layer(*layers).properties(
+        title=title, description="histogram of the answers sent to the poll"), height=260)

@@ -389,31 +389,23 @@ def move_item(key: str, i: int, action: str) -> None:
     the pick follows the item. Reruns the whole page when the example changed."""
     where, n = st.session_state.get(key, ("r", 0))
     cur = state.get_example().queries[i]
-    ranking, tray = list(cur.ranking), list(cur.tray)
-    if where == "r" and n < len(ranking):
-        if action == "up" and n > 0:
-            ranking[n - 1], ranking[n] = ranking[n], ranking[n - 1]
-            st.session_state[key] = ("r", n - 1)
-        elif action == "down" and n + 1 < len(ranking):
-            ranking[n + 1], ranking[n] = ranking[n], ranking[n + 1]
-            st.session_state[key] = ("r", n + 1)
-        elif action == "top":
-            ranking.insert(0, ranking.pop(n))
-            st.session_state[key] = ("r", 0)
-        elif action == "move":
-            tray.append(ranking.pop(n))
-            st.session_state[key] = ("t", len(tray) - 1)
-        elif action == "remove":
-            ranking.pop(n)
-            st.session_state.pop(key, None)
-    elif where == "t" and n < len(tray):
-        if action == "move":
-            ranking.append(tray.pop(n))
-            st.session_state[key] = ("r", len(ranking) - 1)
-        elif action == "remove":
-            tray.pop(n)
-            st.session_state.pop(key, None)
-    if state.set_current_query(replace(cur, ranking=tuple(ranking), tray=tuple(tray)), index=i):
+    lists = {"r": list(cur.ranking), "t": list(cur.tray)}
+    here, there = lists[where], lists["t" if where == "r" else "r"]
+    to = {"up": n - 1, "down": n + 1, "top": 0}.get(action) if where == "r" else None
+    if not 0 <= n < len(here):
+        return
+    if to is not None and 0 <= to < len(here) and to != n:
+        here.insert(to, here.pop(n))
+        st.session_state[key] = ("r", to)
+    elif action == "move":
+        there.append(here.pop(n))
+        st.session_state[key] = ("t" if where == "r" else "r", len(there) - 1)
+    elif action == "remove":
+        here.pop(n)
+        st.session_state.pop(key, None)
+    else:
+        return
+    if state.set_current_query(replace(cur, ranking=tuple(lists["r"]), tray=tuple(lists["t"])), index=i):
         st.rerun()  # the whole page at once (the buttons sit in a fragment), not the fragment first
 
 
