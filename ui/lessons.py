@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import metrics
-from ui import options, presenter, render, state, views, widgets
+from ui import options, predict, presenter, render, state, views, widgets
 from ui.model import Example, Query
 
 __all__ = ["LessonInputs", "inputs", "current", "run", "example_controls", "MAX_MEASURES", "read_measures",
@@ -106,6 +106,7 @@ def _body(page: str, body: Callable[[LessonInputs], None], strip: bool) -> None:
     lesson = inputs(example)
     if strip:
         render.strip(views.item_rows(lesson.query.ranking), lesson.k, key=f"{page}.strip")
+    predict.predict_first(page, lesson)
     body(lesson)
 
 

@@ -35,7 +35,7 @@ from ..explain import num
 from ..measures import parse
 from .check import EPS, parse_answer
 
-__all__ = ["LEVELS", "Question", "Exercise", "Grade", "generate", "grade_answer", "swapped",
+__all__ = ["LEVELS", "Question", "Exercise", "Grade", "generate", "grade_answer", "swapped", "predict_swap",
            "worksheet_markdown", "worksheet_html", "MAX_SEED", "working"]
 
 LEVELS = {1: "easy", 2: "medium", 3: "hard"}
@@ -183,6 +183,30 @@ def _pair(rng, n: int, ranking, judgments, measure: str, want_change: bool):
         if changed == want_change:
             return i, j
     return pairs[0]
+
+
+def predict_swap(measure: str, ranking, judgments, seed: int) -> tuple[Question, Question, int, int]:
+    """A predict-then-reveal step on any ranking (a lesson's current example): two ranks to
+    swap, chosen from ``seed`` (most seeds pick a swap that changes ``measure``); the question
+    "up, down or the same?", the question "and to what value?", and the two ranks.
+
+    >>> cat = {"2": 1, "4": 1, "5": 1, "7": 1}
+    >>> direction, value, i, j = predict_swap("AP@5", list("12345678"), cat, seed=1)
+    >>> (i, j) == (predict_swap("AP@5", list("12345678"), cat, seed=1)[2:]), direction.choices
+    (True, ('up', 'down', 'same'))
+    >>> after = core.score("AP@5", swapped(list("12345678"), i, j), cat)
+    >>> value.answer == after and direction.answer in ("up", "down")
+    True
+    """
+    rng = np.random.default_rng(_seed(seed))
+    n = len(ranking)
+    if n < 2:
+        raise ValueError("a swap needs at least two ranked documents")
+    i, j = _pair(rng, n, list(ranking), judgments, measure, want_change=seed % 4 != 3)
+    direction = _predict(measure, list(ranking), judgments, i, j)
+    after = swapped(ranking, i, j)
+    value = _compute(measure, after, judgments, f"And {measure} after the swap is …?")
+    return direction, value, i, j
 
 
 def generate(seed: int, level: int = 1) -> Exercise:
