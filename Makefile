@@ -2,9 +2,10 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PORT   ?= 8501
+WORKERS ?= 2
 BIN     = $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run serve test lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +21,10 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+# a class: WORKERS Streamlit processes behind Debian's nginx on PORT (apt-get install nginx)
+serve: $(VENV)/.installed
+	$(BIN)/python scripts/serve.py --workers $(WORKERS) --port $(PORT)
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
