@@ -97,20 +97,43 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
     each run. When ``pick_k``, clicking a point sets k for every page.
     """
     plot = builder(*args, **kwargs)
-    st.vega_lite_chart(plot.spec(), key=key, width="stretch",
+    spec = plot.spec()
+    spec.setdefault("description", describe(spec, name, export))
+    st.vega_lite_chart(spec, key=key, width="stretch",
                        on_select=_pick_k(key) if pick_k else "ignore",
                        selection_mode=PICK if pick_k else None)
     if export:
-        row = st.container(horizontal=True)
+        row = st.container(horizontal=True, vertical_alignment="center")
         row.download_button("chart as PNG", _png(plot), file_name=f"{name}.png", mime="image/png",
                             key=f"{key}.png", on_click="ignore", icon=":material/download:")
         row.download_button("SVG", _svg(plot), file_name=f"{name}.svg", mime="image/svg+xml",
                             key=f"{key}.svg", on_click="ignore", icon=":material/download:")
+        # the chart's numbers as a table, drawn only when asked for (a table on every chart
+        # would be drawn again on every rerun)
+        if row.toggle("data table", key=f"{key}.data", help="the numbers this chart draws"):
+            for frame in plot.data.values():
+                if len(frame):
+                    st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(frame), 300))
+
+
+def describe(spec: Mapping, name: str, with_table: bool) -> str:
+    """A chart's description for screen readers: its title, and where its numbers are.
+
+    >>> describe({"title": "nDCG at every k"}, "ndcg_over_k", True)
+    'nDCG at every k. Its numbers: the data table under the chart.'
+    >>> describe({}, "ranking", False)
+    'ranking.'
+    """
+    title = spec.get("title")
+    text = title.get("text") if isinstance(title, Mapping) else title
+    text = str(text or name.replace("_", " "))
+    return text + (". Its numbers: the data table under the chart." if with_table else ".")
 
 
 def strip(items: Sequence[Mapping], k: int, *, key: str) -> None:
     """The ranked list as coloured tiles (:func:`ui.charts.ranking_strip`), no downloads."""
-    chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, name="ranking", export=False)
+    chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, export=False,
+          name="the ranked list as tiles coloured by grade, faded past k")
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,
