@@ -29,8 +29,7 @@ def predict_first(page: str, inputs) -> None:
     measure = MEASURES[page].format(k=inputs.k)
     key = f"{page}.predict"
     seed = st.session_state.setdefault(f"{key}.seed", 1)
-    direction, value, i, j = exercises.predict_swap(measure, inputs.ranking, inputs.judgments, seed,
-                                                    names={doc: f"“{label[:40]}”" for doc, label in inputs.labels.items() if label})
+    direction, value, i, j = exercises.predict_swap(measure, inputs.ranking, inputs.judgments, seed)
     tag = f"{key}.{seed}.{i}.{j}.{measure}"  # new widgets for a new question
     with st.expander(f"Predict first: what will a swap do to {measure}?",
                      expanded=bool(st.session_state.get(f"{tag}.revealed"))):

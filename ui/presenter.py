@@ -142,8 +142,8 @@ def _moves(page: str) -> None:
     where, n = st.session_state.get(key, ("r", 0))
     if where != "r" or n >= len(q.ranking):
         where, n = st.session_state[key] = ("r", 0)
-    item = q.ranking[n]
-    st.markdown(f"picked: **#{n + 1} {render.plain(item.label or item.id, 30)}**", width="content")
+    # the rank only: the tiles above show the label (user text stays out of Markdown)
+    st.markdown(f"picked: **#{n + 1}**", width="content")
 
     st.button("↑ up", key="presenter.up", on_click=widgets.move_item, args=(key, i, "up"), shortcut="Shift+Up", disabled=n == 0)
     st.button("↓ down", key="presenter.down", on_click=widgets.move_item, args=(key, i, "down"), shortcut="Shift+Down",

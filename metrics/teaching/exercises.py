@@ -143,13 +143,13 @@ def _compute(measure: str, ranking, judgments, prompt: str) -> Question:
     return Question("compute", prompt, measure, value, working(measure, ranking, judgments))
 
 
-def _predict(measure: str, ranking, judgments, i: int, j: int, names=None) -> Question:
+def _predict(measure: str, ranking, judgments, i: int, j: int, *, by_rank: bool = False) -> Question:
     before = core.score(measure, ranking, judgments)
     after = core.score(measure, swapped(ranking, i, j), judgments)
     answer = "up" if after > before + EPS else "down" if after < before - EPS else "same"
-    a, b = ((names or {}).get(doc) or doc for doc in (ranking[i - 1], ranking[j - 1]))
-    prompt = (f"Predict, then reveal: if {a} (rank {i}) and {b} (rank {j}) swap places, "
-              f"does {measure} go up, down or stay the same?")
+    who = (f"the results at ranks {i} and {j}" if by_rank
+           else f"{ranking[i - 1]} (rank {i}) and {ranking[j - 1]} (rank {j})")
+    prompt = f"Predict, then reveal: if {who} swap places, does {measure} go up, down or stay the same?"
     why = f"{measure} goes from {num(round(before, 4))} to {num(round(after, 4))}"
     if answer == "same":
         why += " — " + _why_same(measure, ranking, judgments, i, j)
@@ -185,11 +185,11 @@ def _pair(rng, n: int, ranking, judgments, measure: str, want_change: bool):
     return pairs[0]
 
 
-def predict_swap(measure: str, ranking, judgments, seed: int, *, names=None) -> tuple[Question, Question, int, int]:
+def predict_swap(measure: str, ranking, judgments, seed: int) -> tuple[Question, Question, int, int]:
     """A predict-then-reveal step on any ranking (a lesson's current example): two ranks to
     swap, chosen from ``seed`` (most seeds pick a swap that changes ``measure``); the question
-    "up, down or the same?", the question "and to what value?", and the two ranks. ``names``
-    maps document ids to what the question calls them (their labels).
+    "up, down or the same?", the question "and to what value?", and the two ranks. The
+    questions name ranks, never documents: a document's id is user text.
 
     >>> cat = {"2": 1, "4": 1, "5": 1, "7": 1}
     >>> direction, value, i, j = predict_swap("AP@5", list("12345678"), cat, seed=1)
@@ -204,7 +204,7 @@ def predict_swap(measure: str, ranking, judgments, seed: int, *, names=None) -> 
     if n < 2:
         raise ValueError("a swap needs at least two ranked documents")
     i, j = _pair(rng, n, list(ranking), judgments, measure, want_change=seed % 4 != 3)
-    direction = _predict(measure, list(ranking), judgments, i, j, names)
+    direction = _predict(measure, list(ranking), judgments, i, j, by_rank=True)
     after = swapped(ranking, i, j)
     value = _compute(measure, after, judgments, f"And {measure} after the swap is …?")
     return direction, value, i, j
