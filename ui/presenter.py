@@ -144,8 +144,9 @@ def _moves(page: str) -> None:
         where, n = st.session_state[key] = ("r", 0)
     # the rank only: the tiles above show the label (user text stays out of Markdown)
     st.markdown(f"picked: **#{n + 1}**", width="content")
-
-    st.button("↑ up", key="presenter.up", on_click=widgets.move_item, args=(key, i, "up"), shortcut="Shift+Up", disabled=n == 0)
-    st.button("↓ down", key="presenter.down", on_click=widgets.move_item, args=(key, i, "down"), shortcut="Shift+Down",
-              disabled=n + 1 >= len(q.ranking))
-    st.button("⤒ top", key="presenter.top", on_click=widgets.move_item, args=(key, i, "top"), shortcut="T", disabled=n == 0)
+    st.button("↑ up", key="presenter.up", on_click=widgets.move_item, args=(key, i, "up"),
+              shortcut="Shift+Up", disabled=n == 0)
+    st.button("↓ down", key="presenter.down", on_click=widgets.move_item, args=(key, i, "down"),
+              shortcut="Shift+Down", disabled=n + 1 >= len(q.ranking))
+    st.button("⤒ top", key="presenter.top", on_click=widgets.move_item, args=(key, i, "top"),
+              shortcut="T", disabled=n == 0)
