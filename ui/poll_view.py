@@ -108,10 +108,11 @@ def teacher(page: str) -> None:
             st.session_state[OWNED] = (poll.code, owner)
             st.rerun()
         return
-    link = f"{st.context.url or ''}?{PARAM}={poll.code}"
+    link = f"{(st.context.url or '').split('?')[0]}?{PARAM}={poll.code}"
     left, right = st.columns([2, 3], gap="large")
     with left:
-        st.markdown(f"Students open **{views.escape_markdown(link)}** or scan the code, then answer.")
+        st.markdown("Students open this link or scan the code, then answer:")
+        st.text(link)  # plain text, so that it copies as it is
         st.markdown(f"## Code: `{poll.code}`")
         st.image(_qr_png(link), width=220, caption="the poll's link as a QR code")
     with right:
