@@ -1,6 +1,8 @@
-"""Ranklab: page config and routing only."""
+"""Ranklab: page config, routing, and the app-wide switches under the navigation."""
 
 import streamlit as st
+
+from ui import render
 
 # the presenter view (ui/presenter.py) starts with the sidebar collapsed
 present = st.query_params.get("view") == "present"
@@ -33,4 +35,6 @@ pages = {
         st.Page("app_pages/evaluate_files.py", title="Evaluate files", icon=":material/upload_file:"),
     ],
 }
-st.navigation(pages).run()
+page = st.navigation(pages)
+render.sidebar_settings()  # app-wide switches, under the navigation
+page.run()

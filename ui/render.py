@@ -108,26 +108,36 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
                             key=f"{key}.png", on_click="ignore", icon=":material/download:")
         row.download_button("SVG", _svg(plot), file_name=f"{name}.svg", mime="image/svg+xml",
                             key=f"{key}.svg", on_click="ignore", icon=":material/download:")
-        # the chart's numbers as a table, drawn only when asked for (a table on every chart
-        # would be drawn again on every rerun)
-        if row.toggle("data table", key=f"{key}.data", help="the numbers this chart draws"):
+        # the chart's numbers as a table, when the sidebar's switch asks for them (a table, or
+        # a switch, on every chart would be drawn again on every rerun: 30 ms on a lesson)
+        if st.session_state.get(DATA_TABLES):
             for frame in plot.data.values():
                 if len(frame):
                     st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(frame), 300))
+
+
+DATA_TABLES = "charts.data"  # session key of the sidebar switch that shows every chart's numbers
+
+
+def sidebar_settings() -> None:
+    """The app-wide switches in the sidebar: every chart's numbers as a table under it."""
+    st.sidebar.toggle("Show each chart's numbers as a table", key=DATA_TABLES,
+                      help="for screen readers, and to copy the numbers a chart draws")
 
 
 def describe(spec: Mapping, name: str, with_table: bool) -> str:
     """A chart's description for screen readers: its title, and where its numbers are.
 
     >>> describe({"title": "nDCG at every k"}, "ndcg_over_k", True)
-    'nDCG at every k. Its numbers: the data table under the chart.'
+    "nDCG at every k. Its numbers: switch on 'Show each chart's numbers as a table' in the sidebar."
     >>> describe({}, "ranking", False)
     'ranking.'
     """
     title = spec.get("title")
     text = title.get("text") if isinstance(title, Mapping) else title
     text = str(text or name.replace("_", " "))
-    return text + (". Its numbers: the data table under the chart." if with_table else ".")
+    return text + (". Its numbers: switch on 'Show each chart's numbers as a table' in the sidebar."
+                   if with_table else ".")
 
 
 def strip(items: Sequence[Mapping], k: int, *, key: str) -> None:

@@ -27,7 +27,7 @@ def test_the_data_table_shows_the_charts_numbers():
     at = new_app()
     at.run()
     assert not at.dataframe or all("measure" not in d.value.columns for d in at.dataframe)
-    at.toggle(key="playground.over_k.data").set_value(True).run()
+    at.toggle(key="charts.data").set_value(True).run()
     table = next(d.value for d in at.dataframe if "measure" in d.value.columns)
     # seed 004's cat: P, R and nDCG at k = 1..8; P@4 = 2/4, R@4 = 2/4 (R = 4)
     assert len(table) == 24 and list(table.columns) == ["k", "measure", "value"]
