@@ -17,8 +17,6 @@ import argparse
 import asyncio
 import os
 import random
-import socket
-import subprocess
 import sys
 import time
 import urllib.request
@@ -29,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from serve import Class, free_port  # noqa: E402
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
@@ -37,12 +36,6 @@ from ui import codec, presets  # noqa: E402
 
 PAGES = ("", "lesson_precision_recall", "lesson_reciprocal_rank", "lesson_average_precision", "lesson_dcg",
          "lesson_pr_curve", "many_queries")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def rss_mb(pid: int) -> float:
@@ -136,39 +129,20 @@ async def class_run(url: str, students: int, edits: int, limit: float, seed: int
     return crowd
 
 
-def start_single(flags: list[str]) -> tuple[list[subprocess.Popen], list[int], str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
-         *flags], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    from serve import wait_healthy
-
-    url = f"http://127.0.0.1:{port}"
-    wait_healthy(url)
-    return [proc], [proc.pid], url
-
-
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(q * (len(s) - 1)))] if s else float("nan")
 
 
 def measure(workers: int, args) -> str:
-    from serve import Class
-
-    served = None
-    if workers == 1:
-        procs, pids, url = start_single([])
-    else:
-        served = Class(workers, free_port(), free_port())
-        url = served.start()
-        procs, pids = [], served.worker_pids()
+    # one worker is served on its own (no proxy), as `make run` serves; more sit behind nginx
+    served = Class(workers, free_port(), free_port(), proxy=workers > 1)
+    url = served.start()
+    pids = served.worker_pids()
     try:
-        # warm up: every worker imports the app and draws every page once (one student per worker,
-        # a few reruns each), so "start" is a serving process, not an empty interpreter
-        asyncio.run(class_run(url, max(2, 2 * workers), len(PAGES), 120, args.seed + 1))
+        # warm up: every worker imports the app and draws every page (eight students per worker,
+        # so that the cookies reach each), so "start" is a serving process, not an empty interpreter
+        asyncio.run(class_run(url, 8 * workers, len(PAGES), 120, args.seed + 1))
         time.sleep(args.settle)
         start = [rss_mb(p) for p in pids]
         peak = list(start)
@@ -200,10 +174,7 @@ def measure(workers: int, args) -> str:
                 f"{' + '.join(f'{x:.0f}' for x in start)} | {' + '.join(f'{x:.0f}' for x in peak)} | "
                 f"{' + '.join(f'{x:.0f}' for x in after)} |")
     finally:
-        for p in procs:
-            p.terminate()
-        if served:
-            served.stop()
+        served.stop()
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ import argparse
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -79,7 +80,15 @@ def nginx_config(run_dir: str, worker_ports: list[int], *, port: int, host: str 
     return CONFIG.format(run=run_dir, servers=servers, port=port, host=host, upload_mb=upload_mb)
 
 
-def wait_healthy(url: str, seconds: float = 60) -> None:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, seconds: float = 60, proc: subprocess.Popen | None = None) -> None:
+    """Wait until ``url`` answers Streamlit's health check; stop early if ``proc`` died."""
     deadline = time.time() + seconds
     while True:
         try:
@@ -88,6 +97,8 @@ def wait_healthy(url: str, seconds: float = 60) -> None:
                     return
         except OSError:
             pass
+        if proc is not None and proc.poll() is not None:
+            raise SystemExit(f"the server for {url} stopped (exit code {proc.returncode})")
         if time.time() > deadline:
             raise SystemExit(f"{url} did not answer within {seconds:.0f} s")
         time.sleep(0.3)
@@ -97,11 +108,13 @@ class Class:
     """The workers and the proxy, started together and stopped together."""
 
     def __init__(self, workers: int, port: int, first_port: int, host: str = "127.0.0.1",
-                 streamlit_flags: list[str] | None = None) -> None:
+                 streamlit_flags: list[str] | None = None, *, proxy: bool = True) -> None:
+        """``proxy=False``: the workers alone (one, for a baseline), without nginx."""
         if not 1 <= workers <= 16:
             raise SystemExit("--workers must be between 1 and 16")
-        if not Path(NGINX).exists():
+        if proxy and not Path(NGINX).exists():
             raise SystemExit("nginx is missing: apt-get install nginx")
+        self.proxy = proxy
         self.ports = [first_port + i for i in range(workers)]
         self.port, self.host = port, host
         self.flags = streamlit_flags or []
@@ -117,8 +130,10 @@ class Class:
                  "--server.port", str(p), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
                  "--browser.gatherUsageStats", "false", *self.flags],
                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        for p in self.ports:
-            wait_healthy(f"http://127.0.0.1:{p}")
+        for p, proc in zip(self.ports, self.procs, strict=True):
+            wait_healthy(f"http://127.0.0.1:{p}", proc=proc)
+        if not self.proxy:
+            return f"http://127.0.0.1:{self.ports[0]}"
         conf = Path(self.run_dir) / "nginx.conf"
         conf.write_text(nginx_config(self.run_dir, self.ports, port=self.port, host=self.host))
         self.procs.append(subprocess.Popen([NGINX, "-c", str(conf), "-p", self.run_dir],

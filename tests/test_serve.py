@@ -4,7 +4,6 @@ are skipped with the reason, unless RANKLAB_REQUIRE_NGINX=1 (CI sets it): then t
 import asyncio
 import os
 import shutil
-import socket
 import sys
 import urllib.request
 from pathlib import Path
@@ -13,13 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from serve import NGINX, Class, nginx_config  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from serve import NGINX, Class, free_port, nginx_config  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +22,8 @@ def served():
         if os.environ.get("RANKLAB_REQUIRE_NGINX") == "1":
             pytest.fail(reason + "; RANKLAB_REQUIRE_NGINX=1 forbids skipping")
         pytest.skip(reason)
-    first = _free_port()
-    group = Class(2, _free_port(), first if first < 65000 else 20000)
+    first = free_port()
+    group = Class(2, free_port(), first if first < 65000 else 20000)
     url = group.start()
     yield url, group
     group.stop()
