@@ -78,6 +78,8 @@ def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], 
 
     Everything a new k changes is in ``body`` (and the strip), so moving the k slider reruns
     only the fragment: the header, the bar and the navigation stay as the browser has them.
+    The slider itself is drawn by the fragment into its place in the bar, so that a new k is
+    one run of the fragment (a slider outside it made two runs of every change).
     A click on a chart's point that sets k reruns the whole page (:func:`ui.render.chart`),
     so the slider follows.
     """
@@ -88,21 +90,24 @@ def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], 
     render.lesson_header(title, plain_words)
     render.messages()
     n = len(state.get_example().query.ranking)
-    key = f"{page}-lesson"
-    widgets.example_bar(page, n, rerun=key)
+    k_slot = widgets.example_bar(page, n, k_slot=True)
     presenter.toggle(on=True)
     if n == 0:
+        with k_slot:
+            widgets.k_slider(page, n)
         render.empty_notice()
         return
-    st.fragment(_body, key=key)(page, body, strip)
+    st.fragment(_body, key=f"{page}-lesson")(page, body, strip, k_slot)
 
 
-def _body(page: str, body: Callable[[LessonInputs], None], strip: bool) -> None:
+def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot) -> None:
     if options.stale(page):
         st.rerun()  # a switch of the lesson changed: the page and its link follow
     example = state.get_example()
     if not example.query.ranking:  # emptied since the page was drawn
         st.rerun()
+    with k_slot:  # the bar's slider, drawn here so that a new k reruns only this fragment
+        widgets.k_slider(page, len(example.query.ranking))
     lesson = inputs(example)
     if strip:
         render.strip(views.item_rows(lesson.query.ranking), lesson.k, key=f"{page}.strip")

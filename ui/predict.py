@@ -23,16 +23,24 @@ MEASURES = {"lesson_pr": "P@{k}", "lesson_rr": "RR@{k}", "lesson_ap": "AP@{k}", 
 
 
 def predict_first(page: str, inputs) -> None:
-    """A collapsed "Predict first" box for ``page``'s measure on the current example."""
+    """A collapsed "Predict first" box for ``page``'s measure on the current example.
+
+    Its question is built only while the box is open: closed, it is one element that stays
+    the same when k changes, instead of a new question (text, three new widgets) drawn and
+    thrown away on every step of the slider.
+    """
     if page not in MEASURES or len(inputs.ranking) < 2:
         return
-    measure = MEASURES[page].format(k=inputs.k)
     key = f"{page}.predict"
+    box = st.expander(f"Predict first: what will a swap do to {MEASURES[page].format(k='k')}?",
+                      key=f"{key}.open", on_change="rerun")
+    if not box.open:
+        return
+    measure = MEASURES[page].format(k=inputs.k)
     seed = st.session_state.setdefault(f"{key}.seed", 1)
     direction, value, i, j = exercises.predict_swap(measure, inputs.ranking, inputs.judgments, seed)
     tag = f"{key}.{seed}.{i}.{j}.{measure}"  # new widgets for a new question
-    with st.expander(f"Predict first: what will a swap do to {measure}?",
-                     expanded=bool(st.session_state.get(f"{tag}.revealed"))):
+    with box:
         st.markdown(escape_markdown(direction.prompt))
         cols = st.columns([3, 2, 2], vertical_alignment="bottom")
         choice = cols[0].radio("your prediction", direction.choices, index=None, horizontal=True,

@@ -35,9 +35,13 @@ def _show(key: str, value, shape=None) -> None:
         ss[f"{key}.shape"] = shape
 
 
-def k_slider(page: str, n: int, *, rerun: str | None = None) -> int:
-    """The cutoff k (1..n) shared by every page; returns the effective k. ``rerun``: the key of
-    the fragment that holds everything k changes; a new k reruns only that fragment."""
+def k_slider(page: str, n: int) -> int:
+    """The cutoff k (1..n) shared by every page; returns the effective k.
+
+    Drawn inside the fragment that holds everything k changes (the Playground's ``at_k``, a
+    lesson's body), a new k reruns only that fragment, in one run: a slider outside it whose
+    callback asked for the fragment made two runs of every change (the page's, stopped by the
+    callback, then the fragment's), measured at about twice the floor's time for one step."""
     ex = state.get_example()
     key = f"{page}.k"
     k = state.effective_k(ex)
@@ -50,8 +54,6 @@ def k_slider(page: str, n: int, *, rerun: str | None = None) -> int:
 
     def changed() -> None:
         state.update(k=int(st.session_state[key]))
-        if rerun:
-            st.rerun(scope=rerun)
 
     st.slider("k — the cutoff (look at the top k results)", 1, n, key=key, on_change=changed,
               help="Every '@k' measure looks only at the first k results. Click a point on a chart to set it too.")
@@ -127,9 +129,10 @@ def query_picker(page: str) -> int:
     return ex.current
 
 
-def example_bar(page: str, n: int, *, rerun: str | None = None) -> int:
-    """The controls every lesson shows at the top: query, k, mode. Returns the effective k.
-    ``rerun``: see :func:`k_slider`."""
+def example_bar(page: str, n: int, *, k_slot: bool = False):
+    """The controls every lesson shows at the top: query, k, mode. Returns the effective k, or
+    with ``k_slot=True`` the empty place where the k slider goes: the caller draws it there
+    (:func:`k_slider`) from the fragment that a new k reruns."""
     several = len(state.get_example().queries) > 1
     cols = st.columns([2, 5, 3] if several else [6, 3], gap="medium")
     if several:
@@ -138,8 +141,10 @@ def example_bar(page: str, n: int, *, rerun: str | None = None) -> int:
     with cols[-1]:
         mode_switch(page)
         copy_link(permalink(page), label="Copy link")
+    if k_slot:
+        return cols[-2].container()
     with cols[-2]:
-        return k_slider(page, n, rerun=rerun)
+        return k_slider(page, n)
 
 
 # --------------------------------------------------------------------------- editors

@@ -20,6 +20,9 @@ def opened(page: str):
     at.run()
     at.switch_page(LESSONS[page]).run()
     assert not at.exception
+    assert not [r for r in at.radio if ".predict." in r.key]  # closed, it holds no question
+    at.session_state[f"{page}.predict.open"] = True  # the learner opens "Predict first"
+    at.run()
     return at
 
 
