@@ -58,7 +58,7 @@ from ..measures import Measure, parse
 
 __all__ = ["Option", "Convention", "CONVENTIONS", "TOOLS", "Change", "Outcome", "QueryRow", "Diagnosis",
            "Prepared", "prepare", "diagnose", "search", "evaluate_under", "available", "Theirs", "number",
-           "MAX_EVALUATIONS", "MAX_PAIRED", "MAX_CHANGES"]
+           "MAX_EVALUATIONS", "MAX_PAIRED", "MAX_CHANGES", "tool_name", "to_dict"]
 
 MAX_EVALUATIONS = 400  # convention sets evaluated by one search, at most
 MAX_PAIRED = 12  # single changes combined in pairs (the best by fit)
@@ -193,13 +193,14 @@ TOOLS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def tool_names() -> list[str]:
-    return list(TOOLS)
+def tool_name(text: str) -> str | None:
+    """The tool of :data:`TOOLS` called ``text`` (any case, ``-`` for ``_``), or None.
 
-
-def _tool(name: str) -> str | None:
+    >>> tool_name("PyTrec-Eval"), tool_name("0.5")
+    ('pytrec_eval', None)
+    """
     lowered = {t.lower().replace("-", "_"): t for t in TOOLS}
-    return lowered.get(name.strip().lower().replace("-", "_"))
+    return lowered.get(str(text).strip().lower().replace("-", "_"))
 
 
 def available(option: Option) -> str | None:
@@ -702,22 +703,22 @@ def diagnose(qrels, run, measure, *, theirs: Theirs | None = None, tool: str | N
     if m.name not in BATCH_FAMILIES:
         raise ValueError(f"measure: cannot diagnose {m}")
     p = prepared if prepared is not None else prepare(qrels, run)
-    tool_name = None
+    name = None
     if tool is not None:
-        tool_name = _tool(tool)
-        if tool_name is None:
+        name = tool_name(tool)
+        if name is None:
             raise ValueError(f"tool must be one of {', '.join(TOOLS)}, got {str(tool)[:40]!r}")
     baseline = evaluate_under(p, m, [])
     if theirs is None:
-        if tool_name is None:
+        if name is None:
             raise ValueError("give their numbers or a tool name")
-        return _tool_diagnosis(p, m, tool_name, baseline)
+        return _tool_diagnosis(p, m, name, baseline)
     if theirs.empty:
         raise ValueError("their numbers are empty")
     sets, best, evaluations, notes = search(p, m, theirs)
     found = evaluate_under(p, m, [c.option for c in best])
     rows = _rows_of(p, m, best, baseline, found, theirs)
-    return Diagnosis(str(m), tool_name, bool(sets), tuple(best), tuple(sets), baseline, found, theirs, rows,
+    return Diagnosis(str(m), name, bool(sets), tuple(best), tuple(sets), baseline, found, theirs, rows,
                      evaluations, tuple(notes))
 
 
@@ -771,3 +772,25 @@ def explain_convention(key: str) -> Convention:
         return _ROWS[key]
     except KeyError:
         raise ValueError(f"convention must be one of {', '.join(_ROWS)}, got {key!r}") from None
+
+
+def to_dict(d: Diagnosis) -> dict:
+    """A diagnosis as plain JSON-ready data (``ranklab diagnose --format json``)."""
+    def change(c: Change) -> dict:
+        return {"convention": c.convention.key, "value": c.option.value, "title": c.convention.title,
+                "label": c.option.label}
+
+    def num(n: Number | None):
+        return None if n is None else {"value": n.value, "printed": n.text, "tolerance": n.tolerance}
+
+    return {
+        "measure": d.measure, "tool": d.tool, "verdict": d.verdict, "reproduced": d.matched if d.theirs else None,
+        "changes": [change(c) for c in d.changes],
+        "alternatives": [[change(c) for c in alt] for alt in d.alternatives[1:]],
+        "aggregate": {"ranklab": d.baseline.aggregate, "found": d.found.aggregate,
+                      "theirs": num(d.theirs.aggregate) if d.theirs else None},
+        "per_query": [{"query": r.qid, "ranklab": r.ours, "theirs": num(r.theirs), "found": r.found,
+                       "residual": r.residual, "matches": r.matches, "moved_by": list(r.moved_by)}
+                      for r in d.rows],
+        "evaluations": d.evaluations, "notes": list(d.notes),
+    }
