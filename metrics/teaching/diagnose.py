@@ -63,6 +63,7 @@ __all__ = ["Option", "Convention", "CONVENTIONS", "TOOLS", "Change", "Outcome", 
 MAX_EVALUATIONS = 400  # convention sets evaluated by one search, at most
 MAX_PAIRED = 12  # single changes combined in pairs (the best by fit)
 MAX_CHANGES = 5  # changes from the default in one set, at most
+MAX_CACHED_BATCHES = 32  # ranked inputs kept by one Prepared (one per set of input transforms)
 ALL = "all"  # the one query of a flattened evaluation
 
 
@@ -250,6 +251,7 @@ class Prepared:
     longest: int
     has_duplicates: bool
     judgments: dict[str, dict[str, int]]
+    batches: dict = field(default_factory=dict, repr=False)
 
     @property
     def has_relevant(self) -> np.ndarray:
@@ -390,6 +392,25 @@ def evaluate_under(p: Prepared, measure: Measure, options: list[Option]) -> Outc
     m = measure.with_params(**params)
     if evaluation:
         return _via_evaluate(p, m, t, evaluation)
+    key = tuple(sorted(t.items()))
+    cached = p.batches.get(key)
+    if cached is None:
+        cached = _batch(p, t)
+        if len(p.batches) >= MAX_CACHED_BATCHES:
+            p.batches.pop(next(iter(p.batches)))
+        p.batches[key] = cached
+    batch, evaluated, flatten = cached
+    values = np.asarray(BATCH_FAMILIES[m.name](m, batch), dtype=np.float64)
+    if flatten:
+        v = float(values[0]) if evaluated.any() else 0.0
+        return Outcome({ALL: v}, v)
+    per_query = {p.queries[i]: float(values[i]) for i in np.flatnonzero(evaluated).tolist()}
+    return Outcome(per_query, _aggregate(m, list(per_query.values())))
+
+
+def _batch(p: Prepared, t: Mapping) -> tuple[Batch, np.ndarray, bool]:
+    """The ranked, judged rows under the input transforms ``t`` (shared by every measure
+    parameter, so a set that only changes the gain or the denominator reuses it)."""
     rows, score = _rows(p, t)
     n_queries = len(p.queries)
     evaluated = p.in_run.copy() if t.get("missing", "skip") == "skip" else np.ones(n_queries, dtype=bool)
@@ -421,12 +442,7 @@ def evaluate_under(p: Prepared, measure: Measure, options: list[Option]) -> Outc
     judged = p.judged[rows]
     batch = Batch([ALL] if flatten else p.queries, n_ret, q[judged], rank[judged], p.grade[rows][judged],
                   qrels_q, qrels_grade, [], [])
-    values = np.asarray(BATCH_FAMILIES[m.name](m, batch), dtype=np.float64)
-    if flatten:
-        v = float(values[0]) if evaluated.any() else 0.0
-        return Outcome({ALL: v}, v)
-    per_query = {p.queries[i]: float(values[i]) for i in np.flatnonzero(evaluated).tolist()}
-    return Outcome(per_query, _aggregate(m, list(per_query.values())))
+    return batch, evaluated, flatten
 
 
 def _aggregate(m: Measure, values: list[float]) -> float:
