@@ -7,6 +7,7 @@ Three forms, chosen by what the text looks like (not by the file name):
 - JSON: ``{qid: value}`` or ``{qid: {measure: value}}`` (pytrec_eval's ``evaluate()``,
   ranx's ``to_dict()``); a key ``"all"`` is the aggregate.
 - CSV/TSV: ``qid,value`` per line, an optional header line first; ``all`` is the aggregate.
+- One number alone: the aggregate.
 
 Every value keeps the text it was printed with, because the number of decimals printed is
 the precision it can be matched to (``0.4167`` matches anything within ±0.00005).
@@ -29,19 +30,21 @@ from dataclasses import dataclass, field
 from ..measures import Measure, parse
 from .model import FileFormatError, Problems
 
-__all__ = ["Number", "Theirs", "read_theirs", "number", "MAX_THEIRS_BYTES", "MAX_QUERIES"]
+__all__ = ["Number", "Theirs", "read_theirs", "number", "MAX_THEIRS_BYTES", "MAX_QUERIES", "MAX_TOLERANCE"]
 
 MAX_THEIRS_BYTES = 64 * 1024 * 1024
 MAX_QUERIES = 1_000_000
 MAX_ID = 1000  # characters of a query id
 EXACT = 1e-9  # the slack of a number printed with every digit (JSON floats)
+MAX_TOLERANCE = 0.005  # "1" or "0.5" typed: within 0.005 (as Check my calculation)
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,3})?%?")
 
 
 @dataclass(frozen=True)
 class Number:
     """A value as another tool printed it: the value, and how far off it may be
-    (half a unit of the last decimal printed; :data:`EXACT` for 15 or more decimals)."""
+    (half a unit of the last decimal printed, at most :data:`MAX_TOLERANCE`; :data:`EXACT`
+    for 15 or more decimals and for JSON numbers)."""
 
     value: float
     text: str
@@ -89,12 +92,12 @@ def number(text: str, where: str = "value") -> Number:
     value = float(body) / (100.0 if percent else 1.0)
     if not math.isfinite(value):
         raise ValueError(f"{where}: {s!r} is not a finite number")
-    tolerance = EXACT if decimals >= 15 else 0.5 * 10.0 ** -max(decimals, 0)
+    tolerance = EXACT if decimals >= 15 else min(MAX_TOLERANCE, 0.5 * 10.0 ** -max(decimals, 0))
     return Number(value, s, tolerance)
 
 
 def _float_number(value, where: str) -> Number:
-    """A JSON number: printed with every digit Python keeps, so matched almost exactly."""
+    """A JSON number: a double written with every digit it needs, so matched almost exactly."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{where}: expected a number, got {json.dumps(value)[:40]}")
     try:
@@ -103,8 +106,7 @@ def _float_number(value, where: str) -> Number:
         raise ValueError(f"{where}: number too large") from None
     if not math.isfinite(x):
         raise ValueError(f"{where}: not a finite number")
-    text = repr(x)
-    return number(text, where) if "e" not in text and len(text) <= 40 else Number(x, text, EXACT)
+    return Number(x, repr(x), EXACT)
 
 
 def _same_measure(name: str, measure: Measure) -> bool:
@@ -122,7 +124,7 @@ def read_theirs(data: bytes | str, name: str, measure: str | Measure) -> Theirs:
 
     >>> t = read_theirs("qid,ndcg\\nq1,0.61\\nq2,0.3\\n", "theirs.csv", "nDCG")
     >>> sorted(t.per_query), t.per_query["q2"].tolerance
-    (['q1', 'q2'], 0.05)
+    (['q1', 'q2'], 0.005)
     >>> read_theirs("q1,0.6\\nq1,0.7\\n", "theirs.csv", "nDCG")
     Traceback (most recent call last):
     ...
@@ -146,6 +148,12 @@ def read_theirs(data: bytes | str, name: str, measure: str | Measure) -> Theirs:
         raise FileFormatError(name, [(None, "empty: no numbers found")])
     if stripped[0] in "{[":
         return _read_json(text, name, m)
+    single = stripped.rstrip()
+    if "\n" not in single and len(single.split()) == 1 and "," not in single:
+        try:  # one number alone: their aggregate
+            return Theirs(aggregate=number(single, f"{name}:1"), source=name)
+        except ValueError:
+            pass
     return _read_lines(text, name, m)
 
 
