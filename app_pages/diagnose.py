@@ -94,9 +94,9 @@ def show(d: dg.Diagnosis) -> None:
     a.metric(_("Ranklab (trec_eval)"), metrics.num(d.baseline.aggregate, fixed=True))
     if d.theirs is not None:
         b.metric(_("Theirs"), d.theirs.aggregate.text if d.theirs.aggregate else "—")
+        c.metric(_("With the conventions found"), metrics.num(d.found.aggregate, fixed=True))
     else:
         b.metric(d.tool or "", metrics.num(d.found.aggregate, fixed=True))
-    c.metric(_("With the conventions found"), metrics.num(d.found.aggregate, fixed=True))
     if d.changes:
         st.markdown("**" + _("Conventions, changed from trec_eval's defaults") + "**")
         st.dataframe(view.change_rows(d), hide_index=True, key=f"{PAGE}.changes")
@@ -106,11 +106,16 @@ def show(d: dg.Diagnosis) -> None:
     rows = view.query_rows(d, every=every)
     if rows:
         st.markdown("**" + ngettext("{n} query", "{n} queries", len(rows)).format(n=len(rows)) + "**")
-        st.dataframe(rows, hide_index=True, height=min(400, 40 + 35 * len(rows)), key=f"{PAGE}.rows")
+        numbers = {name: st.column_config.NumberColumn(format="%.4f")
+                   for name in rows[0] if name not in ("query", "theirs", "matches", "moved by", "residual")}
+        st.dataframe(rows, hide_index=True, height=min(400, 40 + 35 * len(rows)), key=f"{PAGE}.rows",
+                     column_config=numbers)
     elif d.theirs is not None and d.theirs.per_query:
         st.caption(_("Every query matches."))
-    st.caption(ngettext("Searched {n} convention set.", "Searched {n} convention sets.", d.evaluations).format(
-        n=d.evaluations) + " " + _("A value matches within the precision it was printed with."))
+    if d.theirs is not None:
+        st.caption(ngettext("Searched {n} convention set.", "Searched {n} convention sets.",
+                            d.evaluations).format(n=d.evaluations)
+                   + " " + _("A value matches within the precision it was printed with."))
     for note in d.notes:
         st.caption(escape_markdown(_(note)))
 
