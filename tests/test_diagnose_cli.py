@@ -177,3 +177,28 @@ def test_fuzz_through_the_command(files, capsys):
         assert "Traceback" not in captured.err
         if code == 1:
             assert "theirs.txt" in captured.err
+
+
+def test_readme_worked_example_is_sklearns_number_and_real_output(capsys):
+    # 0.5380 in the README is scikit-learn's ndcg_score(k=10) averaged over the sample's queries
+    # (read by the test's own parser); the output shown there is what the command prints
+    from pathlib import Path
+
+    import numpy as np
+    from sklearn.metrics import ndcg_score
+
+    from tests.test_io import simple_qrels_parse, simple_run_parse
+
+    root = Path(__file__).resolve().parents[1]
+    qrels = simple_qrels_parse(root / "assets/collection/qrels.txt")
+    run = simple_run_parse(root / "assets/collection/run_bm25.txt")
+    values = [ndcg_score(np.array([[qrels[q].get(d, 0) for d in docs]]), np.array([list(docs.values())]), k=10)
+              for q, docs in run.items() if q in qrels]
+    assert f"{sum(values) / len(values):.4f}" == "0.5380"
+    readme = (root / "README.md").read_text()
+    assert main(["diagnose", str(root / "assets/collection/qrels.txt"), str(root / "assets/collection/run_bm25.txt"),
+                 "-m", "nDCG@10", "--theirs", "0.5380"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    shown = [line for line in out if not line.startswith(("  1", "  query"))]
+    for line in shown[:5] + shown[-5:]:
+        assert "    " + line in readme, line
