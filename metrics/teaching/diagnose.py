@@ -53,7 +53,7 @@ from ..batch import BATCH_FAMILIES, Batch
 from ..io.arrays import as_numpy
 from ..io.keys import take
 from ..io.model import Qrels, Run, qrels_from_dict, run_from_dict
-from ..io.theirs import Number, Theirs, number
+from ..io.theirs import EXACT, Number, Theirs, number
 from ..measures import Measure, parse
 
 __all__ = ["Option", "Convention", "CONVENTIONS", "TOOLS", "Change", "Outcome", "QueryRow", "Diagnosis",
@@ -660,6 +660,24 @@ class Diagnosis:
     notes: tuple[str, ...]
 
     @property
+    def rounding(self) -> float | None:
+        """The widest printed precision a match needed (their numbers rounded), or None when
+        every number matched exactly.
+
+        >>> d = diagnose({"q": {"a": 1, "b": 1, "c": 1}}, {"q": ["a", "x", "b"]}, "AP",
+        ...              theirs=Theirs(aggregate=number("0.5556")))  # (1 + 2/3) / 3 = 0.55555...
+        >>> d.rounding, d.verdict
+        (5e-05, "Ranklab's default conventions (trec_eval's) already reproduce their numbers, within the precision they were printed with (±5e-05).")
+        """
+        if self.theirs is None or not self.matched:
+            return None
+        pairs = [(n, self.found.per_query.get(q)) for q, n in self.theirs.per_query.items()]
+        if self.theirs.aggregate is not None:
+            pairs.append((self.theirs.aggregate, self.found.aggregate))
+        needed = [n.tolerance for n, x in pairs if x is not None and abs(x - n.value) > EXACT]
+        return max(needed) if needed else None
+
+    @property
     def verdict(self) -> str:
         """One plain sentence."""
         def names(changes):
@@ -676,13 +694,15 @@ class Diagnosis:
             if idle:
                 text += f" It also uses {names(idle)} (no effect on this input)."
             return text
+        rounded = self.rounding
+        within = f", within the precision they were printed with (±{rounded:g})" if rounded else ""
         if self.matched and not self.changes:
-            return "Ranklab's default conventions (trec_eval's) already reproduce their numbers."
+            return f"Ranklab's default conventions (trec_eval's) already reproduce their numbers{within}."
         if self.matched:
             others = len(self.alternatives) - 1
             more = f" ({others} other set{'s' if others > 1 else ''} reproduce{'' if others > 1 else 's'} them too)" \
                 if others else ""
-            return f"Reproduced with {names(self.changes)}{more}."
+            return f"Reproduced with {names(self.changes)}{more}{within}."
         return ("No set of conventions tried reproduces their numbers. Closest: "
                 + (names(self.changes) or "the defaults") + ".")
 
