@@ -250,7 +250,9 @@ def test_printed_precision_is_matched_and_nothing_else_changes():
     qrels = {"q": {"a": 1, "b": 1, "c": 1, "d": 1}}
     run = {"q": ["a", "x", "b"]}
     d = dg.diagnose(qrels, run, "AP", theirs=Theirs(aggregate=number("0.4167")))
-    assert d.matched and d.changes == ()
+    assert d.matched and d.changes == () and d.rounding == 0.00005
+    assert "within the precision they were printed with" in d.verdict
+    assert dg.diagnose(qrels, run, "AP", theirs=Theirs(aggregate=number(repr(5 / 12)))).rounding is None
     assert dg.diagnose(qrels, run, "AP", theirs=Theirs(aggregate=number("0.41667"))).changes == ()
     off = dg.diagnose(qrels, run, "AP", theirs=Theirs(aggregate=number("0.4166")))  # beyond +-0.00005
     assert not (off.matched and off.changes == ())
