@@ -396,9 +396,7 @@ def evaluate_under(p: Prepared, measure: Measure, options: list[Option]) -> Outc
     cached = p.batches.get(key)
     if cached is None:
         cached = _batch(p, t)
-        if len(p.batches) >= MAX_CACHED_BATCHES:
-            p.batches.pop(next(iter(p.batches)))
-        p.batches[key] = cached
+        _remember(p, key, cached)
     batch, evaluated, flatten = cached
     values = np.asarray(BATCH_FAMILIES[m.name](m, batch), dtype=np.float64)
     if flatten:
@@ -408,32 +406,56 @@ def evaluate_under(p: Prepared, measure: Measure, options: list[Option]) -> Outc
     return Outcome(per_query, _aggregate(m, list(per_query.values())))
 
 
+_ORDER_KEYS = ("identical", "scores", "dedup", "ties")
+
+
+def _ordered(p: Prepared, t: Mapping, evaluated: np.ndarray, flatten: bool):
+    """Run rows of the evaluated queries ranked under ``t``: (rows, query, rank). Per query the
+    order depends only on the transforms of :data:`_ORDER_KEYS`, so it is cached under them and
+    shared by -c, gdeval's query filter and -M; a flattened list is ranked anew."""
+    key = ("order", *(t.get(k) for k in _ORDER_KEYS))
+    cached = None if flatten else p.batches.get(key)
+    if cached is None:
+        rows, score = _rows(p, t)
+        q = p.q[rows]
+        if flatten:
+            inside = evaluated[q]
+            rows, score, q = rows[inside], score[inside], np.zeros(int(inside.sum()), dtype=np.int64)
+        ties = t.get("ties", "docid-desc")
+        tie_key = {"docid-desc": -p.doc_order[rows], "docid-asc": p.doc_order[rows]}.get(ties, p.pos[rows])
+        order = np.lexsort((tie_key, -score, q))
+        rows, q = rows[order], q[order]
+        cached = (rows, q, _cumcount(q) + 1)
+        if not flatten:
+            _remember(p, key, cached)
+    rows, q, rank = cached
+    if not flatten and not evaluated.all():
+        inside = evaluated[q]
+        rows, q, rank = rows[inside], q[inside], rank[inside]
+    return rows, q, rank
+
+
+def _remember(p: Prepared, key, value) -> None:
+    if len(p.batches) >= MAX_CACHED_BATCHES:
+        p.batches.pop(next(iter(p.batches)))
+    p.batches[key] = value
+
+
 def _batch(p: Prepared, t: Mapping) -> tuple[Batch, np.ndarray, bool]:
     """The ranked, judged rows under the input transforms ``t`` (shared by every measure
     parameter, so a set that only changes the gain or the denominator reuses it)."""
-    rows, score = _rows(p, t)
     n_queries = len(p.queries)
     evaluated = p.in_run.copy() if t.get("missing", "skip") == "skip" else np.ones(n_queries, dtype=bool)
     if t.get("no_relevant") == "skip":
         evaluated &= p.has_relevant
-    q = p.q[rows]
-    qrels_q, qrels_grade = p.qrels_q, p.qrels_grade
-    inside = evaluated[q]
-    rows, score, q = rows[inside], score[inside], q[inside]
-    judged_keep = evaluated[qrels_q]
-    qrels_q, qrels_grade = qrels_q[judged_keep], qrels_grade[judged_keep]
     flatten = bool(t.get("flatten"))
+    rows, q, rank = _ordered(p, t, evaluated, flatten)
+    judged_keep = evaluated[p.qrels_q]
+    qrels_q, qrels_grade = p.qrels_q[judged_keep], p.qrels_grade[judged_keep]
+    size = n_queries
     if flatten:
-        q = np.zeros_like(q)
         qrels_q = np.zeros_like(qrels_q)
         size = 1
-    else:
-        size = n_queries
-    ties = t.get("ties", "docid-desc")
-    tie_key = {"docid-desc": -p.doc_order[rows], "docid-asc": p.doc_order[rows]}.get(ties, p.pos[rows])
-    order = np.lexsort((tie_key, -score, q))
-    rows, q = rows[order], q[order]
-    rank = _cumcount(q) + 1
     depth = t.get("depth")
     if depth is not None:
         keep = rank <= depth
