@@ -301,6 +301,21 @@ def test_tool_view_names_each_tools_conventions():
         dg.diagnose(qrels, run, "AP", tool="nope")
 
 
+def test_mistake_links_name_check_my_calculations_catalogue():
+    from metrics.teaching.check import MISTAKES
+
+    keys = {m.key for m in MISTAKES}
+    linked = [o.mistake for c in dg.CONVENTIONS for o in c.options if o.mistake]
+    assert linked and set(linked) <= keys
+    # and the mistake recomputes what the convention does, on seed 004's AP example
+    ranking, judged = ["a", "x", "b", "y", "z"], {"a": 1, "b": 1, "c": 1, "d": 1}
+    mistake = next(m for m in MISTAKES if m.key == "ap_retrieved")
+    from metrics.teaching.check import check
+    assert check("AP", ranking, judged, {"value": "0.8333"}).diagnosis.mistake == mistake
+    d = dg.diagnose({"q": judged}, {"q": ranking}, "AP", theirs=Theirs(aggregate=number("0.8333")))
+    assert names(d) == ["denominator=retrieved"] and d.changes[0].option.mistake == "ap_retrieved"
+
+
 def test_every_convention_row_has_a_reproducer_here():
     tested = {"ties", "scores", "gain", "ideal", "denominator", "duplicates", "identical", "missing", "rel",
               "depth", "flatten"}

@@ -12,11 +12,12 @@ def change_rows(d: Diagnosis) -> list[dict]:
 
     >>> from metrics.teaching.diagnose import diagnose, Theirs, number
     >>> d = diagnose({"q": {"a": 1, "b": 1}}, {"q": ["a", "x"]}, "AP", theirs=Theirs(aggregate=number("1")))
-    >>> change_rows(d)
-    [{'convention': 'AP denominator', 'value': 'retrieved', 'what it means': 'divided by the relevant documents retrieved (sklearn, torchmetrics, haystack)'}]
+    >>> row = change_rows(d)[0]
+    >>> row["convention"], row["value"], row["why it moves the value"][:40]
+    ('AP denominator', 'retrieved', 'AP divides the sum of precisions by R, e')
     """
-    return [{"convention": c.convention.title, "value": c.option.value, "what it means": c.option.label}
-            for c in d.changes]
+    return [{"convention": c.convention.title, "value": c.option.value, "what it means": c.option.label,
+             "why it moves the value": c.explanation} for c in d.changes]
 
 
 def query_rows(d: Diagnosis, *, every: bool = False) -> list[dict]:

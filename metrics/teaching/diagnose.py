@@ -55,6 +55,7 @@ from ..io.keys import take
 from ..io.model import Qrels, Run, qrels_from_dict, run_from_dict
 from ..io.theirs import EXACT, Number, Theirs, number
 from ..measures import Measure, parse
+from . import check
 
 __all__ = ["Option", "Convention", "CONVENTIONS", "TOOLS", "Change", "Outcome", "QueryRow", "Diagnosis",
            "Prepared", "prepare", "diagnose", "search", "evaluate_under", "available", "Theirs", "number",
@@ -73,34 +74,34 @@ ALL = "all"  # the one query of a flattened evaluation
 class Option:
     """One value of a convention and how it is applied: ``measure`` parameters of the measure,
     ``transform`` settings of the input (see :func:`evaluate_under`), ``evaluation`` keywords of
-    :func:`metrics.evaluate`."""
+    :func:`metrics.evaluate`. ``mistake`` names the same rule in *Check my calculation*'s
+    catalogue (:data:`metrics.teaching.check.MISTAKES`), whose explanation is then shown."""
 
     value: str
     label: str
     measure: Mapping = field(default_factory=lambda: MappingProxyType({}))
     transform: Mapping = field(default_factory=lambda: MappingProxyType({}))
     evaluation: Mapping = field(default_factory=lambda: MappingProxyType({}))
+    mistake: str | None = None  # the key of the same rule in check.MISTAKES, if a learner can make it
 
 
 @dataclass(frozen=True)
 class Convention:
     """A row: ``key``, a ``title``, the measure ``families`` it matters for (None: all),
-    its ``options`` (the first is Ranklab's default, trec_eval's), where it comes from
-    (``source``) and the mistake of *Check my calculation* it equals, if any (``mistake``).
-    ``values`` computes the options from the data (relevance levels, depths) instead."""
+    its ``options`` (the first is Ranklab's default, trec_eval's) and the issue it comes from
+    (``source``). ``values`` computes the options from the data (relevance levels, depths)."""
 
     key: str
     title: str
     options: tuple[Option, ...]
     families: tuple[str, ...] | None = None
     source: str = ""
-    mistake: str | None = None
     values: Callable | None = field(default=None, repr=False, compare=False)
 
 
-def _o(value, label, *, measure=None, transform=None, evaluation=None) -> Option:
+def _o(value, label, *, measure=None, transform=None, evaluation=None, mistake=None) -> Option:
     return Option(value, label, MappingProxyType(dict(measure or {})), MappingProxyType(dict(transform or {})),
-                  MappingProxyType(dict(evaluation or {})))
+                  MappingProxyType(dict(evaluation or {})), mistake)
 
 
 _DCG = ("CG", "DCG", "IDCG", "nDCG")
@@ -140,21 +141,22 @@ CONVENTIONS: tuple[Convention, ...] = (
     Convention("gain", "gain", (
         _o("linear", "gain = grade (trec_eval)", measure={"dcg": "log2"}),
         _o("exponential", "gain = 2^grade - 1 (ranx ndcg_burges, ir_measures dcg='exp-log2')",
-           measure={"dcg": "exp-log2"}),
+           measure={"dcg": "exp-log2"}, mistake="exp_gain"),
         _o("gdeval", "gdeval.pl: gain 2^grade - 1, and queries without a relevant document left out of "
-                     "the mean", measure={"dcg": "exp-log2"}, transform={"no_relevant": "skip"}),
-    ), families=_DCG, source="OpenNIR#14", mistake="exp_gain"),
+                     "the mean", measure={"dcg": "exp-log2"}, transform={"no_relevant": "skip"}, mistake="exp_gain"),
+    ), families=_DCG, source="OpenNIR#14"),
     Convention("ideal", "ideal list", (
         _o("qrels", "ideal ordering of every judged document (trec_eval)", measure={"ideal": "qrels"}),
         _o("ranking", "ideal ordering of the retrieved documents only (sklearn ndcg_score)",
-           measure={"ideal": "ranking"}),
-    ), families=("IDCG", "nDCG"), source="pytrec_eval#51", mistake="ideal_from_ranking"),
+           measure={"ideal": "ranking"}, mistake="ideal_from_ranking"),
+    ), families=("IDCG", "nDCG"), source="pytrec_eval#51"),
     Convention("denominator", "AP denominator", (
         _o("R", "divided by R, every relevant document judged (trec_eval)", measure={"denominator": "R"}),
         _o("retrieved", "divided by the relevant documents retrieved (sklearn, torchmetrics, haystack)",
-           measure={"denominator": "retrieved"}),
-        _o("min(k,R)", "divided by min(k, R) (Spark, recommenders)", measure={"denominator": "min(k,R)"}),
-    ), families=("AP",), source="haystack#7758", mistake="ap_retrieved"),
+           measure={"denominator": "retrieved"}, mistake="ap_retrieved"),
+        _o("min(k,R)", "divided by min(k, R) (Spark, recommenders)", measure={"denominator": "min(k,R)"},
+           mistake="ap_min_k_r"),
+    ), families=("AP",), source="haystack#7758"),
     Convention("duplicates", "duplicate documents", (
         _o("first", "a document retrieved twice: the first line kept (trec_eval refuses the run)"),
         _o("last", "the last line kept (a Python dict: pytrec_eval, ranx, ir_measures)",
@@ -510,6 +512,19 @@ class Change:
     def __str__(self) -> str:
         return f"{self.convention.key}={self.option.value}"
 
+    @property
+    def explanation(self) -> str:
+        """Why it moves the value: the explanation of the same rule in *Check my calculation*'s
+        catalogue when it has one, else where the convention comes from.
+
+        >>> c = Change(_ROWS["ideal"], _ROWS["ideal"].options[1])
+        >>> c.explanation.startswith("The ideal DCG sorts every judged document")
+        True
+        """
+        if self.option.mistake:
+            return next(m.explanation for m in check.MISTAKES if m.key == self.option.mistake)
+        return f"See {self.convention.source}." if self.convention.source else ""
+
 
 def applicable(p: Prepared, m: Measure) -> tuple[list[Change], list[str]]:
     """The changes worth trying on this input, and notes on the rows skipped (and why).
@@ -836,7 +851,7 @@ def to_dict(d: Diagnosis) -> dict:
     """A diagnosis as plain JSON-ready data (``ranklab diagnose --format json``)."""
     def change(c: Change) -> dict:
         return {"convention": c.convention.key, "value": c.option.value, "title": c.convention.title,
-                "label": c.option.label}
+                "label": c.option.label, "why": c.explanation}
 
     def num(n: Number | None):
         return None if n is None else {"value": n.value, "printed": n.text, "tolerance": n.tolerance}
