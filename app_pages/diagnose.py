@@ -92,8 +92,11 @@ def show(d: dg.Diagnosis) -> None:
         st.warning(verdict)
     a, b, c = st.columns(3)
     a.metric(_("Ranklab (trec_eval)"), metrics.num(d.baseline.aggregate, fixed=True))
+    if d.theirs is not None and d.theirs.aggregate is not None:
+        b.metric(_("Theirs"), d.theirs.aggregate.text)
+    elif d.theirs is not None:  # per-query values only: their mean
+        b.metric(_("Theirs (the mean of their values)"), metrics.num(d.theirs.mean, fixed=True))
     if d.theirs is not None:
-        b.metric(_("Theirs"), d.theirs.aggregate.text if d.theirs.aggregate else "—")
         c.metric(_("With the conventions found"), metrics.num(d.found.aggregate, fixed=True))
     else:
         b.metric(d.tool or "", metrics.num(d.found.aggregate, fixed=True))

@@ -66,6 +66,17 @@ class Theirs:
     def empty(self) -> bool:
         return not self.per_query and self.aggregate is None
 
+    @property
+    def mean(self) -> float | None:
+        """The mean of their per-query values (None without any).
+
+        >>> Theirs({"q1": number("0.5"), "q2": number("0.25")}).mean
+        0.375
+        """
+        if not self.per_query:
+            return None
+        return sum(n.value for n in self.per_query.values()) / len(self.per_query)
+
 
 def number(text: str, where: str = "value") -> Number:
     """Read one printed number: decimals, an exponent, or a percentage.
@@ -146,7 +157,7 @@ def read_theirs(data: bytes | str, name: str, measure: str | Measure) -> Theirs:
     stripped = text.lstrip()
     if not stripped:
         raise FileFormatError(name, [(None, "empty: no numbers found")])
-    if stripped[0] in "{[":
+    if stripped[0] == "{":  # a query id may start with "[": only an object is JSON here
         return _read_json(text, name, m)
     single = stripped.rstrip()
     if "\n" not in single and len(single.split()) == 1 and "," not in single:
