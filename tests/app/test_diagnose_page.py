@@ -104,3 +104,24 @@ def test_hostile_ids_stay_plain_text():
     assert list(at.dataframe[-1].value["query"]) == [hostile]
     for element in [*at.markdown, *at.caption, *at.warning]:
         assert "](http" not in element.value
+
+
+def test_their_numbers_uploaded_as_json():
+    # pytrec_eval's per-query AP with relevance level 2, uploaded as its own JSON
+    qrels = simple_qrels_parse(SAMPLE / "qrels.txt")
+    run = simple_run_parse(SAMPLE / "run_bm25.txt")
+    res = pytrec_eval.RelevanceEvaluator(qrels, {"map"}, relevance_level=2).evaluate(run)
+    import json
+
+    at = run_page()
+    at.text_input(key="diagnose.measure").set_value("map").run()
+    at.radio(key="diagnose.theirs").set_value("Upload their numbers").run()
+    at.file_uploader(key="diagnose.theirs_upload").set_value(
+        ("pytrec.json", json.dumps(res).encode(), "application/json")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "Reproduced with relevance level" in shown(at.success[0].value)
+    assert list(at.dataframe[0].value["value"]) == ["2"]
+    at.file_uploader(key="diagnose.theirs_upload").set_value(
+        ("pytrec.json", b'{"101": {"map": "x"}}', "application/json")).run()
+    assert "pytrec.json: query '101': expected a number" in at.code[0].value
+    assert "Reproduced with relevance level" in shown(at.success[0].value)  # the previous diagnosis kept
