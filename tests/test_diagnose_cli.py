@@ -202,3 +202,26 @@ def test_readme_worked_example_is_sklearns_number_and_real_output(capsys):
     shown = [line for line in out if not line.startswith(("  1", "  query"))]
     for line in shown[:5] + shown[-5:]:
         assert "    " + line in readme, line
+
+
+def test_readme_ap_example_is_sklearns_number_and_real_output(capsys):
+    # 0.5796: scikit-learn's average_precision_score averaged over the sample's queries
+    from pathlib import Path
+
+    from sklearn.metrics import average_precision_score
+
+    from tests.test_io import simple_qrels_parse, simple_run_parse
+
+    root = Path(__file__).resolve().parents[1]
+    qrels = simple_qrels_parse(root / "assets/collection/qrels.txt")
+    run = simple_run_parse(root / "assets/collection/run_bm25.txt")
+    values = [average_precision_score([1 if qrels[q].get(d, 0) > 0 else 0 for d in docs], list(docs.values()))
+              for q, docs in run.items() if q in qrels]
+    assert f"{sum(values) / len(values):.4f}" == "0.5796"
+    assert main(["diagnose", str(root / "assets/collection/qrels.txt"), str(root / "assets/collection/run_bm25.txt"),
+                 "-m", "AP", "--theirs", "0.5796"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    readme = (root / "README.md").read_text()
+    assert out[1].startswith("verdict: No set of conventions tried reproduces their numbers.")
+    for line in out[:6]:
+        assert "    " + line in readme, line

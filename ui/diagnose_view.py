@@ -35,6 +35,9 @@ def query_rows(d: Diagnosis, *, every: bool = False) -> list[dict]:
         if d.theirs is None:
             out.append({"query": r.qid, "Ranklab (trec_eval)": r.ours, d.tool or "": r.found,
                         "moved by": ", ".join(r.moved_by)})
+        elif not d.theirs.per_query:  # only their aggregate: no per-query columns of theirs
+            out.append({"query": r.qid, "Ranklab (trec_eval)": r.ours, "with the conventions": r.found,
+                        "moved by": ", ".join(r.moved_by)})
         else:
             out.append({"query": r.qid, "Ranklab (trec_eval)": r.ours,
                         "theirs": r.theirs.text if r.theirs else None, "with the conventions": r.found,

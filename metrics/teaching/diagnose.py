@@ -740,8 +740,15 @@ class Diagnosis:
             more = f" ({others} other set{'s' if others > 1 else ''} reproduce{'' if others > 1 else 's'} them too)" \
                 if others else ""
             return f"Reproduced with {names(self.changes)}{more}{within}."
-        return ("No set of conventions tried reproduces their numbers. Closest: "
-                + (names(self.changes) or "the defaults") + ".")
+        text = "No set of conventions tried reproduces their numbers. Closest: " + (names(self.changes) or
+                                                                                    "the defaults") + "."
+        if self.theirs.aggregate is not None:
+            residual = self.theirs.aggregate.value - self.found.aggregate
+            text += f" Their aggregate minus the closest: {residual:+.4g}."
+        if self.theirs.per_query:
+            differ = sum(1 for r in self.rows if r.matches is False)
+            text += f" {differ} of {len(self.theirs.per_query)} per-query values still differ."
+        return text
 
 
 def diagnose(qrels, run, measure, *, theirs: Theirs | None = None, tool: str | None = None,
