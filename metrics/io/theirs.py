@@ -185,7 +185,7 @@ def _read_json(text: str, name: str, m: Measure) -> Theirs:
     for qid, value in obj.items():
         where = f"query {_short(qid)!r}"
         if not qid.strip() or len(qid) > MAX_ID:
-            problems.add(None, f"{where}: a query id must be 1 to {MAX_ID} characters")
+            problems.add(_json_line(text, qid), f"{where}: a query id must be 1 to {MAX_ID} characters")
             continue
         if isinstance(value, dict):
             keys = [k for k in value if _same_measure(k, m)]
@@ -193,13 +193,13 @@ def _read_json(text: str, name: str, m: Measure) -> Theirs:
                 keys = list(value)
             if len(keys) != 1:
                 found = ", ".join(_short(k, 20) for k in list(value)[:5])
-                problems.add(None, f"{where}: no single value for {m} (found: {found or 'nothing'})")
+                problems.add(_json_line(text, qid), f"{where}: no single value for {m} (found: {found or 'nothing'})")
                 continue
             value = value[keys[0]]
         try:
             n = _float_number(value, where)
         except ValueError as err:
-            problems.add(None, str(err))
+            problems.add(_json_line(text, qid), str(err))
             continue
         if qid == "all":
             aggregate = n
@@ -209,6 +209,21 @@ def _read_json(text: str, name: str, m: Measure) -> Theirs:
     if not per_query and aggregate is None:
         raise FileFormatError(name, [(None, "no numbers found")])
     return Theirs(per_query, aggregate, name)
+
+
+def _json_line(text: str, key: str) -> int | None:
+    """The line where the key ``"key":`` is written (the first such place), if it can be found.
+
+    >>> _json_line('{\\n "q1": 1,\\n "q2": "x"}', "q2")
+    3
+    """
+    for spelled in (json.dumps(key, ensure_ascii=False), json.dumps(key)):
+        at = text.find(spelled + ":")
+        if at < 0:
+            at = text.find(spelled + " :")
+        if at >= 0:
+            return text.count("\n", 0, at) + 1
+    return None
 
 
 def _read_lines(text: str, name: str, m: Measure) -> Theirs:

@@ -196,6 +196,19 @@ TOOLS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+# what a tool's name alone cannot say, shown with its view
+TOOL_NOTES: dict[str, str] = {
+    "torchmetrics": "torchmetrics' functional retrieval_normalized_dcg flattens a 2-D input into one list "
+                    "(torchmetrics#3216): give its numbers to test for that",
+    "ranx": "ranx refuses a run missing judged queries unless make_comparable=True, which scores them 0 (-c)",
+    "gdeval": "gdeval.pl computes only nDCG@k and ERR@k (its default k is 20)",
+    "sklearn": "sklearn counts tied scores pessimistically in average_precision_score",
+    "haystack": "haystack's evaluators match documents by content or id, each query a list: its MRR and MAP "
+                "before PR#7841 kept only the last gold document's score (haystack#7758), which no convention "
+                "reproduces",
+}
+
+
 def tool_name(text: str) -> str | None:
     """The tool of :data:`TOOLS` called ``text`` (any case, ``-`` for ``_``), or None.
 
@@ -815,8 +828,8 @@ def _tool_diagnosis(p: Prepared, m: Measure, name: str, baseline: Outcome) -> Di
                          "scores" if key == "ties" else f"{name} uses {option.label}: {why}")
             continue
         changes.append(Change(c, option))
-    if name == "gdeval" and m.name != "nDCG":
-        notes.append("gdeval.pl computes only nDCG@k and ERR@k")
+    if name in TOOL_NOTES:
+        notes.append(TOOL_NOTES[name])
     found = evaluate_under(p, m, [c.option for c in changes])
     rows = _rows_of(p, m, tuple(changes), baseline, found, None)
     return Diagnosis(str(m), name, True, tuple(changes), (tuple(changes),), baseline, found, None, rows, 1 + len(changes),

@@ -123,5 +123,5 @@ def test_their_numbers_uploaded_as_json():
     assert list(at.dataframe[0].value["value"]) == ["2"]
     at.file_uploader(key="diagnose.theirs_upload").set_value(
         ("pytrec.json", b'{"101": {"map": "x"}}', "application/json")).run()
-    assert "pytrec.json: query '101': expected a number" in at.code[0].value
+    assert "pytrec.json:1: query '101': expected a number" in at.code[0].value
     assert "Reproduced with relevance level" in shown(at.success[0].value)  # the previous diagnosis kept
