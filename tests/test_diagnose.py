@@ -337,3 +337,36 @@ def test_search_is_fast_enough_on_thousands_of_queries():
     d = dg.diagnose(qrels, run, "nDCG@10", theirs=Theirs(aggregate=exact(value)))
     assert set(names(d)) == {"gain=exponential", "missing=zero"}
     assert d.evaluations <= dg.MAX_EVALUATIONS
+
+
+def test_the_bounded_search_recovers_any_one_or_two_conventions():
+    # a round trip, not a value: numbers made under one or two random conventions (each applied by
+    # its own transform or parameter) must be reproduced by the search, within its bound
+    import random
+
+    rng = random.Random(3)
+    for _ in range(40):
+        qrels, run = {}, {}
+        for i in range(8):
+            q = f"q{i}"
+            qrels[q] = {f"d{j}": rng.randint(0, 3) for j in rng.sample(range(15), 6)}
+            if rng.random() < 0.2:
+                qrels[q][q] = 1
+            if i == 7 and rng.random() < 0.5:
+                continue  # a judged query missing from the run
+            run[q] = {f"d{j}": round(rng.random(), 1) for j in rng.sample(range(15), 10)}  # ties
+            if rng.random() < 0.3:
+                run[q][q] = 0.95
+        m = dg.parse(rng.choice(["AP", "nDCG@5", "RR", "P@5", "nDCG", "AP@5", "RR@3"]))
+        p = dg.prepare(qrels, run)
+        changes, _ = dg.applicable(p, m)
+        picked: list = []
+        for c in rng.sample(changes, len(changes)):
+            if c.convention.key not in {x.convention.key for x in picked}:
+                picked.append(c)
+            if len(picked) == rng.choice([1, 2]):
+                break
+        made = dg.evaluate_under(p, m, [c.option for c in picked])
+        d = dg.diagnose(None, None, m, theirs=per_query(made.per_query), prepared=p)
+        assert d.matched, (str(m), [str(c) for c in picked])
+        assert d.evaluations <= dg.MAX_EVALUATIONS

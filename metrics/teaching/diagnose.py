@@ -246,8 +246,8 @@ class Prepared:
 
     Run rows of judged queries only: ``q`` (index into ``queries``, the qrels' queries),
     ``pos`` (line order), ``score``, ``doc_order`` (rank of the doc id in byte order),
-    ``grade`` and ``judged``, ``identical`` (doc id = query id), ``dup`` (a (query, doc)
-    pair seen more than once). ``qrels_q``/``qrels_grade``: every judgment.
+    ``grade`` and ``judged``, ``identical`` (doc id = query id), ``pair`` (one code per
+    (query, doc) pair: duplicates share it). ``qrels_q``/``qrels_grade``: every judgment.
     """
 
     queries: list[str]
