@@ -361,10 +361,11 @@ def test_the_bounded_search_recovers_any_one_or_two_conventions():
         p = dg.prepare(qrels, run)
         changes, _ = dg.applicable(p, m)
         picked: list = []
+        size = rng.choice([1, 2])
         for c in rng.sample(changes, len(changes)):
             if c.convention.key not in {x.convention.key for x in picked}:
                 picked.append(c)
-            if len(picked) == rng.choice([1, 2]):
+            if len(picked) == size:
                 break
         made = dg.evaluate_under(p, m, [c.option for c in picked])
         d = dg.diagnose(None, None, m, theirs=per_query(made.per_query), prepared=p)
