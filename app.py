@@ -33,6 +33,7 @@ pages = {
     "Reader": [st.Page("app_pages/reader.py", title="Reader (QA) metrics", icon=":material/quiz:")],
     "Check numbers": [
         st.Page("app_pages/evaluate_files.py", title="Evaluate files", icon=":material/upload_file:"),
+        st.Page("app_pages/diagnose.py", title="Diagnose a discrepancy", icon=":material/troubleshoot:"),
     ],
 }
 page = st.navigation(pages)

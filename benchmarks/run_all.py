@@ -3,7 +3,8 @@
     python benchmarks/run_all.py [--full]
 
 Quick form: explain speed; app reruns (AppTest, 100 items); ranklab against pytrec_eval on a
-generated 2-million-line run (`--full`: 10 million, as in benchmarks/README.md); what a person
+generated 2-million-line run (`--full`: 10 million, as in benchmarks/README.md); `ranklab diagnose`'s
+search on 1,000 queries (`--full`: 3,000); what a person
 waits for in Chromium at 100 items (skipped without /usr/bin/chromium). Each prints its own
 table; the load average is printed before each, since this machine is shared.
 """
@@ -36,6 +37,7 @@ def main() -> int:
         failed |= run("benchmarks/generate.py", "--queries", queries, "--out", folder)
         failed |= run("benchmarks/evaluate_speed.py", "--data", folder, "--tools", "ranklab,pytrec_eval",
                       "--repeat", "3", "--check")
+    failed |= run("benchmarks/diagnose_speed.py", "--queries", "3000" if args.full else "1000")
     if Path("/usr/bin/chromium").exists():
         failed |= run("benchmarks/browser_latency.py", "--items", "100", "--repeat", "10")
     else:

@@ -17,14 +17,14 @@ import argparse
 import os
 import sys
 
-from . import evaluate, qa
+from . import diagnose, evaluate, qa
 from .errors import UsageError
 
 __all__ = ["main", "console", "build_parser", "UsageError", "EXIT_OK", "EXIT_DATA", "EXIT_USAGE",
            "EXIT_FILE", "EXIT_INTERRUPTED"]
 
 # the modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS = (evaluate, qa)
+SUBCOMMANDS = (evaluate, diagnose, qa)
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -33,6 +33,7 @@ EXAMPLES = """\
 Examples:
   ranklab evaluate assets/collection/qrels.txt assets/collection/run_bm25.txt
   ranklab evaluate qrels.txt run.txt -m P@10 -m nDCG@10 -q --format json
+  ranklab diagnose qrels.txt run.txt -m nDCG@10 --theirs their_numbers.txt
   ranklab COMMAND --help        (each command's options and more examples)
 
 """

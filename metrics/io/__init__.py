@@ -134,9 +134,10 @@ def _no_double_judgments(qrels: Qrels) -> None:
 
 
 def read_run(source: str | Path | bytes, *, name: str | None = None, format: str = "auto",
-             dedup: str = "error", max_bytes: int | None = None, **options) -> Run:
+             dedup: str | None = "error", max_bytes: int | None = None, **options) -> Run:
     """Read a run and resolve documents retrieved twice for a query (``dedup``, see
-    :func:`metrics.io.dedup.deduplicate`); ``source``, ``name`` and ``max_bytes`` as in
+    :func:`metrics.io.dedup.deduplicate`; None keeps every line, for ``ranklab diagnose``,
+    which tries each way of resolving them); ``source``, ``name`` and ``max_bytes`` as in
     :func:`read_qrels`.
 
     >>> run = read_run(b"q1 d2\\nq1 d1\\n", name="my list.txt")  # two columns: a ranked list
@@ -155,4 +156,5 @@ def read_run(source: str | Path | bytes, *, name: str | None = None, format: str
         else:
             kind = "auto" if format == "auto" else ("run" if fmt == "trec" else "list")
             run = read_trec_run(readable, kind=kind, max_bytes=max_bytes)
-        return deduplicate(_named(run, path), dedup)
+        run = _named(run, path)
+        return run if dedup is None else deduplicate(run, dedup)

@@ -1,0 +1,46 @@
+"""Headless Chromium: the Diagnose page reproduces pytrec_eval's exponential-gain nDCG@10 on the
+sample collection, and a hostile permalink used as its data stays plain text."""
+
+from __future__ import annotations
+
+import pytest
+
+from ui import codec
+
+from .conftest import shot
+from .test_hostile_text import assert_inert, hostile_example, wait_ready, watched  # noqa: F401 - a fixture
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 60_000
+
+
+def test_sample_collection_reproduced_in_the_browser(server, page):
+    from tests.app.test_diagnose_page import exponential_ndcg_text
+
+    page.set_viewport_size({"width": 1400, "height": 1200})
+    page.goto(server + "/diagnose")
+    wait_ready(page, "Diagnose a discrepancy")
+    area = page.locator("textarea").first
+    area.fill(exponential_ndcg_text())
+    area.press("Control+Enter")
+    page.get_by_text("Reproduced with gain").wait_for(timeout=TIMEOUT)
+    page.get_by_text("30 queries").wait_for(timeout=TIMEOUT)
+    shot(page, "diagnose_sample")
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("could not be diagnosed").count() == 0
+
+
+def test_a_hostile_playground_example_stays_plain_text(server, watched):  # noqa: F811 - the fixture
+    page, requests, dialogs = watched
+    page.goto(f"{server}/diagnose?{codec.PARAM}={codec.encode(hostile_example())}")
+    wait_ready(page, "Diagnose a discrepancy")
+    page.get_by_text("The Playground's example").click(timeout=TIMEOUT)
+    page.get_by_text("each ranked in its list order").wait_for(timeout=TIMEOUT)
+    page.locator("input[type=text]").first.fill("RR")
+    page.locator("input[type=text]").first.press("Enter")
+    area = page.locator("textarea").first
+    area.fill("[x](http://evil.example/x),0.3\n**b**,1\n")
+    area.press("Control+Enter")
+    page.get_by_text("No set of conventions tried reproduces").wait_for(timeout=TIMEOUT)
+    shot(page, "diagnose_hostile")
+    assert_inert(page, requests, dialogs, "diagnose")
