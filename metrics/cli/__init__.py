@@ -17,14 +17,14 @@ import argparse
 import os
 import sys
 
-from . import compare, evaluate, qa
+from . import compare, evaluate, fuse, qa
 from .errors import UsageError
 
 __all__ = ["main", "console", "build_parser", "UsageError", "EXIT_OK", "EXIT_DATA", "EXIT_USAGE",
            "EXIT_FILE", "EXIT_INTERRUPTED"]
 
 # the modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS = (evaluate, compare, qa)
+SUBCOMMANDS = (evaluate, compare, fuse, qa)
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
