@@ -15,7 +15,8 @@ def means_with_ci(result) -> alt.Chart:
                        for s in result.systems], columns=["system", "mean", "low", "high"])
     y = alt.Y("system:N", sort=None, title=None)
     bars = alt.Chart(df).mark_errorbar(ticks=True).encode(
-        x=alt.X("low:Q", title=_("{measure}: mean and 95% bootstrap interval").format(measure=result.measure)),
+        x=alt.X("low:Q", title=_("{measure}: mean and 95% bootstrap interval").format(measure=result.measure),
+                scale=alt.Scale(zero=False)),
         x2="high:Q", y=y)
     points = alt.Chart(df).mark_point(filled=True, size=70, color="#1b6ca8").encode(
         x="mean:Q", y=y,
@@ -54,7 +55,7 @@ def power_curve(needed) -> alt.Chart:
     df = pd.DataFrame({"topics": list(needed.sizes), "power": list(needed.power)})
     line = alt.Chart(df).mark_line(point=True).encode(
         x=alt.X("topics:Q", scale=alt.Scale(type="log"), title=_("number of topics")),
-        y=alt.Y("power:Q", scale=alt.Scale(domain=[0, 1]), title=_("share of experiments significant")),
+        y=alt.Y("power:Q", scale=alt.Scale(domain=[0, 1]), title=_("power"), axis=alt.Axis(format="%")),
         tooltip=[alt.Tooltip("topics:Q", title=_("topics")), alt.Tooltip("power:Q", format=".0%", title=_("power"))])
     rule = alt.Chart(pd.DataFrame({"y": [needed.target]})).mark_rule(strokeDash=[4, 4], color="#999").encode(y="y:Q")
     return (line + rule).properties(height=220)
