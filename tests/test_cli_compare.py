@@ -94,3 +94,20 @@ def test_malformed_run_names_file_and_line(capsys, tmp_path):
     bad.write_text("101 Q0 D1 1 1.0 x\n101 Q0 D2 2 nan x\n")
     got, _, err = _run(capsys, QRELS, BM25, str(bad))
     assert got == 1 and "bad.txt:2" in err
+
+
+def test_readme_worked_example_is_the_real_output(capsys, tmp_path, monkeypatch):
+    """The README's `fuse` + `compare` transcript is what the commands print (a documentation check;
+    the numbers themselves are checked against scipy above)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = readme.split("### Comparing systems", 1)[1].split("`--format latex`", 1)[0]
+    shown = [line[4:].rstrip() for line in block.splitlines()
+             if line.startswith("    ") and not line.lstrip().startswith(("$", "...", "assets/", "(", "\\"))]
+    monkeypatch.chdir(tmp_path)
+    assert main(["fuse", BM25, TF, "-o", "fused_rrf.txt"]) == 0
+    capsys.readouterr()
+    assert main(["compare", QRELS, BM25, TF, "fused_rrf.txt", "-m", "AP nDCG@10", "--topics-needed"]) == 0
+    printed = {line.rstrip() for line in capsys.readouterr().out.splitlines()}
+    assert len(shown) > 15
+    missing = [line for line in shown if line.strip() and line not in printed and not line.startswith("  ...")]
+    assert missing == []
