@@ -112,6 +112,7 @@ def test_cli_fuse_then_evaluate(tmp_path, capsys):
     assert "bad.txt:1" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # ranx compiles with numba on first use
 def test_agrees_with_ranx_where_installed():
     ranx = pytest.importorskip("ranx")
     rng = np.random.default_rng(3)
@@ -122,3 +123,19 @@ def test_agrees_with_ranx_where_installed():
     for q in ours:
         for d, s in ours[q].items():
             assert s == pytest.approx(theirs[q][d], rel=1e-9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method, norm", [("combsum", "min-max"), ("combmnz", "min-max"),
+                                          ("combsum", "zmuv"), ("combmnz", "zmuv")])
+def test_comb_agrees_with_ranx_where_installed(method, norm):
+    ranx = pytest.importorskip("ranx")
+    rng = np.random.default_rng(4)
+    runs = [{f"q{q}": {f"d{i}": float(rng.random() * 10) for i in rng.choice(30, 12, replace=False)}
+             for q in range(4)} for _ in range(3)]
+    ours = fuse(runs, method=method, norm={"min-max": "minmax", "zmuv": "zscore"}[norm])
+    theirs = ranx.fuse([ranx.Run(r) for r in runs], norm=norm, method={"combsum": "sum", "combmnz": "mnz"}[method]).to_dict()
+    for q in ours:
+        assert set(ours[q]) == set(theirs[q])
+        for d, s in ours[q].items():
+            assert s == pytest.approx(theirs[q][d], rel=1e-6, abs=1e-9)
