@@ -52,7 +52,7 @@ from .stats import (
     Tukey,
     Wilcoxon,
     adjust_p,
-    bootstrap_ci,
+    bootstrap_means,
     paired_t_test,
     randomization_test,
     student_t_ppf,
@@ -180,7 +180,8 @@ def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: s
     queries = tuple(evals[0].per_query)
     warnings: list[str] = []
     for name, e in zip(names, evals, strict=True):
-        absent = [q for q in queries if q not in _run_queries(runs[name])]
+        in_run = _run_queries(runs[name])
+        absent = [q for q in queries if q not in in_run]
         if absent:
             shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
             warnings.append(f"run {name}: {len(absent)} judged topic{'s' if len(absent) != 1 else ''} "
@@ -208,9 +209,12 @@ def _run_queries(run) -> set:
 
 def _measure(m, names, x, *, correction, confidence, resamples, rounds, seed) -> MeasureResult:
     n = x.shape[0]
+    alpha = (1.0 - confidence) / 2.0
     if n:
-        lo, hi = bootstrap_ci(x, confidence=confidence, resamples=resamples, seed=seed)
-        lo, hi = np.atleast_1d(lo), np.atleast_1d(hi)
+        # one set of resamples for every system: a pair's delta is then resampled with the same topics,
+        # and its resampled mean is the difference of the two systems' resampled means
+        boot = bootstrap_means(x, resamples=resamples, seed=seed)
+        lo, hi = np.percentile(boot, 100 * alpha, axis=0), np.percentile(boot, 100 * (1 - alpha), axis=0)
     else:
         lo = hi = np.full(len(names), math.nan)
     means = x.mean(axis=0) if n else np.full(len(names), math.nan)
@@ -219,7 +223,11 @@ def _measure(m, names, x, *, correction, confidence, resamples, rounds, seed) ->
     raw = []
     for pi, (i, j) in enumerate(itertools.combinations(range(len(names)), 2)):
         d = x[:, j] - x[:, i]
-        ci = bootstrap_ci(d, confidence=confidence, resamples=resamples, seed=seed) if n else (math.nan, math.nan)
+        if n:
+            diff = boot[:, j] - boot[:, i]
+            ci = (float(np.percentile(diff, 100 * alpha)), float(np.percentile(diff, 100 * (1 - alpha))))
+        else:
+            ci = (math.nan, math.nan)
         raw.append(dict(i=i, j=j, deltas=tuple(float(v) for v in d), delta=float(d.mean()) if n else math.nan,
                         delta_ci=ci, t_test=paired_t_test(x[:, i], x[:, j]),
                         wilcoxon=wilcoxon_test(x[:, i], x[:, j]),

@@ -443,7 +443,7 @@ def randomization_test(a, b, *, rounds: int = 10_000, seed: int = 0) -> Randomiz
     done = 0
     while done < rounds:
         size = min(2000, rounds - done)
-        signs = rng.choice((-1.0, 1.0), size=(size, n))
+        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n), dtype=np.int8)  # each sign + or -, p = 1/2
         count += int(np.count_nonzero(np.abs(signs @ d) >= observed - slack))
         done += size
     return Randomization((count + 1) / (rounds + 1), rounds, False)
@@ -469,15 +469,18 @@ def bootstrap_means(values, *, resamples: int = 10_000, seed: int = 0) -> np.nda
         raise ValueError(f"bootstrap needs a non-empty topics × systems table, got shape {x.shape}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
-    n = x.shape[0]
+    n, m = x.shape
     rng = np.random.default_rng(seed)
-    out = np.empty((resamples, x.shape[1]))
-    # one draw of all indices (as SciPy does), in chunks only past 50 million indices
-    step = resamples if resamples * n <= 50_000_000 else max(1, 2_000_000 // n)
-    for start in range(0, resamples, step):
-        size = min(step, resamples - start)
+    out = np.empty((resamples, m))
+    # the indices in one draw (as SciPy draws them) up to 50 million, else in chunks; the means in
+    # blocks of rows so that no temporary holds more than about 4 million values
+    draw = resamples if resamples * n <= 50_000_000 else max(1, 2_000_000 // n)
+    block = max(1, 4_000_000 // (n * m))
+    for start in range(0, resamples, draw):
+        size = min(draw, resamples - start)
         idx = rng.integers(0, n, (size, n))
-        out[start:start + size] = x[idx].mean(axis=1)
+        for b in range(0, size, block):
+            out[start + b:start + min(size, b + block)] = x[idx[b:b + block]].mean(axis=1)
     return out
 
 
