@@ -283,8 +283,8 @@ def _many(source: str) -> None:
     st.caption(ngettext("{systems} systems on {n} judged topic (missing from a run: scored 0 there).",
                         "{systems} systems on {n} judged topics (missing from a run: scored 0 there).", n).format(
         systems=len(c.names), n=n))
-    for w in c.warnings:
-        st.warning(escape_markdown(w))
+    for w in c.warnings:  # metrics' English guidance, passed through the catalog like every shown text
+        st.warning(escape_markdown(_(w)))
     if n == 0:
         st.error(_("No judged topic to compare: the qrels are empty."))
         return
