@@ -173,7 +173,7 @@ def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: s
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
     if correction not in CORRECTIONS + ("none",):
         raise ValueError(f"correction must be one of {', '.join(CORRECTIONS + ('none',))}, got {correction!r}")
-    if not (isinstance(alpha, float | int) and 0 < alpha < 1):
+    if isinstance(alpha, bool) or not (isinstance(alpha, float | int) and 0 < alpha < 1):
         raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
     ms = [str(m) for m in parse_many(measures)]
     evals = [evaluate_batch(qrels, runs[n], ms, missing="zero", depth=depth) for n in names]
@@ -338,15 +338,16 @@ def write_table(out, c: ManyComparison) -> None:
         out.write(f"  {'system':<{width}}  {'mean':>7}  {conf + ' CI':>17}\n")
         for x in r.systems:
             out.write(f"  {x.name:<{width}}  {_fmt(x.mean):>7}  [{_fmt(x.ci_low)}, {_fmt(x.ci_high)}]\n")
-        corr = s["correction"]
+        corr = s["correction"] if s["test"] != "tukey" else "none"
+        test = {"randomization": "rand"}.get(s["test"], s["test"])
         head = ["pair", "delta", conf + " CI", "d_z", "p(t)", "p(wilcoxon)", "p(rand)", "p(tukey)",
-                f"p(t,{corr})" if corr != "none" else "", "sig"]
+                f"p({test},{corr})" if corr != "none" else "", "sig"]
         rows = []
         for p in r.pairs:
             rows.append([f"{c.names[p.j]} - {c.names[p.i]}", f"{p.delta:+.4f}",
                          f"[{_fmt(p.delta_ci[0])}, {_fmt(p.delta_ci[1])}]", _fmt(p.cohen_d, 2),
                          _p(p.t_test.p_value), _p(p.wilcoxon.p_value), _p(p.randomization.p_value), _p(p.tukey_p),
-                         _p(p.adjusted["t"][corr]) if corr != "none" else "",
+                         _p(p.p(s["test"], corr)) if corr != "none" else "",
                          "*" if c.significant(m, p) else ""])
         keep = [k for k, h in enumerate(head) if h]
         widths = [max(len(head[k]), *(len(row[k]) for row in rows)) if rows else len(head[k]) for k in keep]
@@ -454,18 +455,19 @@ def write_json(out, c: ManyComparison) -> None:
 
 
 def write_csv(out, c: ManyComparison) -> None:
-    """One row per measure and pair (and one per measure and system, ``pair`` empty)."""
+    """One row per measure and system (``pair`` empty: mean and interval) and per measure and pair
+    (delta and its interval, d_z, every raw p-value and every test × correction)."""
     w = csv.writer(out, lineterminator="\n")
+    adjusted = [(t, mth) for t in ("t", "wilcoxon", "randomization") for mth in CORRECTIONS]
     w.writerow(["measure", "system", "pair", "mean", "ci_low", "ci_high", "cohen_dz", "p_t", "p_wilcoxon",
-                "p_randomization", "p_tukey", "p_t_adjusted", "significant"])
-    corr = c.settings["correction"]
+                "p_randomization", "p_tukey"] + [f"p_{t}_{mth}" for t, mth in adjusted] + ["significant"])
     for m in c.measures:
         r = c.results[m]
         for s in r.systems:
-            w.writerow([m, s.name, "", repr(s.mean), repr(s.ci_low), repr(s.ci_high), "", "", "", "", "", "", ""])
+            w.writerow([m, s.name, "", repr(s.mean), repr(s.ci_low), repr(s.ci_high)] + [""] * (6 + len(adjusted)))
         for p in r.pairs:
             w.writerow([m, "", f"{c.names[p.j]} - {c.names[p.i]}", repr(p.delta), repr(p.delta_ci[0]),
                         repr(p.delta_ci[1]), repr(p.cohen_d), repr(p.t_test.p_value), repr(p.wilcoxon.p_value),
-                        repr(p.randomization.p_value), repr(p.tukey_p),
-                        repr(p.adjusted["t"][corr]) if corr != "none" else "", int(c.significant(m, p))])
+                        repr(p.randomization.p_value), repr(p.tukey_p)]
+                       + [repr(p.adjusted[t][mth]) for t, mth in adjusted] + [int(c.significant(m, p))])
 
