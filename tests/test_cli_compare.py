@@ -82,6 +82,7 @@ def test_topics_needed_and_warnings(capsys, tmp_path):
     ([QRELS, BM25, TF, "--resamples", "0"], 2, "--resamples"),
     ([QRELS, BM25, BM25], 2, "own non-empty name"),
     ([QRELS, BM25, TF, "--names", "a"], 2, "--names gives 1"),
+    ([QRELS, BM25, TF, "--names", "a,\x1b[31mred"], 2, "control character"),
     ([QRELS, BM25, "/no/such/run.txt"], 3, "cannot read"),
 ])
 def test_bad_usage(capsys, args, code, text):

@@ -271,3 +271,25 @@ def test_topics_needed_power_by_hand():
     # deltas +-0.1 with mean 0: power is the false-positive rate, about alpha, never 80%
     r = cmp.topics_needed([0.1, -0.1] * 10, sizes=(20, 50), resamples=4000)
     assert r.needed is None and all(p < 0.1 for p in r.power)
+
+
+@pytest.mark.slow  # ranx compiles with numba on first use
+def test_t_test_agrees_with_ranx_compare_where_installed():
+    """ranx.compare(stat_test="student") on runs without tied scores (ranx breaks ties its own way,
+    so tied runs are not defined the same; see REFERENCE.md)."""
+    ranx = pytest.importorskip("ranx")
+    rng = np.random.default_rng(12)
+    qrels = {f"q{i}": {f"d{k}": int(rng.integers(1, 3)) for k in rng.choice(40, 6, replace=False)} for i in range(20)}
+    runs = {name: {q: {f"d{k}": float(s) for k, s in zip(rng.permutation(40)[:25], rng.permutation(25) + 1.0,
+                                                         strict=True)} for q in qrels}
+            for name in ("r1", "r2", "r3")}
+    ours_c = cmp.compare_systems(qrels, runs, "AP nDCG@10", resamples=100)
+    report = ranx.compare(ranx.Qrels(qrels), [ranx.Run(r, name=n) for n, r in runs.items()],
+                          metrics=["map", "ndcg@10"], stat_test="student", make_comparable=True).to_dict()
+    for ours_m, theirs_m in (("AP", "map"), ("nDCG@10", "ndcg@10")):
+        r = ours_c.results[ours_m]
+        for s in r.systems:
+            assert s.mean == pytest.approx(report[s.name]["scores"][theirs_m], abs=1e-12)
+        for p in r.pairs:
+            theirs = report[ours_c.names[p.i]]["comparisons"][ours_c.names[p.j]][theirs_m]
+            assert p.t_test.p_value == pytest.approx(float(theirs), abs=TOL)

@@ -73,6 +73,9 @@ def run(args) -> None:
     names = [n.strip() for n in args.names.split(",")] if args.names else [Path(Path(r).name.removesuffix('.gz')).stem for r in args.runs]
     if len(names) != len(args.runs):
         raise UsageError(f"--names gives {len(names)} names for {len(args.runs)} runs")
+    bad = next((n for n in names if not n.isprintable()), None)
+    if bad is not None:
+        raise UsageError(f"run name {bad!r} has a control character; name the runs with --names")
     if len(set(names)) != len(names) or not all(names):
         raise UsageError("each run needs its own non-empty name (two files share a name: use --names)")
     measures = " ".join(args.measure) if args.measure else "AP nDCG@10"
