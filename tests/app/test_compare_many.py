@@ -62,3 +62,29 @@ def test_upload_errors_keep_the_page():
                                                           ("b.txt", b"t1 Q0 d1 1 nan b\n<script>", "text/plain")])
     at.run()
     assert not at.exception and "b.txt" in texts(at.error)
+
+
+def test_fusion_method_choice_reaches_the_table():
+    """The fused run the page adds is metrics.fusion's (hand-checked in tests/test_fusion.py), evaluated
+    like any run: its AP mean equals pytrec_eval's on the same fused run."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from pathlib import Path
+
+    from metrics import fusion
+    from metrics import io as metrics_io
+
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value(MANY_SAMPLE).run()
+    at.checkbox(key="compare.fuse.on").check().run()
+    at.selectbox(key="compare.fuse.method").set_value("combmnz").run()
+    at.selectbox(key="compare.fuse.norm").set_value("zscore").run()
+    assert not at.exception and not at.error
+    systems = _frame(at, "95% CI low").set_index("system")
+    assert "fused (combmnz)" in systems.index
+    folder = Path(__file__).resolve().parents[2] / "assets" / "collection"
+    qrels = metrics_io.read_qrels(folder / "qrels.txt").to_dict()
+    runs = [metrics_io.read_run(folder / f"run_{n}.txt").to_dict() for n in ("bm25", "tf")]
+    fused = fusion.fuse(runs, method="combmnz", norm="zscore")
+    per = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(fused)
+    want = sum(per.get(q, {}).get("map", 0.0) for q in qrels) / len(qrels)
+    assert systems.loc["fused (combmnz)", "mean"] == pytest.approx(want, abs=5e-5)
