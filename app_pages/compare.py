@@ -294,8 +294,10 @@ def _many(source: str) -> None:
     st.dataframe(_systems_table(r), hide_index=True, width="stretch")
     st.altair_chart(compare_charts.means_with_ci(r), width="stretch")
     st.subheader(_("Every pair"))
-    st.dataframe(_pairs_table(c, measure), hide_index=True, width="stretch",
-                 column_config={_("pair"): st.column_config.TextColumn(width="medium")})
+    pairs = _pairs_table(c, measure)
+    config = {col: st.column_config.NumberColumn(format="%.4f") for col in pairs.columns if col.startswith("p ")}
+    config[_("pair")] = st.column_config.TextColumn(width="medium")
+    st.dataframe(pairs, hide_index=True, width="stretch", column_config=config)
     rule = (_("Tukey's HSD over all systems") if test == "tukey" else
             _("{test}, {correction} over the pairs").format(test=_(TEST_LABELS[test]),
                                                            correction=_(CORRECTION_LABELS[correction])))

@@ -12,7 +12,7 @@ TIMEOUT = 60_000
 
 
 def test_several_systems_with_fusion(server, browser):
-    page = browser.new_page(viewport={"width": 1300, "height": 2600})
+    page = browser.new_page(viewport={"width": 1300, "height": 3400})
     page.goto(f"{server}/compare")
     page.get_by_text("Several systems: the sample collection").click(timeout=TIMEOUT)
     page.get_by_role("heading", name="Every pair").wait_for(timeout=TIMEOUT)
