@@ -320,6 +320,10 @@ def _fmt(x: float, digits: int = 4) -> str:
     return f"{x:.{digits}f}"
 
 
+def _topics(n: int) -> str:
+    return f"{n} topic" if n == 1 else f"{n} topics"
+
+
 def _p(x: float) -> str:
     if math.isnan(x):
         return "-"
@@ -332,7 +336,7 @@ def write_table(out, c: ManyComparison) -> None:
     conf = f"{s['confidence']:.0%}"
     for m in c.measures:
         r = c.results[m]
-        out.write(f"{m} ({len(c.queries)} topics; {conf} percentile bootstrap, {s['resamples']} resamples, "
+        out.write(f"{m} ({_topics(len(c.queries))}; {conf} percentile bootstrap, {s['resamples']} resamples, "
                   f"seed {s['seed']})\n")
         width = max(6, *(len(x.name) for x in r.systems))
         out.write(f"  {'system':<{width}}  {'mean':>7}  {conf + ' CI':>17}\n")
@@ -410,7 +414,7 @@ def write_latex(out, c: ManyComparison) -> None:
         out.write(f"({_letter(k)}) {_latex_escape(name)} & " + " & ".join(cells) + " \\\\\n")
     out.write("\\hline\n\\end{tabular}\n")
     rule = _latex_escape(_rule(c))
-    out.write(f"\\caption{{Mean over {len(c.queries)} topics. A superscript letter marks a significant "
+    out.write(f"\\caption{{Mean over {_topics(len(c.queries))}. A superscript letter marks a significant "
               f"improvement over the system with that letter ({rule}, $\\alpha = {s['alpha']}$).}}\n")
     out.write("\\end{table}\n")
 
