@@ -292,9 +292,12 @@ def guidance(c: ManyComparison) -> list[str]:
     test = c.settings["test"]
     if n == 1:
         out.append("only 1 topic: no test is possible; compare on more topics")
+    elif n < few_topics and test in ("t", "tukey"):
+        out.append(f"only {n} topics: the {TEST_NAMES[test]} assumes normal deltas, which {n} topics cannot show, "
+                   "and has little power; prefer Fisher's randomization test (exact here) and report effect sizes")
     elif n < few_topics:
-        out.append(f"only {n} topics: the {TEST_NAMES[test]} has little power and the t-test's normality cannot be "
-                   "checked; prefer Fisher's randomization test (exact here) and report effect sizes")
+        out.append(f"only {n} topics: every test has little power here; report effect sizes and the deltas' "
+                   "intervals beside the p-values")
     if n >= many_topics:
         out.append(f"{n} topics: with this many topics even tiny differences come out significant; judge them by "
                    "effect size (Cohen's d) and the delta's interval, not by p (Ihemelandu & Ekstrand 2023)")
