@@ -27,7 +27,7 @@ pages = {
         st.Page("app_pages/class_poll.py", title="Class poll", icon=":material/how_to_vote:"),
         st.Page("app_pages/conventions.py", title="Conventions explorer", icon=":material/explore:"),
         st.Page("app_pages/pitfalls.py", title="Pitfall gallery", icon=":material/warning:"),
-        st.Page("app_pages/compare.py", title="Compare two systems", icon=":material/compare_arrows:"),
+        st.Page("app_pages/compare.py", title="Compare systems", icon=":material/compare_arrows:"),
         st.Page("app_pages/swap_map.py", title="Swap map", icon=":material/swap_vert:"),
     ],
     "Reader": [st.Page("app_pages/reader.py", title="Reader (QA) metrics", icon=":material/quiz:")],

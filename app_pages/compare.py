@@ -1,23 +1,37 @@
-"""Compare two systems: per-query deltas, paired t-test and randomization test, which metric prefers which."""
+"""Compare systems: two (per-query deltas, paired tests, which metric prefers which) or several (means
+with bootstrap intervals, every pair tested and corrected, Tukey's HSD, guidance, fusion)."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
+from metrics import comparison, fusion
 from metrics import io as metrics_io
+from metrics.stats import CORRECTIONS
 from metrics.teaching import compare
-from ui import lessons, render, state, teach_view, teaching_charts
+from ui import compare_charts, lessons, render, state, teach_view, teaching_charts
 from ui.files import file_source, read_dict, upload_source
+from ui.i18n import N_, _, ngettext
 from ui.views import escape_markdown
 
 PAGE = "compare"
 SOURCES = ["The sample collection: BM25 vs. TF", "Upload qrels and two runs", "The example's queries vs. a variant",
-           "Type system B's order", "Two rankings where nDCG and AP disagree"]
+           "Type system B's order", "Two rankings where nDCG and AP disagree",
+           N_("Several systems: the sample collection"), N_("Several systems: upload qrels and runs")]
 GENERATED = 4
+MANY = (5, 6)
+MAX_RUNS = 12
+TEST_LABELS = {"t": N_("paired t-test"), "wilcoxon": N_("Wilcoxon signed-rank"),
+               "randomization": N_("Fisher's randomization test"), "tukey": N_("Tukey's HSD (all systems)")}
+CORRECTION_LABELS = {"bonferroni": N_("Bonferroni"), "holm": N_("Holm"), "bh": N_("Benjamini–Hochberg (FDR)"),
+                     "none": N_("none")}
+FUSION_LABELS = {"rrf": N_("reciprocal rank fusion (RRF)"), "combsum": N_("CombSUM"), "combmnz": N_("CombMNZ")}
+NORM_LABELS = {"minmax": N_("min-max"), "zscore": N_("z-score")}
 MAX_IDS = 1000
 MAX_UPLOAD_MB = 20
 COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"
@@ -60,7 +74,9 @@ def _example_runs():
 
 def _systems():
     """(qrels, run A, run B, k, description) from the chosen source, or None after an error."""
-    source = st.radio("Systems", SOURCES, key=f"{PAGE}.source")
+    source = st.radio("Systems", SOURCES, key=f"{PAGE}.source", format_func=_)
+    if SOURCES.index(source) in MANY:
+        return "many"
     if source == SOURCES[0]:
         try:
             qrels = _sample("qrels", "qrels.txt")
@@ -146,13 +162,194 @@ def _which(c) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# --------------------------------------------------------------------------- several systems
+
+def _many_inputs(source: str):
+    """(qrels, {name: run}) for several systems, or None after a message."""
+    if SOURCES.index(source) == MANY[0]:
+        try:
+            return _sample("qrels", "qrels.txt"), {"BM25": _sample("run", "run_bm25.txt"),
+                                                   "TF": _sample("run", "run_tf.txt")}
+        except (OSError, ValueError) as err:
+            st.error(escape_markdown(_("The sample collection could not be read: {error}").format(error=err)))
+            return None
+    up_q = st.file_uploader(_("qrels (TREC, JSONL or CSV)"), key=f"{PAGE}.many.qrels")
+    ups = st.file_uploader(_("runs: two or more files (TREC, two-column list, JSONL or CSV)"),
+                           accept_multiple_files=True, key=f"{PAGE}.many.runs")
+    if not up_q or not ups or len(ups) < 2:
+        st.info(_("Upload the judgments (qrels) and at least two runs to compare them."))
+        return None
+    if len(ups) > MAX_RUNS:
+        st.error(_("{n} runs is too many (at most {max}).").format(n=len(ups), max=MAX_RUNS))
+        return None
+    loaded = []
+    for kind, up in [("qrels", up_q)] + [("run", u) for u in ups]:
+        if up.size > MAX_UPLOAD_MB * 2**20:
+            st.error(escape_markdown(_("{name}: {size:.1f} MB is too large (at most {max} MB).").format(
+                name=up.name[:60], size=up.size / 2**20, max=MAX_UPLOAD_MB)))
+            return None
+        try:
+            loaded.append(read_dict(kind, upload_source(up), max_bytes=metrics_io.APP_MAX_BYTES))
+        except (ValueError, OSError) as err:
+            text = str(err)[:500]
+            st.error(escape_markdown(text if up.name in text else f"{up.name[:60]}: {text}"))
+            return None
+    runs = {}
+    for up, run in zip(ups, loaded[1:], strict=True):
+        name = Path(up.name).stem[:40] or "run"
+        base, n = name, 2
+        while name in runs:
+            name, n = f"{base} ({n})", n + 1
+        runs[name] = run
+    return loaded[0], runs
+
+
+def _fusion(runs: dict) -> dict:
+    """The fusion section: optionally one more system, the runs fused."""
+    with st.expander(_("Fuse the runs")):
+        st.caption(_("Reciprocal rank fusion adds 1/(k + rank) over the runs, ranks from 1: each run adds at most "
+                     "1/(k + 1) — 0.0164 with k = 60 — and a document at rank 100 adds 1/160 = 0.0063, so fused "
+                     "scores are small and close together; a large k makes rank matter less than how many runs "
+                     "retrieve the document. CombSUM adds each run's normalised scores; CombMNZ multiplies that "
+                     "sum by the number of runs that retrieved the document."))
+        on = st.checkbox(_("Add the fused run as one more system"), key=f"{PAGE}.fuse.on")
+        c1, c2, c3 = st.columns(3)
+        method = c1.selectbox(_("Method"), fusion.METHODS, format_func=lambda m: _(FUSION_LABELS[m]),
+                              key=f"{PAGE}.fuse.method")
+        k = c2.number_input(_("k (RRF)"), 0.0, 10_000.0, 60.0, key=f"{PAGE}.fuse.k", disabled=method != "rrf")
+        norm = c3.selectbox(_("Normalisation (CombSUM, CombMNZ)"), fusion.NORMS,
+                            format_func=lambda m: _(NORM_LABELS[m]), key=f"{PAGE}.fuse.norm",
+                            disabled=method == "rrf")
+        if not on:
+            return runs
+        try:
+            fused = fusion.fuse(list(runs.values()), method=method, k=float(k), norm=norm)
+        except (ValueError, TypeError) as err:
+            st.error(escape_markdown(_("The runs could not be fused: {error}").format(error=err)))
+            return runs
+        out = io.StringIO()
+        try:
+            fusion.write_trec_run(out, fused, f"fused-{method}")
+            st.download_button(_("Download the fused run (TREC format)"), out.getvalue(),
+                               file_name=f"fused_{method}.txt", mime="text/plain", key=f"{PAGE}.fuse.download")
+        except ValueError as err:  # an id with white space cannot be written as TREC
+            st.caption(escape_markdown(str(err)))
+        return {**runs, _("fused ({method})").format(method=method): fused}
+
+
+def _systems_table(r) -> pd.DataFrame:
+    return pd.DataFrame([{_("system"): s.name, _("mean"): round(s.mean, 4), _("95% CI low"): round(s.ci_low, 4),
+                          _("95% CI high"): round(s.ci_high, 4)} for s in r.systems])
+
+
+def _pairs_table(c, measure: str) -> pd.DataFrame:
+    r = c.results[measure]
+    corr = c.settings["correction"]
+    rows = []
+    for p in r.pairs:
+        row = {_("pair"): f"{c.names[p.j]} − {c.names[p.i]}", _("delta"): round(p.delta, 4),
+               _("delta 95% CI"): f"[{p.delta_ci[0]:.4f}, {p.delta_ci[1]:.4f}]",
+               _("Cohen's d_z"): round(p.cohen_d, 2) if abs(p.cohen_d) < 1e9 else p.cohen_d,
+               _("p t-test"): p.t_test.p_value, _("p Wilcoxon"): p.wilcoxon.p_value,
+               _("p randomization"): p.randomization.p_value, _("p Tukey HSD"): p.tukey_p}
+        if corr != "none":
+            row[_("p ({test}, {correction})").format(test=c.settings["test"], correction=corr)] = (
+                p.p(c.settings["test"], corr) if c.settings["test"] != "tukey" else p.tukey_p)
+        row[_("significant")] = "✓" if c.significant(measure, p) else ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _many(source: str) -> None:
+    got = _many_inputs(source)
+    if got is None:
+        return
+    qrels, runs = got
+    runs = _fusion(runs)
+    ms = lessons.measures_box(_("Measures"), "AP nDCG@10", key=f"{PAGE}.many.measures")
+    c1, c2, c3 = st.columns(3)
+    test = c1.selectbox(_("Test that marks significance"), comparison.TESTS,
+                        format_func=lambda t: _(TEST_LABELS[t]), key=f"{PAGE}.many.test")
+    correction = c2.selectbox(_("Correction for many comparisons"), CORRECTIONS + ("none",), index=1,
+                              format_func=lambda m: _(CORRECTION_LABELS[m]), key=f"{PAGE}.many.correction",
+                              disabled=test == "tukey")
+    alpha = c3.selectbox(_("Significance level α"), (0.01, 0.05, 0.1), index=1, key=f"{PAGE}.many.alpha")
+    try:
+        c = comparison.compare_systems(qrels, runs, ms, alpha=alpha, test=test, correction=correction)
+    except (ValueError, TypeError) as err:
+        st.error(escape_markdown(_("Cannot compare these systems: {error}").format(error=err)))
+        return
+    n = len(c.queries)
+    st.caption(ngettext("{systems} systems on {n} judged topic (missing from a run: scored 0 there).",
+                        "{systems} systems on {n} judged topics (missing from a run: scored 0 there).", n).format(
+        systems=len(c.names), n=n))
+    for w in c.warnings:  # metrics' English guidance, passed through the catalog like every shown text
+        st.warning(escape_markdown(_(w)))
+    if n == 0:
+        st.error(_("No judged topic to compare: the qrels are empty."))
+        return
+    measure = st.selectbox(_("Measure"), c.measures, key=f"{PAGE}.many.measure")
+    r = c.results[measure]
+    st.subheader(_("Means with 95% bootstrap intervals"))
+    st.dataframe(_systems_table(r), hide_index=True, width="stretch")
+    st.altair_chart(compare_charts.means_with_ci(r), width="stretch")
+    st.subheader(_("Every pair"))
+    pairs = _pairs_table(c, measure)
+    config = {col: st.column_config.NumberColumn(format="%.4f") for col in pairs.columns if col.startswith("p ")}
+    config[_("pair")] = st.column_config.TextColumn(width="medium")
+    st.dataframe(pairs, hide_index=True, width="stretch", column_config=config)
+    rule = (_("Tukey's HSD over all systems") if test == "tukey" else
+            _("{test}, {correction} over the pairs").format(test=_(TEST_LABELS[test]),
+                                                           correction=_(CORRECTION_LABELS[correction])))
+    st.caption(_("✓: significant at α = {alpha} by the {rule}. Intervals: percentile bootstrap of the topics, "
+                 "10,000 resamples, seed 0. Wilcoxon as SciPy (zeros dropped; exact without ties up to 50 topics). "
+                 "Randomization: every sign pattern up to 13 topics, else 10,000 seeded ones. d_z = mean delta / "
+                 "standard deviation of the deltas: about 0.2 is small, 0.5 medium, 0.8 large.").format(
+        alpha=alpha, rule=rule))
+    labels = [f"{c.names[p.j]} − {c.names[p.i]}" for p in r.pairs]
+    pick = st.selectbox(_("Per-topic deltas of"), range(len(labels)), format_func=lambda i: labels[i],
+                        key=f"{PAGE}.many.pair")
+    pair = r.pairs[pick]
+    st.altair_chart(compare_charts.sorted_deltas(c.queries, pair, c.names, measure), width="stretch")
+    st.subheader(_("How many topics do I need?"))
+    if n >= 2:
+        need = comparison.topics_needed(pair.deltas, alpha=alpha)
+        if need.needed:
+            st.markdown(escape_markdown(_("Drawing topics like these, a paired t-test finds a delta of {delta:+.4f} "
+                                          "in 80% of experiments from about {needed} topics (you have {n}).").format(
+                delta=pair.delta, needed=need.needed, n=n)))
+        else:
+            st.markdown(escape_markdown(_("Even {top} topics like these would not find a delta of {delta:+.4f} in "
+                                          "80% of experiments: it is too small for its spread.").format(
+                top=need.sizes[-1], delta=pair.delta)))
+        st.altair_chart(compare_charts.power_curve(need), width="stretch")
+        st.caption(_("Power: the share of simulated experiments (topics drawn with replacement from these, "
+                     "2,000 per size, seed 0) in which the paired t-test is significant at α; dashed: 80%."))
+    st.subheader(_("Export"))
+    tabs = st.tabs(["LaTeX", "JSON", "CSV"])
+    for tab, (fmt, writer, ext) in zip(tabs, (("latex", comparison.write_latex, "tex"),
+                                              ("json", comparison.write_json, "json"),
+                                              ("csv", comparison.write_csv, "csv")), strict=True):
+        out = io.StringIO()
+        writer(out, c)
+        with tab:
+            if fmt == "latex":
+                st.code(out.getvalue(), language="latex")
+            st.download_button(_("Download {fmt}").format(fmt=fmt.upper()), out.getvalue(),
+                               file_name=f"comparison.{ext}", key=f"{PAGE}.many.download.{fmt}")
+
+
 def main() -> None:
-    st.title("Compare two systems")
-    st.markdown("Is system B better than system A? Per query, on average, and is the difference more than "
-                "chance? Different measures can give different answers.")
+    st.title(_("Compare systems"))
+    st.markdown(_("Is system B better than system A — or, with several systems, which differences are more than "
+                  "chance? Per query, on average, tested and corrected. Different measures can give different "
+                  "answers."))
     render.messages()
     got = _systems()
     if got is None:
+        return
+    if got == "many":
+        _many(st.session_state[f"{PAGE}.source"])
         return
     qrels, run_a, run_b, k, what = got
     default = f"P@{k} RR AP nDCG@{k}" if k else "nDCG AP P@3 RR"

@@ -2,9 +2,9 @@
 
     python benchmarks/run_all.py [--full]
 
-Quick form: explain speed; app reruns (AppTest, 100 items); ranklab against pytrec_eval on a
-generated 2-million-line run (`--full`: 10 million, as in benchmarks/README.md); `ranklab diagnose`'s
-search on 1,000 queries (`--full`: 3,000); what a person
+Quick form: explain speed; the comparison statistics against SciPy; app reruns (AppTest, 100 items);
+ranklab against pytrec_eval on a generated 2-million-line run (`--full`: 10 million, as in
+benchmarks/README.md); `ranklab diagnose`'s search on 1,000 queries (`--full`: 3,000); what a person
 waits for in Chromium at 100 items (skipped without /usr/bin/chromium). Each prints its own
 table; the load average is printed before each, since this machine is shared.
 """
@@ -31,6 +31,7 @@ def main() -> int:
     parser.add_argument("--full", action="store_true", help="the 10-million-line run of benchmarks/README.md")
     args = parser.parse_args()
     failed = run("benchmarks/explain_speed.py")
+    failed |= run("benchmarks/stats_speed.py")
     failed |= run("benchmarks/app_rerun.py", "--items", "100", "--repeat", "10")
     with tempfile.TemporaryDirectory() as folder:
         queries = "10000" if args.full else "2000"

@@ -1,6 +1,7 @@
 """The ``ranklab`` command line.
 
-Each subcommand lives in its own module of this package (:mod:`.evaluate`, :mod:`.qa`),
+Each subcommand lives in its own module of this package (:mod:`.evaluate`, :mod:`.compare`,
+:mod:`.fuse`, :mod:`.qa`),
 which declares its ``NAME``, ``HELP``, ``DESCRIPTION`` and ``EXAMPLES``, adds its options in
 ``add_arguments(parser)`` and does the work in ``run(args)`` (which returns nothing on
 success and raises on failure). The subcommands never import this module back: ``main`` alone turns every expected error into
@@ -17,14 +18,14 @@ import argparse
 import os
 import sys
 
-from . import diagnose, evaluate, qa
+from . import compare, diagnose, evaluate, fuse, qa
 from .errors import UsageError
 
 __all__ = ["main", "console", "build_parser", "UsageError", "EXIT_OK", "EXIT_DATA", "EXIT_USAGE",
            "EXIT_FILE", "EXIT_INTERRUPTED"]
 
 # the modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS = (evaluate, diagnose, qa)
+SUBCOMMANDS = (evaluate, compare, diagnose, fuse, qa)
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -33,6 +34,8 @@ EXAMPLES = """\
 Examples:
   ranklab evaluate assets/collection/qrels.txt assets/collection/run_bm25.txt
   ranklab evaluate qrels.txt run.txt -m P@10 -m nDCG@10 -q --format json
+  ranklab compare qrels.txt a.txt b.txt c.txt -m "AP nDCG@10" --format latex
+  ranklab fuse a.txt b.txt --method rrf --k 60 -o fused.txt
   ranklab diagnose qrels.txt run.txt -m nDCG@10 --theirs their_numbers.txt
   ranklab COMMAND --help        (each command's options and more examples)
 

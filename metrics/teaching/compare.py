@@ -7,8 +7,8 @@ and a paired randomization (sign-flip) test with their p-values, the paired effe
 the measure prefers and on which queries. :func:`disagreeing_rankings` builds two
 rankings on which nDCG and AP prefer different systems.
 
-The Student t distribution is computed here from the regularized incomplete beta
-function (a continued fraction), so the package does not depend on SciPy.
+The tests themselves (and the Student t distribution, from the regularized incomplete
+beta function) live in :mod:`metrics.stats`, so the package does not depend on SciPy.
 
 Examples
 --------
@@ -24,8 +24,6 @@ degrees of freedom; of the 8 sign patterns only +1+2+3 and -1-2-3 reach |sum| = 
 
 from __future__ import annotations
 
-import itertools
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,152 +31,12 @@ import numpy as np
 from .. import core
 from ..measures import parse_many
 
+# the tests live in metrics.stats (one place for each thing); their names stay importable here
+from ..stats import Randomization, TTest, betainc, paired_t_test, randomization_test, student_t_cdf
+
 __all__ = ["betainc", "student_t_cdf", "TTest", "Randomization", "paired_t_test", "randomization_test",
            "MeasureComparison", "Comparison", "compare", "Disagreement", "disagreeing_rankings",
            "VARIANTS", "variant_run"]
-
-
-# --------------------------------------------------------------------------- Student t
-
-def _beta_cf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz's method)."""
-    tiny, eps = 1e-300, 1e-15
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 1000):
-        m2 = 2 * m
-        for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
-                    -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < eps:
-            break
-    return h
-
-
-def betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b), for a, b > 0 and 0 <= x <= 1.
-
-    >>> round(betainc(1, 1, 0.3), 12)  # I_x(1, 1) = x
-    0.3
-    >>> round(betainc(2, 3, 0.4), 6)  # 6x^2 - 8x^3 + 3x^4 at x = 0.4
-    0.5248
-    """
-    if a <= 0 or b <= 0:
-        raise ValueError(f"betainc needs a > 0 and b > 0, got a={a}, b={b}")
-    if not 0.0 <= x <= 1.0:
-        raise ValueError(f"betainc needs 0 <= x <= 1, got {x}")
-    if x in (0.0, 1.0):
-        return x
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_cf(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_cf(b, a, 1.0 - x) / b
-
-
-def student_t_cdf(t: float, df: float) -> float:
-    """P(T <= t) for Student's t with ``df`` degrees of freedom.
-
-    >>> student_t_cdf(0, 5)
-    0.5
-    >>> round(student_t_cdf(1, 1), 4)  # Cauchy: 1/2 + arctan(1)/pi = 0.75
-    0.75
-    """
-    if df <= 0:
-        raise ValueError(f"degrees of freedom must be positive, got {df}")
-    if math.isnan(t):
-        return math.nan
-    if math.isinf(t):
-        return 1.0 if t > 0 else 0.0
-    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
-    return 1.0 - tail if t > 0 else tail
-
-
-@dataclass(frozen=True)
-class TTest:
-    """Paired t-test of B - A: ``n`` pairs, mean and standard deviation of the differences,
-    ``t``, ``df``, the two-sided ``p_value`` and Cohen's d_z (NaN when undefined)."""
-
-    n: int
-    mean_diff: float
-    sd_diff: float
-    t: float
-    df: int
-    p_value: float
-    cohen_d: float
-
-
-def _pairs(a, b) -> np.ndarray:
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if x.shape != y.shape or x.ndim != 1:
-        raise ValueError(f"paired samples must be two lists of the same length, got {x.shape} and {y.shape}")
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError("paired samples must be finite numbers")
-    return y - x
-
-
-def paired_t_test(a, b) -> TTest:
-    """Two-sided paired t-test of the per-query values ``b`` against ``a``.
-
-    With fewer than 2 pairs t and p are NaN. When every difference is the same, the
-    standard deviation is 0: p = 1 if they are all 0, else p = 0 (t infinite).
-    """
-    d = _pairs(a, b)
-    n = len(d)
-    if n < 2:
-        return TTest(n, float(d.mean()) if n else math.nan, math.nan, math.nan, max(n - 1, 0), math.nan, math.nan)
-    mean, sd = float(d.mean()), float(d.std(ddof=1))
-    if sd <= 1e-12 * max(1.0, abs(mean)):  # every difference the same (up to float noise)
-        if abs(mean) <= 1e-12:
-            return TTest(n, 0.0, 0.0, 0.0, n - 1, 1.0, 0.0)
-        return TTest(n, mean, 0.0, math.copysign(math.inf, mean), n - 1, 0.0, math.copysign(math.inf, mean))
-    t = mean / (sd / math.sqrt(n))
-    p = min(1.0, 2.0 * student_t_cdf(-abs(t), n - 1))
-    return TTest(n, mean, sd, t, n - 1, p, mean / sd)
-
-
-@dataclass(frozen=True)
-class Randomization:
-    """Paired randomization test: ``p_value``, sign patterns used, whether all were enumerated."""
-
-    p_value: float
-    rounds: int
-    exact: bool
-
-
-def randomization_test(a, b, *, rounds: int = 10_000, seed: int = 0) -> Randomization:
-    """Two-sided paired randomization (sign-flip) test of the mean difference.
-
-    Under the null hypothesis each query's difference is as likely to be + as -. When
-    2^n <= ``rounds`` every sign pattern is enumerated (exact p); otherwise ``rounds``
-    seeded random patterns are drawn and p = (count + 1) / (rounds + 1).
-    """
-    d = _pairs(a, b)
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ValueError(f"rounds must be a positive integer, got {rounds!r}")
-    n = len(d)
-    if n == 0:
-        return Randomization(math.nan, 0, True)
-    observed = abs(d.sum())
-    slack = 1e-12 * max(1.0, observed)
-    if 2**n <= rounds:
-        signs = np.array(list(itertools.product((1.0, -1.0), repeat=n)))
-        sums = np.abs(signs @ d)
-        return Randomization(float(np.mean(sums >= observed - slack)), len(signs), True)
-    rng = np.random.default_rng(seed)
-    count = 0
-    done = 0
-    while done < rounds:
-        size = min(2000, rounds - done)
-        signs = rng.choice((-1.0, 1.0), size=(size, n))
-        count += int(np.count_nonzero(np.abs(signs @ d) >= observed - slack))
-        done += size
-    return Randomization((count + 1) / (rounds + 1), rounds, False)
 
 
 # --------------------------------------------------------------------------- two systems

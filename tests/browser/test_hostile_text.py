@@ -37,7 +37,7 @@ PAGES = {
     "practice": "Practice",
     "conventions": "Conventions explorer",
     "pitfalls": "Pitfall gallery",
-    "compare": "Compare two systems",
+    "compare": "Compare systems",
     "swap_map": "Swap map",
 }
 
