@@ -47,14 +47,17 @@ from .core import MISSING, Evaluation, aggregate
 from .io import keys as _keys
 from .io.arrays import as_numpy
 from .io.model import Qrels, Run, qrels_from_dict, run_from_dict
-from .measures import Measure, parse_many
+from .measures import Measure, parse, parse_many
 from .ranking import ratio
 from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
+from .ranking.gain_walk import level_gains
+from .ranking.inferred import geometric_log, infap_term
 from .ranking.interpolation import LEVELS, needed_hits
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
+from .ranking.set_counts import relative_precision, utility
 
 __all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch"]
 
@@ -229,12 +232,129 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     return ratio(value, ideal)
 
 
+def _segment_cumsum(q: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Running sum of ``values`` within each run of equal ``q`` (sorted), inclusive."""
+    total = np.cumsum(values, dtype=np.float64)
+    if not q.size:
+        return total
+    starts = np.r_[True, q[1:] != q[:-1]]
+    first = np.maximum.accumulate(np.where(starts, np.arange(q.size), 0))
+    return total - (total - values)[first]
+
+
+def _set_counts(m: Measure, b: Batch) -> np.ndarray:
+    rel = m["rel"]
+    R = b.num_rel(rel)
+    k = m.cutoff if m.name == "RelP" else None
+    n = b.n_ret.astype(np.float64) if k is None else np.minimum(b.n_ret, k).astype(np.float64)
+    if m.name == "RprecMult":
+        c = needed_hits(m.cutoff, R)
+        mask = b.relevant(rel) & (b.rank <= c[b.q])
+        return ratio(b.count(b.q[mask]), c)
+    if m.name == "NumNonRelJudgedRet":
+        return b.count(b.q[(b.grade >= 0) & (b.grade < rel)])
+    hits = b.count(b.q[b.relevant(rel, k)])
+    if m.name == "SetAP":
+        return ratio(hits, n) * ratio(hits, R)
+    if m.name == "RelP":
+        return relative_precision(hits, n if k is None else k, R)
+    return utility(hits, n, R, m["a"], m["b"], m["c"]).astype(np.float64)  # Utility
+
+
+def _geometric(m: Measure, b: Batch) -> np.ndarray:
+    inner = parse("AP" if m.name == "GMAP" else "Bpref").with_params(rel=m["rel"])
+    return geometric_log(BATCH_FAMILIES[inner.name](inner, b))
+
+
+def _infap(m: Measure, b: Batch) -> np.ndarray:
+    rel = m["rel"]
+    pooled = b.grade == -1
+    nonrel = (b.grade >= 0) & (b.grade < rel)
+    relevant = ~pooled & ~nonrel & (b.grade != -2)
+    r_above = _segment_cumsum(b.q, relevant.astype(np.float64)) - relevant
+    u_above = _segment_cumsum(b.q, nonrel.astype(np.float64)) - nonrel
+    p_above = _segment_cumsum(b.q, pooled.astype(np.float64)) - pooled
+    term = infap_term(b.rank[relevant], r_above[relevant], u_above[relevant], p_above[relevant])
+    return ratio(b.count(b.q[relevant], term), b.num_rel(rel))
+
+
+def _ideal(b: Batch, gains_text):
+    """The ideal gains of each query, best first: (query, gain, rank, P per query)."""
+    g = level_gains(b.qrels_grade, gains_text)
+    keep = (b.qrels_grade >= 0) & (g > 0)
+    iq, ig = b.qrels_q[keep], g[keep]
+    order = np.lexsort((-ig, iq))
+    iq, ig = iq[order], ig[order]
+    return iq, ig, _cumcount(iq) + 1, b.count(iq).astype(np.int64)
+
+
+def _at_rank(q_sorted, ranks_sorted, cum, want_q, want_rank):
+    """The running value ``cum`` of the last row of query want_q at rank <= want_rank (0 if none)."""
+    if not q_sorted.size:
+        return np.zeros(len(want_q))
+    scale = int(max(ranks_sorted.max(initial=0), np.max(want_rank, initial=0))) + 2
+    keys = q_sorted.astype(np.int64) * scale + ranks_sorted
+    pos = np.searchsorted(keys, want_q.astype(np.int64) * scale + want_rank, side="right") - 1
+    ok = (pos >= 0) & (q_sorted[np.maximum(pos, 0)] == want_q)
+    return np.where(ok, cum[np.maximum(pos, 0)], 0.0)
+
+
+def _gain_walk(m: Measure, b: Batch) -> np.ndarray:
+    if m.name == "binG":
+        rel = m["rel"]
+        q, rank, hits = _hit_positions(b, rel)
+        total = b.count(q, 1.0 / np.log2(2.0 + rank - hits))
+        return np.where(b.count(q) > 0, ratio(total, b.num_rel(rel)), 0.0)
+    gains_text = m["gains"]
+    g = np.where(b.grade >= 0, level_gains(b.grade, gains_text), 0.0)
+    iq, ig, irank, P = _ideal(b, gains_text)
+    if m.name == "G":
+        cost_cum = _segment_cumsum(iq, np.maximum(ig, 1.0))
+        ideal_cost = _at_rank(iq, irank, cost_cum, b.q, np.minimum(b.rank, P[b.q]))
+        cost = ideal_cost + np.maximum(b.rank - P[b.q], 0)
+        so_far = _segment_cumsum(b.q, g)
+        nz = g != 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = g[nz] / np.log2(2.0 + cost[nz] - so_far[nz])
+        return ratio(b.count(b.q[nz], terms), b.count(iq, ig))
+    dcg_cum = _segment_cumsum(b.q, g / np.log2(b.rank + 1.0))
+    idcg_cum = _segment_cumsum(iq, ig / np.log2(irank + 1.0))
+    dcg_total = b.count(b.q, g / np.log2(b.rank + 1.0))
+    idcg_total = b.count(iq, ig / np.log2(irank + 1.0))
+    if m.name == "nDCG_rel":
+        pos = g > 0
+        pq = b.q[pos]
+        idcg_here = _at_rank(iq, irank, idcg_cum, pq, np.minimum(b.rank[pos], P[pq]))
+        points = b.count(pq, ratio(dcg_cum[pos], idcg_here))
+        missing = P - b.count(pq)
+        total = points + missing * ratio(dcg_total, idcg_total)
+        return np.where(total > 0, ratio(total, P), 0.0)
+    # Rndcg: nDCG where the ideal gain changes (ranks 1..P), and at n past rank P + 1
+    nxt = np.r_[ig[1:], 0.0]
+    last = np.r_[iq[1:] != iq[:-1], True] if iq.size else np.zeros(0, bool)
+    change = last | (nxt != ig)
+    cq, cj = iq[change], irank[change]
+    n = b.n_ret
+    dcg_here = _at_rank(b.q, b.rank, dcg_cum, cq, np.minimum(cj, n[cq]))
+    idcg_here = _at_rank(iq, irank, idcg_cum, cq, cj)
+    total = b.count(cq, ratio(dcg_here, idcg_here))
+    count = b.count(cq)
+    tail = (P + 1 < n) & (idcg_total > 0)
+    total = total + np.where(tail, ratio(dcg_total, idcg_total), 0.0)
+    count = count + tail
+    return np.where(b.num_rel(m["rel"]) > 0, ratio(total, count), 0.0)
+
+
 BATCH_FAMILIES = {
     "P": _counts_family, "R": _counts_family, "F1": _counts_family, "Success": _counts_family,
     "NumRet": _counts_family, "NumRel": _counts_family, "NumRelRet": _counts_family,
     "NumQ": _counts_family, "RR": _reciprocal_rank, "AP": _average_precision,
     "CG": _dcg_family, "DCG": _dcg_family, "IDCG": _dcg_family, "nDCG": _dcg_family,
     "Rprec": _rprec, "Bpref": _bpref, "IPrec": _interpolated, "11pt": _interpolated,
+    "GMAP": _geometric, "GMBpref": _geometric, "infAP": _infap,
+    "G": _gain_walk, "binG": _gain_walk, "Rndcg": _gain_walk, "nDCG_rel": _gain_walk,
+    "SetAP": _set_counts, "RelP": _set_counts, "Utility": _set_counts, "NumNonRelJudgedRet": _set_counts,
+    "RprecMult": _set_counts,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -146,7 +147,10 @@ def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, floa
         total = 0.0
         for values in per_query.values():
             total += values[key]
-        out[key] = total if m.family.aggregate == "sum" else (total / n if n else 0.0)
+        if m.family.aggregate == "gmean":  # GMAP, GMBpref: per-query logs, exp of the mean
+            out[key] = math.exp(total / n) if n else 0.0
+        else:
+            out[key] = total if m.family.aggregate == "sum" else (total / n if n else 0.0)
     return out
 
 
