@@ -52,14 +52,15 @@ from .ranking import ratio
 from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
-from .ranking.gain_walk import level_gains
+from .ranking.dcg import level_gains
 from .ranking.inferred import geometric_log, infap_term
-from .ranking.interpolation import LEVELS, needed_hits
+from .ranking.interpolation import levels_of, needed_hits
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
 from .ranking.set_counts import relative_precision, utility
 
-__all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch"]
+__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_prepared", "BATCH_FAMILIES", "Batch", "prepare_batch",
+           "relstrings"]
 
 PAIR_BLOCK = 4_000_000  # tie comparisons per block
 
@@ -127,7 +128,7 @@ def _counts_family(m: Measure, b: Batch) -> np.ndarray:
     if name == "R":
         return r
     if name == "F1":
-        return f1(p, r)
+        return f1(p, r, m["beta"])
     if name == "Success":
         return (hits > 0).astype(np.float64)
     if name == "NumRet":
@@ -194,30 +195,31 @@ def _interpolated(m: Measure, b: Batch) -> np.ndarray:
 
     def at(level: float) -> np.ndarray:
         out = np.zeros(b.size)
-        needed = needed_hits(level, R)
+        needed = needed_hits(level, R, m["version"])
         ok = hits >= needed[q]
         np.maximum.at(out, q[ok], precision[ok])
         return np.where((R > 0) & (b.n_ret > 0), out, 0.0)
 
     if m.name == "IPrec":
         return at(m.cutoff)
+    levels = levels_of(m)
     total = np.zeros(b.size)
-    for level in LEVELS:
+    for level in levels:
         total = total + at(level)
-    return total / 11
+    return total / len(levels)
 
 
 def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     dcg, rel, k = m["dcg"], m["rel"], m.cutoff
     within = b.rank <= k if k is not None else np.ones(b.q.size, dtype=bool)
-    gain = _gains(b.grade, None, dcg, rel)
+    gain = _gains(b.grade, None, dcg, rel, m["gains"])
     if m.name == "CG":
         return b.count(b.q[within], gain[within])
     value = b.count(b.q[within], (gain / _discount(b.rank, dcg))[within])
     if m.name == "DCG":
         return value
     if m["ideal"] == "qrels":
-        iq, ig = b.qrels_q, _gains(b.qrels_grade, None, dcg, rel)
+        iq, ig = b.qrels_q, _gains(b.qrels_grade, None, dcg, rel, m["gains"])
     else:
         iq, ig = b.q, gain
     keep = ig > 0
@@ -360,9 +362,15 @@ BATCH_FAMILIES = {
 
 # --------------------------------------------------------------------------- preparation
 
-def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int | None = None) -> Batch:
-    """Match a run to its judgments and rank the judged documents (see the module notes)."""
+def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int | None = None,
+                  judged_only: bool = False, trec_eval: str = "9.0.8") -> Batch:
+    """Match a run to its judgments and rank the judged documents (see the module notes).
+
+    ``judged_only`` (trec_eval ``-J``) drops the documents without a grade >= 0 after
+    ``depth``, closing up the ranks; ``trec_eval='9.0.8'`` compares scores as float32.
+    """
     _check.choice(missing, "missing", MISSING)
+    _check.choice(trec_eval, "trec_eval", _check.TREC_EVAL_VERSIONS)
     depth = _check.positive_int(depth, "depth")
     run_index = {qid: i for i, qid in enumerate(run.queries)}
     qrels_set = set(qrels.queries)
@@ -404,6 +412,9 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
     kept_rows = np.flatnonzero(evaluated_code[run.query]) if filtered else None
     c = run.query if kept_rows is None else run.query[kept_rows]
     s = run.score if kept_rows is None else run.score[kept_rows]
+    if trec_eval == "9.0.8":  # 9.0.8 stores scores as float32: scores equal there tie
+        with np.errstate(over="ignore"):
+            s = s.astype(np.float32)
     n = len(c)
     query_starts = _ordered_starts(c, s)
     perm = None
@@ -445,8 +456,13 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         q, rank, grade = q[inside], rank[inside], grade[inside]
         n_ret = np.minimum(n_ret, depth)
     order = np.lexsort((rank, q))
-    return Batch(evaluated, n_ret, q[order], rank[order], grade[order], qrels_q, qrels_grade,
-                 missing_from_run, missing_from_qrels)
+    q, rank, grade = q[order], rank[order], grade[order]
+    if judged_only:  # the condensed list: only documents graded >= 0, ranks closed up
+        keep = grade >= 0
+        q, grade = q[keep], grade[keep]
+        rank = _cumcount(q) + 1
+        n_ret = np.bincount(q, minlength=size).astype(np.int64)
+    return Batch(evaluated, n_ret, q, rank, grade, qrels_q, qrels_grade, missing_from_run, missing_from_qrels)
 
 
 def _ordered_starts(c: np.ndarray, s: np.ndarray) -> np.ndarray | None:
@@ -516,7 +532,8 @@ def _as_tables(qrels, run) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | None = None) -> Evaluation:
+def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | None = None,
+                   judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
     """Evaluate a whole run at once; the same result as :func:`metrics.evaluate`.
 
     Parameters
@@ -529,6 +546,10 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
         A judged query absent from the run is skipped (trec_eval 9.0.8) or scores 0 (``-c``).
     depth : int, optional
         Keep only the first ``depth`` documents of each ranking (trec_eval ``-M``).
+    judged_only : bool
+        Drop the documents without a grade >= 0 before scoring (trec_eval ``-J``).
+    trec_eval : {"9.0.8", "10.0"}
+        Compare scores as float32 (9.0.8, the default) or as doubles (10.0).
 
     Examples
     --------
@@ -544,11 +565,13 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
     """
     ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
     qrels, run = _as_tables(qrels, run)
-    b = prepare_batch(qrels, run, missing=missing, depth=depth)
-    return _finish(ms, b)
+    b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
+    return evaluate_prepared(b, ms)
 
 
-def _finish(ms: list[Measure], b: Batch) -> Evaluation:
+def evaluate_prepared(b: Batch, measures) -> Evaluation:
+    """Evaluate measures on a prepared :class:`Batch` (see :func:`prepare_batch`)."""
+    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
     columns = {}
     for m in ms:
         formula = BATCH_FAMILIES[m.name]
@@ -575,10 +598,39 @@ def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int 
     missing_run: list[str] = []
     missing_qrels: list[str] = []
     for qrels, run in pairs:
-        e = _finish(ms, prepare_batch(qrels, run, depth=depth))
+        e = evaluate_prepared(prepare_batch(qrels, run, depth=depth), ms)
         per_query.update(e.per_query)
         missing_run += e.missing_from_run
         missing_qrels += e.missing_from_qrels
     missing_run = [q for q in missing_run if q not in per_query]
     return Evaluation([str(m) for m in ms], aggregate(ms, per_query), per_query, missing_run,
                       missing_qrels)
+
+
+def relstring_char(grade: int) -> str:
+    """How trec_eval's ``relstring`` shows one document's grade: the digit for 0-9, '>' above
+    9, '.' for -1 (pooled, not judged), '-' for a document not judged at all, '<' below -2.
+
+    >>> "".join(relstring_char(g) for g in (1, 0, 12, -1, -2, -5))
+    '10>.-<'
+    """
+    if grade > 9:
+        return ">"
+    if grade >= 0:
+        return str(grade)
+    return {-1: ".", -2: "-"}.get(grade, "<")
+
+
+def relstrings(b: Batch, length: int = 10) -> dict[str, str]:
+    """trec_eval's ``relstring.N``: the grades of each query's first ``length`` documents.
+
+    >>> b = prepare_batch(qrels_from_dict({"q1": {"a": 2, "c": 0}}), run_from_dict({"q1": ["a", "b", "c"]}))
+    >>> relstrings(b)
+    {'q1': '2-0'}
+    """
+    length = _check.positive_int(length, "length") if length else 0
+    rows = {i: ["-"] * min(length, int(n)) for i, n in enumerate(b.n_ret)}
+    inside = np.flatnonzero(b.rank <= length)
+    for q, rank, grade in zip(b.q[inside].tolist(), b.rank[inside].tolist(), b.grade[inside].tolist(), strict=True):
+        rows[q][rank - 1] = relstring_char(grade)
+    return {qid: "".join(rows[i]) for i, qid in enumerate(b.queries)}

@@ -57,11 +57,12 @@ class Family:
 
 
 _REL = {"rel": 1}
-_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None}
+_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None, "gains": None}
 _CHOICES = {
     "dcg": ("log2", "exp-log2", "jarvelin"),
     "ideal": ("qrels", "ranking"),
     "denominator": ("R", "retrieved", "min(k,R)"),
+    "version": ("9.0.8", "10.0"),
 }
 
 
@@ -74,13 +75,14 @@ FAMILIES: dict[str, Family] = {
     for f in [
         _family("P", "precision: relevant retrieved in the top k, divided by k", "optional", _REL),
         _family("R", "recall: relevant retrieved in the top k, divided by all relevant (R)", "optional", _REL),
-        _family("F1", "harmonic mean of P@k and R@k", "optional", _REL),
+        _family("F1", "harmonic mean of P@k and R@k; beta weighs P over R as trec_eval's set_F: "
+                "(1 + beta) P R / (R + beta P)", "optional", {"rel": 1, "beta": 1}),
         _family("Success", "1 if any relevant document is in the top k, else 0", "optional", _REL),
         _family("RR", "reciprocal rank of the first relevant document (0 if none in the top k)", "optional", _REL),
         _family("AP", "average precision: precision at each relevant rank, summed, divided by R",
                 "optional", {"rel": 1, "denominator": "R"}),
         _family("CG", "cumulative gain: the sum of the gains in the top k", "optional",
-                {"dcg": "log2", "rel": None}, normalised=False),
+                {"dcg": "log2", "rel": None, "gains": None}, normalised=False),
         _family("DCG", "discounted cumulative gain: gain / discount, summed over the top k", "optional",
                 _DCG, normalised=False),
         _family("IDCG", "ideal DCG: the DCG of the best possible ordering", "optional", _DCG,
@@ -90,9 +92,9 @@ FAMILIES: dict[str, Family] = {
         _family("Bpref", "binary preference: relevant documents ranked above judged non-relevant ones",
                 "none", _REL),
         _family("IPrec", "interpolated precision at recall level r (max precision at recall >= r)",
-                "recall", _REL),
-        _family("11pt", "11-point interpolated average precision (IPrec at recall 0.0, 0.1, ..., 1.0)",
-                "none", _REL),
+                "recall", {"rel": 1, "version": "9.0.8"}),
+        _family("11pt", "11-point interpolated average precision (IPrec at recall 0.0, 0.1, ..., 1.0, "
+                "or at the given levels)", "none", {"rel": 1, "version": "9.0.8", "levels": None}),
         _family("NumRet", "number of documents retrieved (up to k)", "optional", {},
                 aggregate="sum", normalised=False),
         _family("NumRel", "number of relevant documents in the judgments (R)", "none", _REL,
@@ -241,6 +243,11 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
                 raise ValueError(f"measure {text!r}: rel must be an integer >= 1, got {value!r}")
         elif key == "gains":
             value = gain_map_text(value, text)
+        elif key == "levels":
+            value = levels_text(value, text)
+        elif key == "beta":
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1e6:
+                raise ValueError(f"measure {text!r}: beta must be a number from 0 to 1000000, got {value!r}")
         elif key in ("a", "b", "c"):
             if isinstance(value, bool) or not isinstance(value, int | float) or not abs(value) <= 1e12:
                 raise ValueError(f"measure {text!r}: {key} must be a number, got {value!r}")
@@ -249,6 +256,8 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
             raise ValueError(f"measure {text!r}: {key} must be one of {choices}, got {value!r}")
         if value != fam.params[key]:
             clean[key] = value
+    if clean.get("gains") is not None and clean.get("dcg") == "exp-log2":
+        raise ValueError(f"measure {text!r}: gains and dcg='exp-log2' both set the gain of a grade; choose one")
     return Measure(name, cutoff, tuple(sorted(clean.items())))
 
 
@@ -294,6 +303,34 @@ def gain_map_text(value, text: str = "gains") -> str | None:
     if not out or len(out) > MAX_GAIN_LEVELS:
         raise ValueError(f"measure {text!r}: gains needs 1 to {MAX_GAIN_LEVELS} 'grade=gain' pairs")
     return ",".join(f"{lv}={g:g}" for lv, g in sorted(out.items()))
+
+
+MAX_LEVELS = 101
+
+
+def levels_text(value, text: str = "levels") -> str | None:
+    """Recall levels in canonical form (``'0,0.5,1'``, ascending, each from 0 to 1), or None.
+
+    >>> levels_text("1.0, 0.5,0.0"), levels_text((0.25,))
+    ('0,0.5,1', '0.25')
+    """
+    if value is None:
+        return None
+    parts = value.split(",") if isinstance(value, str) else list(value) if isinstance(value, list | tuple) else None
+    if parts is None:
+        raise ValueError(f"measure {text!r}: levels must be text such as '0,0.5,1', got {value!r}")
+    out = set()
+    for part in parts:
+        try:
+            level = float(str(part).strip())
+        except ValueError:
+            level = -1.0
+        if not 0.0 <= level <= 1.0:
+            raise ValueError(f"measure {text!r}: levels: {str(part).strip()!r} is not a recall level from 0 to 1")
+        out.add(level)
+    if not out or len(out) > MAX_LEVELS:
+        raise ValueError(f"measure {text!r}: levels needs 1 to {MAX_LEVELS} recall levels")
+    return ",".join(f"{v:g}" for v in sorted(out))
 
 
 def gain_map(value: str | None) -> dict[int, float]:
@@ -431,7 +468,8 @@ _TREC_NAMES = {(n.family, _placeholder(n.text) is not None): n.text for n in NAM
 
 
 def _trec_name(m: Measure) -> str | None:
-    if any(k != "rel" for k, _ in m.params) or (m.name == "nDCG" and m["rel"] is not None):
+    # trec_eval's own parameters (gains, beta, levels, utility's coefficients, the version) keep the name
+    if any(k in ("dcg", "ideal", "denominator") for k, _ in m.params) or (m.name == "nDCG" and m["rel"] is not None):
         return None
     text = _TREC_NAMES.get((m.name, m.cutoff is not None))
     hole = _placeholder(text or "")

@@ -139,3 +139,105 @@ def test_bad_parameters_name_the_problem(bad, words):
     with pytest.raises(ValueError) as err:
         metrics.parse(bad)
     assert words in str(err.value)
+
+
+# every measure pytrec_eval computes, for the flags and conventions below
+ALL_PAIRS = {
+    "P@5": "P_5", "P@10": "P_10", "R@10": "recall_10", "P": "set_P", "R": "set_recall", "F1": "set_F",
+    "Success@5": "success_5", "RR": "recip_rank", "AP": "map", "AP@10": "map_cut_10", "nDCG": "ndcg",
+    "nDCG@10": "ndcg_cut_10", "Rprec": "Rprec", "Bpref": "bpref", "IPrec@0.3": "iprec_at_recall_0.30",
+    "IPrec@0.7": "iprec_at_recall_0.70", "11pt": "11pt_avg", "NumRet": "num_ret", "NumRel": "num_rel",
+    "NumRelRet": "num_rel_ret", **PAIRS,
+}
+ALL_FAMILIES = {"P", "recall", "set_P", "set_recall", "set_F", "success", "recip_rank", "map", "map_cut",
+                "ndcg", "ndcg_cut", "Rprec", "bpref", "iprec_at_recall", "11pt_avg", "num_ret", "num_rel",
+                "num_rel_ret", *FAMILIES}
+
+
+def compare_all(qrels, run, path, *, rel=1, pairs=ALL_PAIRS, families=ALL_FAMILIES, **flags):
+    expected = pytrec_eval.RelevanceEvaluator(
+        qrels, families, relevance_level=rel, judged_docs_only_flag=flags.get("judged_only", False)).evaluate(run)
+    ms = [metrics.parse(m) for m in pairs]
+    ms = [m.with_params(rel=rel) if m.family.params.get("rel") == 1 else m for m in ms]
+    if path == "batch":
+        run = {q: r for q, r in run.items() if r}
+        expected = {q: v for q, v in expected.items() if q in run}
+    got = (metrics.evaluate if path == "evaluate" else evaluate_batch)(qrels, run, ms, **flags)
+    assert set(got.per_query) == set(expected)
+    bad = [(q, str(m), got.per_query[q][str(m)], values[name])
+           for q, values in expected.items() for m, name in zip(ms, pairs.values(), strict=True)
+           if abs(got.per_query[q][str(m)] - values[name]) > 1e-9]
+    assert not bad, bad[:10]
+    return got
+
+
+def near_ties(seed: int, n: int = 1000):
+    """Scores 1 + i * 1e-9: distinct as doubles, mostly equal as float32 (spacing 1.2e-7)."""
+    rng = random.Random(seed)
+    qrels, run = {}, {}
+    for i in range(n):
+        grades, ranking = random_query(rng)
+        run[f"q{i}"] = {d: 1.0 + rng.randint(0, 300) * 1e-9 + rng.choice([0.0, 0.5]) for d in ranking}
+        qrels[f"q{i}"] = grades
+    return {q: g for q, g in qrels.items() if g}, run
+
+
+@pytest.mark.parametrize("path", ["evaluate", "batch"])
+def test_scores_tie_as_float32_by_default(path):
+    """pytrec_eval is trec_eval 9.0.8: scores equal in float32 tie, broken by doc id descending."""
+    qrels, run = near_ties(11)
+    compare_all(qrels, run, path)
+
+
+@pytest.mark.parametrize("path", ["evaluate", "batch"])
+def test_the_issue_example_under_both_versions(path):
+    # 9.0.8 (and pytrec_eval): a and b tie in float32, so b (larger id) ranks first: RR 1/2
+    qrels = {"q1": {"a": 1}}
+    run = {"q1": {"a": 1.000000001, "b": 1.0}}
+    fn = metrics.evaluate if path == "evaluate" else evaluate_batch
+    assert fn(qrels, run, "RR").per_query["q1"]["RR"] == 0.5
+    assert fn(qrels, run, "RR", trec_eval="10.0").per_query["q1"]["RR"] == 1.0
+    # IPrec recall cut-off: R = 3, relevant at ranks 1 and 5: 9.0.8 needs floor(0.4*3 + 0.9) = 2
+    # relevant (precision 2/5 at rank 5); 10.0 needs lround(1.2) = 1 (precision 1 at rank 1)
+    qrels = {"q1": {"a": 1, "e": 1, "z": 1}}
+    run = {"q1": ["a", "b", "c", "d", "e"]}
+    assert fn(qrels, run, "IPrec@0.4").per_query["q1"]["IPrec@0.4"] == 0.4
+    m = "IPrec(version='10.0')@0.4"
+    assert fn(qrels, run, m).per_query["q1"][m] == 1.0
+
+
+@pytest.mark.parametrize("rel", [1, 2])
+@pytest.mark.parametrize("path", ["evaluate", "batch"])
+def test_judged_only_agrees_with_pytrec_eval(rel, path):
+    """-J: documents without a grade >= 0 are dropped and the ranks close up."""
+    qrels, run = random_collection(7 + rel, n=1000)
+    compare_all(qrels, run, path, rel=rel, judged_only=True)
+
+
+@pytest.mark.parametrize("path", ["evaluate", "batch"])
+def test_trec_parameters_agree_with_pytrec_eval(path):
+    """set_F.0.5, 11pt_avg with levels, P/recall/relative_P/iprec at other cutoffs."""
+    qrels, run = random_collection(31, n=1000)
+    pairs = {"F1(beta=0.5)": "set_F", "11pt(levels='0,0.25,0.5,1')": "11pt_avg", "P@3": "P_3", "P@7": "P_7",
+             "R@7": "recall_7", "RelP@3": "relative_P_3", "IPrec@0.25": "iprec_at_recall_0.25",
+             "RprecMult@0.5": "Rprec_mult_0.50"}
+    families = {"set_F.0.5", "11pt_avg.0.0,0.25,0.5,1.0", "P.3,7", "recall.7", "relative_P.3",
+                "iprec_at_recall.0.25", "Rprec_mult.0.5"}
+    compare_all(qrels, run, path, pairs=pairs, families=families)
+
+
+def test_ndcg_gain_map_by_hand():
+    """pytrec_eval cannot parse gain maps, so: grades a=1, b=2; gains 1 -> 3.5, 2 -> 7."""
+    run, grades = ["a", "x", "b"], {"a": 1, "b": 2, "c": 0}
+    dcg = 3.5 + 7 / math.log2(4)
+    idcg = 7 + 3.5 / math.log2(3)
+    for m in ("nDCG(gains='1=3.5,2=7')", "nDCG(gains='2=7,1=3.5')"):
+        assert metrics.score(m, run, grades) == pytest.approx(dcg / idcg, abs=1e-12)
+    e = evaluate_batch({"q1": grades}, {"q1": run}, "nDCG(gains='1=3.5,2=7')")
+    assert e.aggregate["nDCG(gains='1=3.5,2=7')"] == pytest.approx(dcg / idcg, abs=1e-12)
+    # a grade mapped to a negative gain lowers DCG; the ideal keeps only positive gains
+    dcg = 1 + -2 / math.log2(4)
+    assert metrics.score("DCG(gains='2=-2')", run, grades) == pytest.approx(dcg, abs=1e-12)
+    assert metrics.score("IDCG(gains='2=-2')", run, grades) == 1.0
+    # grade 0 given a gain counts for judged documents only (x is unjudged)
+    assert metrics.score("CG(gains='0=0.5')", ["c", "x"], grades) == 0.5

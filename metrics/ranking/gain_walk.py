@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measures import gain_map
 from ._query import Explanation, Query, base_columns, join_terms, label, num, ratio
+from .dcg import level_gains
 
 DEFINITIONS = {
     "G": r"G = \frac{1}{\sum_j g^*_j} \sum_{i} \frac{g_i}{\log_2(2 + C_i - S_i)}, \quad "
@@ -41,21 +41,6 @@ DEFINITIONS = {
     "Rndcg": r"Rndcg = \operatorname{mean}_{j \in \text{R levels}} \frac{DCG@\min(j, n)}{IDCG@j}",
     "nDCG_rel": r"nDCG_{rel} = \frac{1}{P} \sum_{d:\,g_d > 0} \frac{DCG@\mathrm{rank}_d}{IDCG@\min(\mathrm{rank}_d, P)}",
 }
-
-
-def level_gains(grades, gains_text: str | None) -> np.ndarray:
-    """The gain of each grade (the grade, or its value in the gain map); 0 for grades < 0.
-
-    On an array; the one rule the kernels and the batch path share.
-
-    >>> level_gains(np.array([2, 1, 0, -1]), "1=3.5")
-    array([2. , 3.5, 0. , 0. ])
-    """
-    grades = np.asarray(grades)
-    out = np.where(grades >= 0, grades, 0).astype(np.float64)
-    for level, value in gain_map(gains_text).items():
-        out[grades == level] = value
-    return out
 
 
 def ideal_gains(all_grades, gains_text: str | None) -> np.ndarray:
