@@ -570,8 +570,12 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
 
 
 def evaluate_prepared(b: Batch, measures) -> Evaluation:
-    """Evaluate measures on a prepared :class:`Batch` (see :func:`prepare_batch`)."""
-    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
+    """Evaluate measures on a prepared :class:`Batch` (see :func:`prepare_batch`); an empty
+    list gives the queries with no values (``relstring`` alone)."""
+    if isinstance(measures, list | tuple):
+        ms = [parse(m) for m in measures]
+    else:
+        ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
     columns = {}
     for m in ms:
         formula = BATCH_FAMILIES[m.name]

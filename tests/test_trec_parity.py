@@ -241,3 +241,37 @@ def test_ndcg_gain_map_by_hand():
     assert metrics.score("IDCG(gains='2=-2')", run, grades) == 1.0
     # grade 0 given a gain counts for judged documents only (x is unjudged)
     assert metrics.score("CG(gains='0=0.5')", ["c", "x"], grades) == 0.5
+
+
+def test_every_suggestion_parses():
+    """An unknown or incomplete name is answered with a name that itself parses (fixed seed)."""
+    from metrics.measures import NAMES, UnknownMeasureError, known_names
+
+    rng = random.Random(515)
+    seeds = [n.text.replace("{k}", "").replace("{r}", "") for n in NAMES] + known_names()
+    seeds += ["iprec_at_recall", "iprec_at_recall_10", "Rprec_mult", "relative_P", "set_F_0.5", "gm_ap"]
+    texts = list(seeds)
+    letters = "abcdefghijklmnopqrstuvwxyz_0123456789.@"
+    for _ in range(3000):
+        s = list(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(s) + 1)
+            op = rng.random()
+            if op < 0.4 and s:
+                del s[min(i, len(s) - 1)]
+            elif op < 0.8:
+                s.insert(i, rng.choice(letters))
+            elif s:
+                s[min(i, len(s) - 1)] = rng.choice(letters)
+        texts.append("".join(s))
+    suggested = 0
+    for text in texts:
+        try:
+            metrics.parse(text)
+        except UnknownMeasureError as err:
+            if err.suggestion is not None:
+                suggested += 1
+                metrics.parse(err.suggestion)  # raises if the suggestion is not valid
+        except ValueError:
+            pass
+    assert suggested > 500
