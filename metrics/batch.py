@@ -53,7 +53,7 @@ from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
 from .ranking.dcg import level_gains
-from .ranking.inferred import geometric_log, infap_term
+from .ranking.inferred import geometric_log, infap_term, yaap
 from .ranking.interpolation import levels_of, needed_hits
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
@@ -268,6 +268,11 @@ def _geometric(m: Measure, b: Batch) -> np.ndarray:
     return geometric_log(BATCH_FAMILIES[inner.name](inner, b))
 
 
+def _yaap(m: Measure, b: Batch) -> np.ndarray:
+    q, rank, hits = _hit_positions(b, m["rel"])
+    return yaap(b.count(q, hits / rank), b.num_rel(m["rel"]))
+
+
 def _infap(m: Measure, b: Batch) -> np.ndarray:
     rel = m["rel"]
     pooled = b.grade == -1
@@ -353,7 +358,7 @@ BATCH_FAMILIES = {
     "NumQ": _counts_family, "RR": _reciprocal_rank, "AP": _average_precision,
     "CG": _dcg_family, "DCG": _dcg_family, "IDCG": _dcg_family, "nDCG": _dcg_family,
     "Rprec": _rprec, "Bpref": _bpref, "IPrec": _interpolated, "11pt": _interpolated,
-    "GMAP": _geometric, "GMBpref": _geometric, "infAP": _infap,
+    "GMAP": _geometric, "GMBpref": _geometric, "infAP": _infap, "YAAP": _yaap,
     "G": _gain_walk, "binG": _gain_walk, "Rndcg": _gain_walk, "nDCG_rel": _gain_walk,
     "SetAP": _set_counts, "RelP": _set_counts, "Utility": _set_counts, "NumNonRelJudgedRet": _set_counts,
     "RprecMult": _set_counts,

@@ -107,6 +107,8 @@ FAMILIES: dict[str, Family] = {
                 "none", _REL, aggregate="gmean", normalised=False),
         _family("GMBpref", "geometric-mean bpref: per query log(max(bpref, 0.00001)), over queries exp of "
                 "the mean", "none", _REL, aggregate="gmean", normalised=False),
+        _family("YAAP", "yet another AP (Robertson 2012): log((1 + S) / (1 + R - S)), S the sum of the "
+                "precisions at the relevant ranks", "none", _REL, normalised=False),
         _family("infAP", "inferred AP (Yilmaz & Aslam 2006): AP estimated from a sampled pool, "
                 "grade -1 = pooled but not judged", "none", _REL),
         _family("RprecMult", "precision at rank floor(m * R + 0.9), a multiple m of R", "multiple", _REL),
@@ -424,6 +426,7 @@ NAMES: tuple[Name, ...] = (
     _alias("NumQ", "NumQ", "NumQ"), _trec("num_q", "NumQ", "num_q"),
     _alias("GMAP", "GMAP", "GMAP"), _trec("gm_map", "GMAP", "gm_map"),
     _alias("GMBpref", "GMBpref", "GMBpref"), _trec("gm_bpref", "GMBpref", "gm_bpref"),
+    _alias("YAAP", "YAAP", "YAAP"), _trec("yaap", "YAAP", "yaap"),
     _alias("infAP", "infAP", "infAP", trec=True), _alias("InfAP", "infAP"),
     _alias("RprecMult", "RprecMult", "RprecMult@1.5"), _trec("Rprec_mult_{r}", "RprecMult", "Rprec_mult_1.50"),
     _alias("Utility", "Utility", "Utility"), _trec("utility", "Utility", "utility"),
@@ -480,7 +483,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 67)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 69)
     """
     return [example for n in NAMES for example in n.examples]
 

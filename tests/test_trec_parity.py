@@ -275,3 +275,17 @@ def test_every_suggestion_parses():
         except ValueError:
             pass
     assert suggested > 500
+
+
+@pytest.mark.parametrize("path", ["evaluate", "batch"])
+def test_yaap_by_hand(path):
+    """yaap is not in trec_eval 9.0.8 (nor pytrec_eval): log((1 + S) / (1 + R - S)), S = AP * R."""
+    qrels = {"q1": {"a": 1, "c": 1, "z": 1}, "q2": {"b": 1}, "q3": {"x": 0}}
+    run = {"q1": ["a", "b", "c"], "q2": ["b"], "q3": ["x"]}
+    fn = metrics.evaluate if path == "evaluate" else evaluate_batch
+    e = fn(qrels, run, "YAAP yaap")
+    S = 1 + 2 / 3  # precision 1/1 at a, 2/3 at c
+    assert e.per_query["q1"]["YAAP"] == pytest.approx(math.log((1 + S) / (1 + 3 - S)), abs=1e-15)
+    assert e.per_query["q2"]["YAAP"] == pytest.approx(math.log(2 / 1), abs=1e-15)
+    assert e.per_query["q3"]["YAAP"] == 0.0  # log(1 / 1): nothing relevant
+    assert metrics.parse("yaap").trec_name == "yaap"

@@ -21,7 +21,7 @@ KERNELS = {
     "CG": dcg, "DCG": dcg, "IDCG": dcg, "nDCG": dcg,
     "Rprec": rprec_bpref, "Bpref": rprec_bpref,
     "IPrec": interpolation, "11pt": interpolation,
-    "GMAP": inferred, "GMBpref": inferred, "infAP": inferred,
+    "GMAP": inferred, "YAAP": inferred, "GMBpref": inferred, "infAP": inferred,
     "G": gain_walk, "binG": gain_walk, "Rndcg": gain_walk, "nDCG_rel": gain_walk,
     "SetAP": set_counts, "RelP": set_counts, "Utility": set_counts, "NumNonRelJudgedRet": set_counts,
     "RprecMult": set_counts,

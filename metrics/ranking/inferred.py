@@ -1,5 +1,5 @@
-r"""Inferred AP (Yilmaz & Aslam 2006, as trec_eval 9.0.8's ``infAP``), and the geometric
-means of AP and bpref (``gm_map``, ``gm_bpref``).
+r"""Inferred AP (Yilmaz & Aslam 2006, as trec_eval 9.0.8's ``infAP``), the geometric
+means of AP and bpref (``gm_map``, ``gm_bpref``) and YAAP (``yaap``, Robertson 2012).
 
 infAP reads grade −1 as "in the judging pool, but not judged" (a random sample of the pool
 was judged). Unjudged documents absent from the judgments are outside the pool and skipped.
@@ -18,6 +18,12 @@ prints with ``-q`` — and average them over queries as exp(mean), the geometric
 1.0
 >>> round(metrics.score("GMAP", ["x", "a"], {"a": 1}), 4)  # log(AP) = log(1/2)
 -0.6931
+
+YAAP ("yet another AP", trec_eval's ``yaap``) smooths AP for averaging: with S the sum of
+the precisions at the relevant ranks (S / R = AP), log((1 + S) / (1 + R − S)):
+
+>>> round(metrics.score("YAAP", ["x", "a"], {"a": 1, "b": 1}), 4)  # S = 1/2, R = 2: log(1.5 / 2.5)
+-0.5108
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ DEFINITIONS = {
     "infAP": r"infAP = \frac{1}{R} \sum_{i:\,rel_i} \left(\frac{1}{i} + \frac{i-1}{i} \cdot "
              r"\frac{r + u + p}{i - 1} \cdot \frac{r + \epsilon}{r + u + 2\epsilon}\right)",
     "GMAP": r"GMAP = \exp\left(\frac{1}{|Q|} \sum_q \log \max(AP_q, 10^{-5})\right)",
+    "YAAP": r"YAAP = \log \frac{1 + S}{1 + R - S}, \quad S = \sum_{i:\,rel_i} P@i",
     "GMBpref": r"GMBpref = \exp\left(\frac{1}{|Q|} \sum_q \log \max(bpref_q, 10^{-5})\right)",
 }
 
@@ -63,7 +70,23 @@ def geometric_log(value):
     return out if np.ndim(out) else float(out)
 
 
+def yaap(S, R):
+    """log((1 + S) / (1 + R − S)) for a sum S of precisions at the relevant ranks. On numbers or arrays.
+
+    >>> round(yaap(1.0, 1), 4), round(yaap(0.0, 3), 4)  # log(2 / 1); log(1 / 4)
+    (0.6931, -1.3863)
+    """
+    out = np.log((1.0 + np.asarray(S, dtype=np.float64)) / (1.0 + np.asarray(R, dtype=np.float64) - S))
+    return out if np.ndim(out) else float(out)
+
+
 def trace(m, q: Query) -> Explanation:
+    if m.name == "YAAP":
+        e = average_precision.trace(parse("AP").with_params(rel=m["rel"]), q)
+        S, R = e.summary["sum"], e.summary["R"]
+        value = yaap(S, R)
+        formula = rf"{label(m)} = \log \frac{{1 + {num(S)}}}{{1 + {R} - {num(S)}}} = {num(value)}"
+        return Explanation(str(m), value, e.columns, formula, DEFINITIONS["YAAP"], dict(e.summary))
     if m.name in ("GMAP", "GMBpref"):
         inner = "AP" if m.name == "GMAP" else "Bpref"
         base = parse(inner).with_params(rel=m["rel"])
