@@ -55,11 +55,12 @@ from .ranking.dcg import gains as _gains
 from .ranking.dcg import level_gains
 from .ranking.inferred import geometric_log, infap_term, yaap
 from .ranking.interpolation import levels_of, needed_hits
+from .ranking.judgment_groups import base_measure
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
 from .ranking.set_counts import relative_precision, utility
 
-__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_prepared", "BATCH_FAMILIES", "Batch", "prepare_batch",
+__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_groups", "evaluate_prepared", "BATCH_FAMILIES", "Batch", "prepare_batch",
            "relstrings"]
 
 PAIR_BLOCK = 4_000_000  # tie comparisons per block
@@ -268,6 +269,12 @@ def _geometric(m: Measure, b: Batch) -> np.ndarray:
     return geometric_log(BATCH_FAMILIES[inner.name](inner, b))
 
 
+def _judgment_group(m: Measure, b: Batch) -> np.ndarray:
+    """One group's judgments: the plain measure (:func:`evaluate_groups` averages the groups)."""
+    base = base_measure(m)
+    return BATCH_FAMILIES[base.name](base, b)
+
+
 def _yaap(m: Measure, b: Batch) -> np.ndarray:
     q, rank, hits = _hit_positions(b, m["rel"])
     return yaap(b.count(q, hits / rank), b.num_rel(m["rel"]))
@@ -362,6 +369,7 @@ BATCH_FAMILIES = {
     "G": _gain_walk, "binG": _gain_walk, "Rndcg": _gain_walk, "nDCG_rel": _gain_walk,
     "SetAP": _set_counts, "RelP": _set_counts, "Utility": _set_counts, "NumNonRelJudgedRet": _set_counts,
     "RprecMult": _set_counts,
+    "AP_avgjg": _judgment_group, "P_avgjg": _judgment_group, "RprecMult_avgjg": _judgment_group,
 }
 
 
@@ -588,6 +596,51 @@ def evaluate_prepared(b: Batch, measures) -> Evaluation:
     names = [str(m) for m in ms]
     per_query = {qid: {key: columns[key][i] for key in names} for i, qid in enumerate(b.queries)}
     return Evaluation(names, aggregate(ms, per_query), per_query, b.missing_from_run, b.missing_from_qrels)
+
+
+GROUP_FAMILIES = ("AP_avgjg", "P_avgjg", "RprecMult_avgjg", "NumQ")
+
+
+def evaluate_groups(groups: Mapping[str, Qrels], run, measures, *, missing: str = "skip",
+                    depth: int | None = None, judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
+    """Evaluate against several judgment groups (trec_eval ``-R qrels_jg``): each measure is
+    computed with each group's judgments and averaged over the groups that judged the query.
+
+    Only the judgment-group measures (``map_avgjg``, ``P_avgjg_k``, ``Rprec_mult_avgjg_m``) and
+    NumQ are offered, as in trec_eval.
+
+    >>> groups = {"u1": qrels_from_dict({"q1": {"a": 1}}), "u2": qrels_from_dict({"q1": {"b": 1}})}
+    >>> e = evaluate_groups(groups, {"q1": ["a", "b"]}, "map_avgjg")
+    >>> e.per_query["q1"]["AP_avgjg"]  # (AP 1 for u1 + AP 1/2 for u2) / 2
+    0.75
+    """
+    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
+    other = [str(m) for m in ms if m.name not in GROUP_FAMILIES]
+    if other:
+        raise ValueError(f"measures: with judgment groups (qrels_jg) only map_avgjg, P_avgjg_k, "
+                         f"Rprec_mult_avgjg_m and num_q are computed, as in trec_eval; not {', '.join(other)}")
+    if isinstance(run, Mapping):
+        run = run_from_dict(run)
+    sums: dict[str, dict[str, float]] = {}
+    counts: dict[str, int] = {}
+    missing_run: set[str] = set()
+    missing_qrels: set[str] = set(run.queries)
+    for qrels in groups.values():
+        b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
+        e = evaluate_prepared(b, ms)
+        for qid, values in e.per_query.items():
+            total = sums.setdefault(qid, dict.fromkeys(values, 0.0))
+            for key, v in values.items():
+                total[key] += v
+            counts[qid] = counts.get(qid, 0) + 1
+        missing_run.update(e.missing_from_run)
+        missing_qrels.intersection_update(e.missing_from_qrels)
+    per_query = {qid: {k: (1.0 if k == "NumQ" else v / counts[qid]) for k, v in values.items()}
+                 for qid, values in sums.items()}
+    names = [str(m) for m in ms]
+    per_query = {qid: {k: values[k] for k in names} for qid, values in per_query.items()}
+    return Evaluation(names, aggregate(ms, per_query), per_query, sorted(missing_run - set(per_query)),
+                      [q for q in run.queries if q in missing_qrels])
 
 
 def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int | None = None) -> Evaluation:

@@ -126,6 +126,12 @@ FAMILIES: dict[str, Family] = {
         _family("RelP", "relative precision: relevant retrieved in the top k, divided by min(k, R)",
                 "optional", _REL),
         _family("SetAP", "set AP: precision times recall of the whole retrieved set", "none", _REL),
+        _family("AP_avgjg", "AP against each judgment group's judgments (qrels_jg), averaged over the groups",
+                "none", _REL),
+        _family("P_avgjg", "P@k against each judgment group's judgments (qrels_jg), averaged over the groups",
+                "required", _REL),
+        _family("RprecMult_avgjg", "RprecMult@m against each judgment group's judgments (qrels_jg), averaged "
+                "over the groups", "multiple", _REL),
         _family("NumNonRelJudgedRet", "number of judged non-relevant documents retrieved", "none", _REL,
                 aggregate="sum", normalised=False),
     ]
@@ -436,6 +442,10 @@ NAMES: tuple[Name, ...] = (
     _alias("RelP", "RelP", "RelP@10"), _trec("relative_P_{k}", "RelP", "relative_P_10"),
     _trec("set_relative_P", "RelP", "set_relative_P"),
     _alias("SetAP", "SetAP", "SetAP"), _trec("set_map", "SetAP", "set_map"),
+    _alias("AP_avgjg", "AP_avgjg", "AP_avgjg"), _trec("map_avgjg", "AP_avgjg", "map_avgjg"),
+    _alias("P_avgjg", "P_avgjg", "P_avgjg@10"), _trec("P_avgjg_{k}", "P_avgjg", "P_avgjg_10"),
+    _alias("RprecMult_avgjg", "RprecMult_avgjg", "RprecMult_avgjg@1"),
+    _trec("Rprec_mult_avgjg_{r}", "RprecMult_avgjg", "Rprec_mult_avgjg_1.00"),
     _alias("NumNonRelJudgedRet", "NumNonRelJudgedRet", "NumNonRelJudgedRet"),
     _trec("num_nonrel_judged_ret", "NumNonRelJudgedRet", "num_nonrel_judged_ret"),
 )
@@ -483,7 +493,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 69)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 75)
     """
     return [example for n in NAMES for example in n.examples]
 

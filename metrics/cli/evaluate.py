@@ -7,9 +7,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..batch import evaluate_prepared, prepare_batch, relstrings
+from ..batch import evaluate_groups, evaluate_prepared, prepare_batch, relstrings
 from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
 from ..io.source import FileTooLargeError, format_size
+from ..io.trec_jg import read_qrels_jg
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse_many
 from .errors import UsageError
@@ -77,8 +78,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-J", "--judged-only", action="store_true",
                    help="drop documents without a grade >= 0 before scoring, ranks closing up "
                         "(trec_eval -J, after -M)")
-    p.add_argument("-R", "--rel-format", choices=("qrels",), default="qrels",
-                   help="judgments format (trec_eval -R); only qrels: prefs and qrels_jg are not offered")
+    p.add_argument("-R", "--rel-format", choices=("qrels", "qrels_jg"), default="qrels",
+                   help="judgments format (trec_eval -R): qrels, or qrels_jg ('qid group docid grade', "
+                        "for map_avgjg, P_avgjg and Rprec_mult_avgjg; default measures then -m qrels_jg); "
+                        "prefs is not offered")
     p.add_argument("--trec-eval-version", choices=("9.0.8", "10.0"), default="9.0.8",
                    help="whose conventions to follow where the versions differ: 9.0.8 (default) "
                         "compares scores as float32 and cuts IPrec at floor(r*R + 0.9); 10.0 "
@@ -114,7 +117,7 @@ class Asked:
 
 def asked_from(args) -> Asked:
     """The measures asked for (with -l applied to the binary ones), runid and relstring."""
-    texts = args.measure or ["official"]
+    texts = args.measure or (["qrels_jg"] if getattr(args, "rel_format", "qrels") == "qrels_jg" else ["official"])
     expanded: list[str] = []
     asked = Asked([])
     for text in texts:
@@ -172,19 +175,36 @@ def run(args) -> None:
     jsonl = {"id_fields": fields}
     try:
         progress(f"reading {args.qrels}")
-        qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
-                           **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
+        if args.rel_format == "qrels_jg":
+            groups = read_qrels_jg(args.qrels, max_bytes=args.max_bytes)
+            qrels = None
+        else:
+            groups = None
+            qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
+                               **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
         progress(f"reading {args.run}")
         run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes,
                         **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
     except FileTooLargeError as err:
         raise ValueError(f"{err}; raise it with --max-bytes SIZE (0 = no limit)") from None
-    progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
-    batch = prepare_batch(qrels, run_, missing="zero" if args.complete else "skip", depth=args.depth,
-                          judged_only=args.judged_only, trec_eval=args.trec_eval_version)
-    result = evaluate_prepared(batch, ms)
+    judged = qrels if groups is None else list(groups.values())
+    n_judged = len(qrels.queries) if groups is None else len({q for g in judged for q in g.queries})
+    progress(f"evaluating {n_judged:,} judged queries, {len(run_):,} run lines")
+    options = {"missing": "zero" if args.complete else "skip", "depth": args.depth,
+               "judged_only": args.judged_only, "trec_eval": args.trec_eval_version}
+    if groups is not None:
+        if asked.relstring is not None:
+            raise UsageError("relstring needs -R qrels")
+        try:
+            result = evaluate_groups(groups, run_, ms, **options)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        batch = None
+    else:
+        batch = prepare_batch(qrels, run_, **options)
+        result = evaluate_prepared(batch, ms)
     progress.done()
-    for line in warnings(result, qrels, run_, args.complete):
+    for line in warnings(result, judged, run_, args.complete):
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
     if not result.per_query:
@@ -194,9 +214,9 @@ def run(args) -> None:
     if args.format == "trec":
         strings = relstrings(batch, asked.relstring) if asked.relstring is not None and args.per_query else None
         write_trec(out, ms, result, args.per_query, run_.tag if asked.runid else None,
-                   relstrings=strings, summary=trec_summary_overrides(ms, qrels, args))
+                   relstrings=strings, summary=trec_summary_overrides(ms, qrels, args) if groups is None else {})
     elif args.format == "json":
-        write_json(out, result, args.per_query, warnings(result, qrels, run_, args.complete))
+        write_json(out, result, args.per_query, warnings(result, judged, run_, args.complete))
     elif args.format == "csv":
         write_csv(out, ms, result, args.per_query)
     else:
@@ -220,10 +240,13 @@ def _is_jsonl(path: str, fmt: str) -> bool:
 
 
 def warnings(result, qrels, run_, complete: bool) -> list[str]:
+    """``qrels``: the judgments, or (qrels_jg) a list of them, one per judgment group."""
     out = list(result.warnings)
     if complete:
         in_run = set(run_.queries)
-        zero = [q for q in qrels.queries if q not in in_run]
+        judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
+            q for group in qrels for q in group.queries))
+        zero = [q for q in judged if q not in in_run]
         if zero:
             shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
             out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "

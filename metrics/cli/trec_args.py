@@ -30,8 +30,9 @@ MULTIPLES = tuple(i / 5 for i in range(1, 11))
 DEFAULTS = {
     "P": CUTOFFS, "recall": CUTOFFS, "map_cut": CUTOFFS, "ndcg_cut": CUTOFFS, "relative_P": CUTOFFS,
     "success": (1, 5, 10), "iprec_at_recall": LEVELS, "Rprec_mult": MULTIPLES,
+    "P_avgjg": CUTOFFS, "Rprec_mult_avgjg": MULTIPLES,
 }
-FLOAT_NAMES = {"iprec_at_recall", "Rprec_mult"}  # their values print as %.2f (iprec_at_recall_0.50)
+FLOAT_NAMES = {"iprec_at_recall", "Rprec_mult", "Rprec_mult_avgjg"}  # their values print as %.2f (iprec_at_recall_0.50)
 GAIN_FAMILIES = {"ndcg": "nDCG", "ndcg_rel": "nDCG_rel", "Rndcg": "Rndcg", "G": "G"}
 
 # trec_eval 9.0.8's nicknames (its measures.c), in its order
@@ -43,6 +44,7 @@ NICKNAMES = {
                  "map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall set_relative_P set_map set_F "
                  "num_nonrel_judged_ret").split(),
     "set": "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P set_map set_F".split(),
+    "qrels_jg": "runid num_q map_avgjg P_avgjg Rprec_mult_avgjg".split(),
 }
 MAX_VALUES = 1000  # values in one NAME.v1,v2,... list
 

@@ -6,6 +6,7 @@ from . import (
                gain_walk,
                inferred,
                interpolation,
+    judgment_groups,
                precision_recall,
                reciprocal_rank,
                rprec_bpref,
@@ -25,6 +26,7 @@ KERNELS = {
     "G": gain_walk, "binG": gain_walk, "Rndcg": gain_walk, "nDCG_rel": gain_walk,
     "SetAP": set_counts, "RelP": set_counts, "Utility": set_counts, "NumNonRelJudgedRet": set_counts,
     "RprecMult": set_counts,
+    "AP_avgjg": judgment_groups, "P_avgjg": judgment_groups, "RprecMult_avgjg": judgment_groups,
 }
 
 __all__ = ["KERNELS", "Query", "ratio"]
