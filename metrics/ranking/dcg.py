@@ -160,7 +160,7 @@ def trace(m, q: Query) -> Explanation:
     if m.name == "DCG":
         value = summary["DCG"]
         formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {num(value)}"
-        return Explanation(str(m), value, cols, formula, _definition("DCG", dcg), summary)
+        return Explanation(str(m), value, cols, formula, _definition("DCG", dcg, m["gains"]), summary)
 
     ideal_docs, ideal_grades, ideal_gains = ideal_order(m, q)
     depth = len(ideal_gains) if m.cutoff is None else min(m.cutoff, len(ideal_gains))
@@ -186,7 +186,7 @@ def trace(m, q: Query) -> Explanation:
     if m.name == "IDCG":
         value = idcg
         formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {num(value)}"
-        return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg), summary, ideal)
+        return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg, m["gains"]), summary, ideal)
     value = ratio(summary["DCG"], idcg)
     ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {num(value)}"
                  if idcg > 0 else rf"\mathrm{{nDCG}}{k} &= 0 \quad (\text{{IDCG}} = 0\text{{: nothing relevant}})")
@@ -195,7 +195,7 @@ def trace(m, q: Query) -> Explanation:
                rf"\mathrm{{IDCG}}{k} &= {join_terms(ideal_terms, _term)} = {num(idcg)} \\ "
                rf"{ndcg_line}"
                r"\end{aligned}")
-    return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg), summary, ideal)
+    return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg, m["gains"]), summary, ideal)
 
 
 def _term(pair) -> str:
@@ -203,5 +203,7 @@ def _term(pair) -> str:
     return rf"\frac{{{num(gain)}}}{{{num(discount)}}}"
 
 
-def _definition(name: str, dcg: str) -> str:
-    return rf"{DEFINITIONS[name]}, \quad {GAIN_TEXT[dcg]}, \quad {DISCOUNT_TEXT[dcg]}"
+def _definition(name: str, dcg: str, gains_text: str | None = None) -> str:
+    gain_text = GAIN_TEXT[dcg] if gains_text is None else (
+        r"g_i = \text{gain}(grade_i)\;(" + gains_text.replace(",", r",\;") + r"\text{, else the grade})")
+    return rf"{DEFINITIONS[name]}, \quad {gain_text}, \quad {DISCOUNT_TEXT[dcg]}"
