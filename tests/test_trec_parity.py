@@ -289,3 +289,14 @@ def test_yaap_by_hand(path):
     assert e.per_query["q2"]["YAAP"] == pytest.approx(math.log(2 / 1), abs=1e-15)
     assert e.per_query["q3"]["YAAP"] == 0.0  # log(1 / 1): nothing relevant
     assert metrics.parse("yaap").trec_name == "yaap"
+
+
+def test_normalised_new_measures_stay_within_0_and_1():
+    """Every new family flagged normalised gives values in [0, 1] on the random collection."""
+    qrels, run = random_collection(404, n=1000)
+    names = [n for n in PAIRS if metrics.parse(n).family.normalised] + ["AP_avgjg", "P_avgjg@5"]
+    assert "infAP" in names and "Rndcg" in names and "G" not in names
+    e = evaluate_batch(qrels, {q: r for q, r in run.items() if r}, names)
+    for values in e.per_query.values():
+        for name in names:
+            assert 0.0 <= values[str(metrics.parse(name))] <= 1.0 + 1e-12, name

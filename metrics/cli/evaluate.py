@@ -207,6 +207,9 @@ def run(args) -> None:
     for line in warnings(result, judged, run_, args.complete):
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
+    if asked.relstring is not None and not (args.format == "trec" and args.per_query):
+        print("ranklab: warning: relstring is printed per query only, with --format trec -q (as trec_eval)",
+              file=sys.stderr)
     if not result.per_query:
         print("ranklab: warning: no query is both judged and in the run; nothing to average",
               file=sys.stderr)
