@@ -8,9 +8,17 @@ import time
 from dataclasses import dataclass
 
 from ..batch import evaluate_groups, evaluate_prepared, prepare_batch, relstrings
-from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
+from ..io import (
+    CLI_MAX_BYTES,
+    DEDUP,
+    FORMATS,
+    detect_format,
+    parse_size,
+    read_qrels,
+    read_qrels_jg,
+    read_run,
+)
 from ..io.source import FileTooLargeError, format_size
-from ..io.trec_jg import read_qrels_jg
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse_many
 from .errors import UsageError
