@@ -10,8 +10,22 @@ import math
 from collections.abc import KeysView, Mapping, Sequence, Set
 from numbers import Integral, Real
 
+import numpy as np
+
 MAX_GRADE = 2**31 - 1  # trec_eval stores grades as C ints
 TIES = ("docid-desc", "docid-asc", "input")
+# trec_eval 9.0.8 stores run scores as float32 (scores equal in float32 tie); 10.0 compares doubles
+TREC_EVAL_VERSIONS = ("9.0.8", "10.0")
+
+
+def as_float32(value: float) -> float:
+    """A score as trec_eval 9.0.8 stores it (float32; beyond its range, +-inf).
+
+    >>> as_float32(1.000000001) == as_float32(1.0), as_float32(1e300)
+    (True, inf)
+    """
+    with np.errstate(over="ignore"):
+        return float(np.float32(value))
 
 
 def _short(value, limit: int = 40) -> str:
@@ -95,17 +109,21 @@ def judgments(value, name: str = "judgments") -> dict[str, int]:
     return out
 
 
-def ranking(value, name: str = "ranking", *, ties: str = "docid-desc") -> list[str]:
+def ranking(value, name: str = "ranking", *, ties: str = "docid-desc", trec_eval: str = "9.0.8") -> list[str]:
     """Clean a ranking: a sequence of doc ids best first, or a mapping doc id → score.
 
     A mapping is ordered as trec_eval orders a run: score descending, ties broken by
-    document id descending (``ties='docid-asc'`` or ``'input'`` choose otherwise).
-    Duplicate ids are an error, as in trec_eval.
+    document id descending (``ties='docid-asc'`` or ``'input'`` choose otherwise). Under
+    ``trec_eval='9.0.8'`` (the default) scores are compared as float32, as 9.0.8 stores them;
+    ``'10.0'`` compares them as doubles. Duplicate ids are an error, as in trec_eval.
     """
     if ties not in TIES:
         raise ValueError(f"ties must be one of {', '.join(map(repr, TIES))}, got {ties!r}")
+    choice(trec_eval, "trec_eval", TREC_EVAL_VERSIONS)
     if isinstance(value, Mapping):
         items = [(doc_id(d, name), score_value(s, f"{name}[{d!r}]")) for d, s in value.items()]
+        if trec_eval == "9.0.8":
+            items = [(d, as_float32(s)) for d, s in items]
         seen: set[str] = set()
         for d, _ in items:
             if d in seen:

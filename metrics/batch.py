@@ -47,16 +47,21 @@ from .core import MISSING, Evaluation, aggregate
 from .io import keys as _keys
 from .io.arrays import as_numpy
 from .io.model import Qrels, Run, qrels_from_dict, run_from_dict
-from .measures import Measure, parse_many
+from .measures import Measure, parse, parse_many
 from .ranking import ratio
 from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
-from .ranking.interpolation import LEVELS, needed_hits
+from .ranking.dcg import level_gains
+from .ranking.inferred import geometric_log, infap_term, yaap
+from .ranking.interpolation import levels_of, needed_hits
+from .ranking.judgment_groups import base_measure
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
+from .ranking.set_counts import relative_precision, utility
 
-__all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch"]
+__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_groups", "evaluate_prepared", "BATCH_FAMILIES", "Batch", "prepare_batch",
+           "relstrings"]
 
 PAIR_BLOCK = 4_000_000  # tie comparisons per block
 
@@ -124,7 +129,7 @@ def _counts_family(m: Measure, b: Batch) -> np.ndarray:
     if name == "R":
         return r
     if name == "F1":
-        return f1(p, r)
+        return f1(p, r, m["beta"])
     if name == "Success":
         return (hits > 0).astype(np.float64)
     if name == "NumRet":
@@ -191,30 +196,31 @@ def _interpolated(m: Measure, b: Batch) -> np.ndarray:
 
     def at(level: float) -> np.ndarray:
         out = np.zeros(b.size)
-        needed = needed_hits(level, R)
+        needed = needed_hits(level, R, m["version"])
         ok = hits >= needed[q]
         np.maximum.at(out, q[ok], precision[ok])
         return np.where((R > 0) & (b.n_ret > 0), out, 0.0)
 
     if m.name == "IPrec":
         return at(m.cutoff)
+    levels = levels_of(m)
     total = np.zeros(b.size)
-    for level in LEVELS:
+    for level in levels:
         total = total + at(level)
-    return total / 11
+    return total / len(levels)
 
 
 def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     dcg, rel, k = m["dcg"], m["rel"], m.cutoff
     within = b.rank <= k if k is not None else np.ones(b.q.size, dtype=bool)
-    gain = _gains(b.grade, None, dcg, rel)
+    gain = _gains(b.grade, None, dcg, rel, m["gains"])
     if m.name == "CG":
         return b.count(b.q[within], gain[within])
     value = b.count(b.q[within], (gain / _discount(b.rank, dcg))[within])
     if m.name == "DCG":
         return value
     if m["ideal"] == "qrels":
-        iq, ig = b.qrels_q, _gains(b.qrels_grade, None, dcg, rel)
+        iq, ig = b.qrels_q, _gains(b.qrels_grade, None, dcg, rel, m["gains"])
     else:
         iq, ig = b.q, gain
     keep = ig > 0
@@ -229,20 +235,155 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     return ratio(value, ideal)
 
 
+def _segment_cumsum(q: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Running sum of ``values`` within each run of equal ``q`` (sorted), inclusive."""
+    total = np.cumsum(values, dtype=np.float64)
+    if not q.size:
+        return total
+    starts = np.r_[True, q[1:] != q[:-1]]
+    first = np.maximum.accumulate(np.where(starts, np.arange(q.size), 0))
+    return total - (total - values)[first]
+
+
+def _set_counts(m: Measure, b: Batch) -> np.ndarray:
+    rel = m["rel"]
+    R = b.num_rel(rel)
+    k = m.cutoff if m.name == "RelP" else None
+    n = b.n_ret.astype(np.float64) if k is None else np.minimum(b.n_ret, k).astype(np.float64)
+    if m.name == "RprecMult":
+        c = needed_hits(m.cutoff, R)
+        mask = b.relevant(rel) & (b.rank <= c[b.q])
+        return ratio(b.count(b.q[mask]), c)
+    if m.name == "NumNonRelJudgedRet":
+        return b.count(b.q[(b.grade >= 0) & (b.grade < rel)])
+    hits = b.count(b.q[b.relevant(rel, k)])
+    if m.name == "SetAP":
+        return ratio(hits, n) * ratio(hits, R)
+    if m.name == "RelP":
+        return relative_precision(hits, n if k is None else k, R)
+    return utility(hits, n, R, m["a"], m["b"], m["c"]).astype(np.float64)  # Utility
+
+
+def _geometric(m: Measure, b: Batch) -> np.ndarray:
+    inner = parse("AP" if m.name == "GMAP" else "Bpref").with_params(rel=m["rel"])
+    return geometric_log(BATCH_FAMILIES[inner.name](inner, b))
+
+
+def _judgment_group(m: Measure, b: Batch) -> np.ndarray:
+    """One group's judgments: the plain measure (:func:`evaluate_groups` averages the groups)."""
+    base = base_measure(m)
+    return BATCH_FAMILIES[base.name](base, b)
+
+
+def _yaap(m: Measure, b: Batch) -> np.ndarray:
+    q, rank, hits = _hit_positions(b, m["rel"])
+    return yaap(b.count(q, hits / rank), b.num_rel(m["rel"]))
+
+
+def _infap(m: Measure, b: Batch) -> np.ndarray:
+    rel = m["rel"]
+    pooled = b.grade == -1
+    nonrel = (b.grade >= 0) & (b.grade < rel)
+    relevant = ~pooled & ~nonrel & (b.grade != -2)
+    r_above = _segment_cumsum(b.q, relevant.astype(np.float64)) - relevant
+    u_above = _segment_cumsum(b.q, nonrel.astype(np.float64)) - nonrel
+    p_above = _segment_cumsum(b.q, pooled.astype(np.float64)) - pooled
+    term = infap_term(b.rank[relevant], r_above[relevant], u_above[relevant], p_above[relevant])
+    return ratio(b.count(b.q[relevant], term), b.num_rel(rel))
+
+
+def _ideal(b: Batch, gains_text):
+    """The ideal gains of each query, best first: (query, gain, rank, P per query)."""
+    g = level_gains(b.qrels_grade, gains_text)
+    keep = (b.qrels_grade >= 0) & (g > 0)
+    iq, ig = b.qrels_q[keep], g[keep]
+    order = np.lexsort((-ig, iq))
+    iq, ig = iq[order], ig[order]
+    return iq, ig, _cumcount(iq) + 1, b.count(iq).astype(np.int64)
+
+
+def _at_rank(q_sorted, ranks_sorted, cum, want_q, want_rank):
+    """The running value ``cum`` of the last row of query want_q at rank <= want_rank (0 if none)."""
+    if not q_sorted.size:
+        return np.zeros(len(want_q))
+    scale = int(max(ranks_sorted.max(initial=0), np.max(want_rank, initial=0))) + 2
+    keys = q_sorted.astype(np.int64) * scale + ranks_sorted
+    pos = np.searchsorted(keys, want_q.astype(np.int64) * scale + want_rank, side="right") - 1
+    ok = (pos >= 0) & (q_sorted[np.maximum(pos, 0)] == want_q)
+    return np.where(ok, cum[np.maximum(pos, 0)], 0.0)
+
+
+def _gain_walk(m: Measure, b: Batch) -> np.ndarray:
+    if m.name == "binG":
+        rel = m["rel"]
+        q, rank, hits = _hit_positions(b, rel)
+        total = b.count(q, 1.0 / np.log2(2.0 + rank - hits))
+        return np.where(b.count(q) > 0, ratio(total, b.num_rel(rel)), 0.0)
+    gains_text = m["gains"]
+    g = np.where(b.grade >= 0, level_gains(b.grade, gains_text), 0.0)
+    iq, ig, irank, P = _ideal(b, gains_text)
+    if m.name == "G":
+        cost_cum = _segment_cumsum(iq, np.maximum(ig, 1.0))
+        ideal_cost = _at_rank(iq, irank, cost_cum, b.q, np.minimum(b.rank, P[b.q]))
+        cost = ideal_cost + np.maximum(b.rank - P[b.q], 0)
+        so_far = _segment_cumsum(b.q, g)
+        nz = g != 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = g[nz] / np.log2(2.0 + cost[nz] - so_far[nz])
+        return ratio(b.count(b.q[nz], terms), b.count(iq, ig))
+    dcg_cum = _segment_cumsum(b.q, g / np.log2(b.rank + 1.0))
+    idcg_cum = _segment_cumsum(iq, ig / np.log2(irank + 1.0))
+    dcg_total = b.count(b.q, g / np.log2(b.rank + 1.0))
+    idcg_total = b.count(iq, ig / np.log2(irank + 1.0))
+    if m.name == "nDCG_rel":
+        pos = g > 0
+        pq = b.q[pos]
+        idcg_here = _at_rank(iq, irank, idcg_cum, pq, np.minimum(b.rank[pos], P[pq]))
+        points = b.count(pq, ratio(dcg_cum[pos], idcg_here))
+        missing = P - b.count(pq)
+        total = points + missing * ratio(dcg_total, idcg_total)
+        return np.where(total > 0, ratio(total, P), 0.0)
+    # Rndcg: nDCG where the ideal gain changes (ranks 1..P), and at n past rank P + 1
+    nxt = np.r_[ig[1:], 0.0]
+    last = np.r_[iq[1:] != iq[:-1], True] if iq.size else np.zeros(0, bool)
+    change = last | (nxt != ig)
+    cq, cj = iq[change], irank[change]
+    n = b.n_ret
+    dcg_here = _at_rank(b.q, b.rank, dcg_cum, cq, np.minimum(cj, n[cq]))
+    idcg_here = _at_rank(iq, irank, idcg_cum, cq, cj)
+    total = b.count(cq, ratio(dcg_here, idcg_here))
+    count = b.count(cq)
+    tail = (P + 1 < n) & (idcg_total > 0)
+    total = total + np.where(tail, ratio(dcg_total, idcg_total), 0.0)
+    count = count + tail
+    return np.where(b.num_rel(m["rel"]) > 0, ratio(total, count), 0.0)
+
+
 BATCH_FAMILIES = {
     "P": _counts_family, "R": _counts_family, "F1": _counts_family, "Success": _counts_family,
     "NumRet": _counts_family, "NumRel": _counts_family, "NumRelRet": _counts_family,
     "NumQ": _counts_family, "RR": _reciprocal_rank, "AP": _average_precision,
     "CG": _dcg_family, "DCG": _dcg_family, "IDCG": _dcg_family, "nDCG": _dcg_family,
     "Rprec": _rprec, "Bpref": _bpref, "IPrec": _interpolated, "11pt": _interpolated,
+    "GMAP": _geometric, "GMBpref": _geometric, "infAP": _infap, "YAAP": _yaap,
+    "G": _gain_walk, "binG": _gain_walk, "Rndcg": _gain_walk, "nDCG_rel": _gain_walk,
+    "SetAP": _set_counts, "RelP": _set_counts, "Utility": _set_counts, "NumNonRelJudgedRet": _set_counts,
+    "RprecMult": _set_counts,
+    "AP_avgjg": _judgment_group, "P_avgjg": _judgment_group, "RprecMult_avgjg": _judgment_group,
 }
 
 
 # --------------------------------------------------------------------------- preparation
 
-def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int | None = None) -> Batch:
-    """Match a run to its judgments and rank the judged documents (see the module notes)."""
+def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int | None = None,
+                  judged_only: bool = False, trec_eval: str = "9.0.8") -> Batch:
+    """Match a run to its judgments and rank the judged documents (see the module notes).
+
+    ``judged_only`` (trec_eval ``-J``) drops the documents without a grade >= 0 after
+    ``depth``, closing up the ranks; ``trec_eval='9.0.8'`` compares scores as float32.
+    """
     _check.choice(missing, "missing", MISSING)
+    _check.choice(trec_eval, "trec_eval", _check.TREC_EVAL_VERSIONS)
     depth = _check.positive_int(depth, "depth")
     run_index = {qid: i for i, qid in enumerate(run.queries)}
     qrels_set = set(qrels.queries)
@@ -284,6 +425,9 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
     kept_rows = np.flatnonzero(evaluated_code[run.query]) if filtered else None
     c = run.query if kept_rows is None else run.query[kept_rows]
     s = run.score if kept_rows is None else run.score[kept_rows]
+    if trec_eval == "9.0.8":  # 9.0.8 stores scores as float32: scores equal there tie
+        with np.errstate(over="ignore"):
+            s = s.astype(np.float32)
     n = len(c)
     query_starts = _ordered_starts(c, s)
     perm = None
@@ -325,8 +469,13 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         q, rank, grade = q[inside], rank[inside], grade[inside]
         n_ret = np.minimum(n_ret, depth)
     order = np.lexsort((rank, q))
-    return Batch(evaluated, n_ret, q[order], rank[order], grade[order], qrels_q, qrels_grade,
-                 missing_from_run, missing_from_qrels)
+    q, rank, grade = q[order], rank[order], grade[order]
+    if judged_only:  # the condensed list: only documents graded >= 0, ranks closed up
+        keep = grade >= 0
+        q, grade = q[keep], grade[keep]
+        rank = _cumcount(q) + 1
+        n_ret = np.bincount(q, minlength=size).astype(np.int64)
+    return Batch(evaluated, n_ret, q, rank, grade, qrels_q, qrels_grade, missing_from_run, missing_from_qrels)
 
 
 def _ordered_starts(c: np.ndarray, s: np.ndarray) -> np.ndarray | None:
@@ -396,7 +545,8 @@ def _as_tables(qrels, run) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | None = None) -> Evaluation:
+def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | None = None,
+                   judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
     """Evaluate a whole run at once; the same result as :func:`metrics.evaluate`.
 
     Parameters
@@ -409,6 +559,10 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
         A judged query absent from the run is skipped (trec_eval 9.0.8) or scores 0 (``-c``).
     depth : int, optional
         Keep only the first ``depth`` documents of each ranking (trec_eval ``-M``).
+    judged_only : bool
+        Drop the documents without a grade >= 0 before scoring (trec_eval ``-J``).
+    trec_eval : {"9.0.8", "10.0"}
+        Compare scores as float32 (9.0.8, the default) or as doubles (10.0).
 
     Examples
     --------
@@ -424,11 +578,17 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
     """
     ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
     qrels, run = _as_tables(qrels, run)
-    b = prepare_batch(qrels, run, missing=missing, depth=depth)
-    return _finish(ms, b)
+    b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
+    return evaluate_prepared(b, ms)
 
 
-def _finish(ms: list[Measure], b: Batch) -> Evaluation:
+def evaluate_prepared(b: Batch, measures) -> Evaluation:
+    """Evaluate measures on a prepared :class:`Batch` (see :func:`prepare_batch`); an empty
+    list gives the queries with no values (``relstring`` alone)."""
+    if isinstance(measures, list | tuple):
+        ms = [parse(m) for m in measures]
+    else:
+        ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
     columns = {}
     for m in ms:
         formula = BATCH_FAMILIES[m.name]
@@ -436,6 +596,51 @@ def _finish(ms: list[Measure], b: Batch) -> Evaluation:
     names = [str(m) for m in ms]
     per_query = {qid: {key: columns[key][i] for key in names} for i, qid in enumerate(b.queries)}
     return Evaluation(names, aggregate(ms, per_query), per_query, b.missing_from_run, b.missing_from_qrels)
+
+
+GROUP_FAMILIES = ("AP_avgjg", "P_avgjg", "RprecMult_avgjg", "NumQ")
+
+
+def evaluate_groups(groups: Mapping[str, Qrels], run, measures, *, missing: str = "skip",
+                    depth: int | None = None, judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
+    """Evaluate against several judgment groups (trec_eval ``-R qrels_jg``): each measure is
+    computed with each group's judgments and averaged over the groups that judged the query.
+
+    Only the judgment-group measures (``map_avgjg``, ``P_avgjg_k``, ``Rprec_mult_avgjg_m``) and
+    NumQ are offered, as in trec_eval.
+
+    >>> groups = {"u1": qrels_from_dict({"q1": {"a": 1}}), "u2": qrels_from_dict({"q1": {"b": 1}})}
+    >>> e = evaluate_groups(groups, {"q1": ["a", "b"]}, "map_avgjg")
+    >>> e.per_query["q1"]["AP_avgjg"]  # (AP 1 for u1 + AP 1/2 for u2) / 2
+    0.75
+    """
+    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
+    other = [str(m) for m in ms if m.name not in GROUP_FAMILIES]
+    if other:
+        raise ValueError(f"measures: with judgment groups (qrels_jg) only map_avgjg, P_avgjg_k, "
+                         f"Rprec_mult_avgjg_m and num_q are computed, as in trec_eval; not {', '.join(other)}")
+    if isinstance(run, Mapping):
+        run = run_from_dict(run)
+    sums: dict[str, dict[str, float]] = {}
+    counts: dict[str, int] = {}
+    missing_run: set[str] = set()
+    missing_qrels: set[str] = set(run.queries)
+    for qrels in groups.values():
+        b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
+        e = evaluate_prepared(b, ms)
+        for qid, values in e.per_query.items():
+            total = sums.setdefault(qid, dict.fromkeys(values, 0.0))
+            for key, v in values.items():
+                total[key] += v
+            counts[qid] = counts.get(qid, 0) + 1
+        missing_run.update(e.missing_from_run)
+        missing_qrels.intersection_update(e.missing_from_qrels)
+    per_query = {qid: {k: (1.0 if k == "NumQ" else v / counts[qid]) for k, v in values.items()}
+                 for qid, values in sums.items()}
+    names = [str(m) for m in ms]
+    per_query = {qid: {k: values[k] for k in names} for qid, values in per_query.items()}
+    return Evaluation(names, aggregate(ms, per_query), per_query, sorted(missing_run - set(per_query)),
+                      [q for q in run.queries if q in missing_qrels])
 
 
 def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int | None = None) -> Evaluation:
@@ -455,10 +660,39 @@ def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int 
     missing_run: list[str] = []
     missing_qrels: list[str] = []
     for qrels, run in pairs:
-        e = _finish(ms, prepare_batch(qrels, run, depth=depth))
+        e = evaluate_prepared(prepare_batch(qrels, run, depth=depth), ms)
         per_query.update(e.per_query)
         missing_run += e.missing_from_run
         missing_qrels += e.missing_from_qrels
     missing_run = [q for q in missing_run if q not in per_query]
     return Evaluation([str(m) for m in ms], aggregate(ms, per_query), per_query, missing_run,
                       missing_qrels)
+
+
+def relstring_char(grade: int) -> str:
+    """How trec_eval's ``relstring`` shows one document's grade: the digit for 0-9, '>' above
+    9, '.' for -1 (pooled, not judged), '-' for a document not judged at all, '<' below -2.
+
+    >>> "".join(relstring_char(g) for g in (1, 0, 12, -1, -2, -5))
+    '10>.-<'
+    """
+    if grade > 9:
+        return ">"
+    if grade >= 0:
+        return str(grade)
+    return {-1: ".", -2: "-"}.get(grade, "<")
+
+
+def relstrings(b: Batch, length: int = 10) -> dict[str, str]:
+    """trec_eval's ``relstring.N``: the grades of each query's first ``length`` documents.
+
+    >>> b = prepare_batch(qrels_from_dict({"q1": {"a": 2, "c": 0}}), run_from_dict({"q1": ["a", "b", "c"]}))
+    >>> relstrings(b)
+    {'q1': '2-0'}
+    """
+    length = _check.positive_int(length, "length") if length else 0
+    rows = {i: ["-"] * min(length, int(n)) for i, n in enumerate(b.n_ret)}
+    inside = np.flatnonzero(b.rank <= length)
+    for q, rank, grade in zip(b.q[inside].tolist(), b.rank[inside].tolist(), b.grade[inside].tolist(), strict=True):
+        rows[q][rank - 1] = relstring_char(grade)
+    return {qid: "".join(rows[i]) for i, qid in enumerate(b.queries)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -15,23 +16,31 @@ __all__ = ["score", "explain", "explain_many", "evaluate", "Evaluation", "prepar
 MISSING = ("skip", "zero")
 
 
-def prepare(ranking, judgments, *, ties: str = "docid-desc", depth: int | None = None) -> Query:
+def prepare(ranking, judgments, *, ties: str = "docid-desc", depth: int | None = None,
+            judged_only: bool = False, trec_eval: str = "9.0.8") -> Query:
     """Validate a ranking and its judgments once, for several measures.
 
-    ``depth`` keeps only the first ``depth`` documents (trec_eval ``-M``).
+    ``depth`` keeps only the first ``depth`` documents (trec_eval ``-M``); then
+    ``judged_only`` drops every document without a grade >= 0 (trec_eval ``-J``: the
+    condensed list, ranks closing up). ``trec_eval`` is the version whose score comparison
+    is followed ('9.0.8': as float32, the default; '10.0': as doubles).
 
     >>> q = prepare({"a": 0.5, "b": 0.9, "c": 0.5}, {"a": 2}, depth=2)
     >>> q.docs  # b (0.9) first, then the tie a/c broken by doc id descending: c
     ['b', 'c']
     """
-    docs = _check.ranking(ranking, "ranking", ties=ties)
+    docs = _check.ranking(ranking, "ranking", ties=ties, trec_eval=trec_eval)
     depth = _check.positive_int(depth, "depth")
     if depth is not None:
         docs = docs[:depth]
-    return Query(docs, _check.judgments(judgments))
+    grades = _check.judgments(judgments)
+    if judged_only:
+        docs = [d for d in docs if grades.get(d, -1) >= 0]
+    return Query(docs, grades)
 
 
-def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc") -> Explanation:
+def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc",
+            trec_eval: str = "9.0.8") -> Explanation:
     """Compute a measure step by step.
 
     Parameters
@@ -71,7 +80,7 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
     \\mathrm{P}@2 = \\frac{\\text{relevant in top 2}}{2} = \\frac{1}{2} = 0.5
     """
     m = parse(measure)
-    q = prepare(ranking, judgments, ties=ties)
+    q = prepare(ranking, judgments, ties=ties, trec_eval=trec_eval)
     return KERNELS[m.name].trace(m, q)
 
 
@@ -87,7 +96,8 @@ def explain_many(measures, ranking, judgments, *, ties: str = "docid-desc") -> d
     return {str(m): KERNELS[m.name].trace(m, q) for m in ms}
 
 
-def score(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc") -> float:
+def score(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc",
+          trec_eval: str = "9.0.8") -> float:
     """The value of one measure on one ranking (see :func:`explain` for the arguments).
 
     Examples
@@ -106,8 +116,15 @@ def score(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc
 
     >>> score("RR", {"a": 1.0, "b": 1.0}, {"a": 1})  # b ranks first, a second
     0.5
+
+    trec_eval 9.0.8 stores scores as float32, where 1.000000001 equals 1.0: a tie again.
+    trec_eval 10.0 compares doubles:
+
+    >>> run = {"a": 1.000000001, "b": 1.0}
+    >>> score("RR", run, {"a": 1}), score("RR", run, {"a": 1}, trec_eval="10.0")
+    (0.5, 1.0)
     """
-    return explain(measure, ranking, judgments, ties=ties).value
+    return explain(measure, ranking, judgments, ties=ties, trec_eval=trec_eval).value
 
 
 @dataclass(frozen=True)
@@ -146,12 +163,15 @@ def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, floa
         total = 0.0
         for values in per_query.values():
             total += values[key]
-        out[key] = total if m.family.aggregate == "sum" else (total / n if n else 0.0)
+        if m.family.aggregate == "gmean":  # GMAP, GMBpref: per-query logs, exp of the mean
+            out[key] = math.exp(total / n) if n else 0.0
+        else:
+            out[key] = total if m.family.aggregate == "sum" else (total / n if n else 0.0)
     return out
 
 
 def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None = None,
-             ties: str = "docid-desc") -> Evaluation:
+             ties: str = "docid-desc", judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
     """Evaluate a run against qrels, per query and on average.
 
     Parameters
@@ -166,6 +186,10 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
         Queries in the run but not in the qrels are always ignored.
     depth : int, optional
         Keep only the first ``depth`` documents of each ranking (trec_eval ``-M``).
+    judged_only : bool
+        Drop the documents without a grade >= 0 before scoring (trec_eval ``-J``).
+    trec_eval : {"9.0.8", "10.0"}
+        Compare scores as float32 (9.0.8, the default) or as doubles (10.0).
 
     Examples
     --------
@@ -202,7 +226,7 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
             missing_from_run.append(qid)
             continue
         try:
-            q = prepare(ranking, judged, ties=ties, depth=depth)
+            q = prepare(ranking, judged, ties=ties, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
         except (TypeError, ValueError) as err:
             raise type(err)(f"query {qid}: {err}") from None
         per_query[qid] = {str(m): KERNELS[m.name].trace(m, q).value for m in ms}

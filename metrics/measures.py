@@ -50,18 +50,19 @@ class Family:
 
     name: str
     description: str
-    cutoff: str  # "none" | "optional" | "required" | "recall"
+    cutoff: str  # "none" | "optional" | "required" | "recall" (0..1) | "multiple" (> 0, of R)
     params: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     aggregate: str = "mean"  # how trec_eval aggregates over queries: "mean" or "sum"
     normalised: bool = True  # value always within [0, 1]
 
 
 _REL = {"rel": 1}
-_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None}
+_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None, "gains": None}
 _CHOICES = {
     "dcg": ("log2", "exp-log2", "jarvelin"),
     "ideal": ("qrels", "ranking"),
     "denominator": ("R", "retrieved", "min(k,R)"),
+    "version": ("9.0.8", "10.0"),
 }
 
 
@@ -74,13 +75,14 @@ FAMILIES: dict[str, Family] = {
     for f in [
         _family("P", "precision: relevant retrieved in the top k, divided by k", "optional", _REL),
         _family("R", "recall: relevant retrieved in the top k, divided by all relevant (R)", "optional", _REL),
-        _family("F1", "harmonic mean of P@k and R@k", "optional", _REL),
+        _family("F1", "harmonic mean of P@k and R@k; beta weighs P over R as trec_eval's set_F: "
+                "(1 + beta) P R / (R + beta P)", "optional", {"rel": 1, "beta": 1}),
         _family("Success", "1 if any relevant document is in the top k, else 0", "optional", _REL),
         _family("RR", "reciprocal rank of the first relevant document (0 if none in the top k)", "optional", _REL),
         _family("AP", "average precision: precision at each relevant rank, summed, divided by R",
                 "optional", {"rel": 1, "denominator": "R"}),
         _family("CG", "cumulative gain: the sum of the gains in the top k", "optional",
-                {"dcg": "log2", "rel": None}, normalised=False),
+                {"dcg": "log2", "rel": None, "gains": None}, normalised=False),
         _family("DCG", "discounted cumulative gain: gain / discount, summed over the top k", "optional",
                 _DCG, normalised=False),
         _family("IDCG", "ideal DCG: the DCG of the best possible ordering", "optional", _DCG,
@@ -90,9 +92,9 @@ FAMILIES: dict[str, Family] = {
         _family("Bpref", "binary preference: relevant documents ranked above judged non-relevant ones",
                 "none", _REL),
         _family("IPrec", "interpolated precision at recall level r (max precision at recall >= r)",
-                "recall", _REL),
-        _family("11pt", "11-point interpolated average precision (IPrec at recall 0.0, 0.1, ..., 1.0)",
-                "none", _REL),
+                "recall", {"rel": 1, "version": "9.0.8"}),
+        _family("11pt", "11-point interpolated average precision (IPrec at recall 0.0, 0.1, ..., 1.0, "
+                "or at the given levels)", "none", {"rel": 1, "version": "9.0.8", "levels": None}),
         _family("NumRet", "number of documents retrieved (up to k)", "optional", {},
                 aggregate="sum", normalised=False),
         _family("NumRel", "number of relevant documents in the judgments (R)", "none", _REL,
@@ -100,6 +102,38 @@ FAMILIES: dict[str, Family] = {
         _family("NumRelRet", "number of relevant documents retrieved (up to k)", "optional", _REL,
                 aggregate="sum", normalised=False),
         _family("NumQ", "number of queries evaluated", "none", {}, aggregate="sum", normalised=False),
+        # the rest of trec_eval 9.0.8's measures
+        _family("GMAP", "geometric-mean AP: per query log(max(AP, 0.00001)), over queries exp of the mean",
+                "none", _REL, aggregate="gmean", normalised=False),
+        _family("GMBpref", "geometric-mean bpref: per query log(max(bpref, 0.00001)), over queries exp of "
+                "the mean", "none", _REL, aggregate="gmean", normalised=False),
+        _family("YAAP", "yet another AP (Robertson 2012): log((1 + S) / (1 + R - S)), S the sum of the "
+                "precisions at the relevant ranks", "none", _REL, normalised=False),
+        _family("infAP", "inferred AP (Yilmaz & Aslam 2006): AP estimated from a sampled pool, "
+                "grade -1 = pooled but not judged", "none", _REL),
+        _family("RprecMult", "precision at rank floor(m * R + 0.9), a multiple m of R", "multiple", _REL),
+        _family("Utility", "set utility: a * relevant retrieved + b * non-relevant retrieved "
+                "+ c * relevant not retrieved", "none", {"rel": 1, "a": 1, "b": -1, "c": 0},
+                normalised=False),
+        _family("binG", "binary G: for each relevant retrieved document 1 / log2(2 + non-relevant above), "
+                "summed, divided by R", "none", _REL),
+        _family("G", "G: gain / log2(2 + ideal gain so far - gain so far), summed, divided by the total "
+                "ideal gain", "none", {"gains": None}, normalised=False),
+        _family("Rndcg", "nDCG averaged at the ranks where the ideal gain changes (the R levels); 0 when R = 0",
+                "none", {"gains": None, "rel": 1}),
+        _family("nDCG_rel", "nDCG averaged over the relevant documents (unretrieved ones at the end of the "
+                "list)", "none", {"gains": None}),
+        _family("RelP", "relative precision: relevant retrieved in the top k, divided by min(k, R)",
+                "optional", _REL),
+        _family("SetAP", "set AP: precision times recall of the whole retrieved set", "none", _REL),
+        _family("AP_avgjg", "AP against each judgment group's judgments (qrels_jg), averaged over the groups",
+                "none", _REL),
+        _family("P_avgjg", "P@k against each judgment group's judgments (qrels_jg), averaged over the groups",
+                "required", _REL),
+        _family("RprecMult_avgjg", "RprecMult@m against each judgment group's judgments (qrels_jg), averaged "
+                "over the groups", "multiple", _REL),
+        _family("NumNonRelJudgedRet", "number of judged non-relevant documents retrieved", "none", _REL,
+                aggregate="sum", normalised=False),
     ]
 }
 
@@ -194,6 +228,14 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
         if isinstance(cutoff, bool) or not isinstance(cutoff, int | float) or not 0.0 <= cutoff <= 1.0:
             raise ValueError(f"measure {text!r}: the recall level must be between 0 and 1, got {cutoff!r}")
         cutoff = float(cutoff)
+    elif fam.cutoff == "multiple":
+        if cutoff is None:
+            raise ValueError(f"measure {text!r}: {name} needs a multiple of R, e.g. {name}@1.5")
+        if (isinstance(cutoff, bool) or not isinstance(cutoff, int | float) or not 0.0 < cutoff <= 1000.0
+                or cutoff != cutoff):
+            raise ValueError(f"measure {text!r}: the multiple of R must be above 0 and at most 1000, "
+                             f"got {cutoff!r}")
+        cutoff = float(cutoff)
     elif cutoff is not None:
         if isinstance(cutoff, bool) or not isinstance(cutoff, int):
             raise ValueError(f"measure {text!r}: the cutoff k must be a positive integer, got {cutoff!r}")
@@ -207,19 +249,114 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
         if key == "rel":
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"measure {text!r}: rel must be an integer >= 1, got {value!r}")
+        elif key == "gains":
+            value = gain_map_text(value, text)
+        elif key == "levels":
+            value = levels_text(value, text)
+        elif key == "beta":
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1e6:
+                raise ValueError(f"measure {text!r}: beta must be a number from 0 to 1000000, got {value!r}")
+        elif key in ("a", "b", "c"):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not abs(value) <= 1e12:
+                raise ValueError(f"measure {text!r}: {key} must be a number, got {value!r}")
         elif key in _CHOICES and value not in _CHOICES[key]:
             choices = ", ".join(repr(c) for c in _CHOICES[key])
             raise ValueError(f"measure {text!r}: {key} must be one of {choices}, got {value!r}")
         if value != fam.params[key]:
             clean[key] = value
+    if clean.get("gains") is not None and clean.get("dcg") == "exp-log2":
+        raise ValueError(f"measure {text!r}: gains and dcg='exp-log2' both set the gain of a grade; choose one")
     return Measure(name, cutoff, tuple(sorted(clean.items())))
+
+
+MAX_GAIN_LEVELS = 100
+
+
+def gain_map_text(value, text: str = "gains") -> str | None:
+    """A gain map in its canonical form ``'1=3.5,2=7'`` (levels ascending), or None.
+
+    A gain map gives a grade another gain than the grade itself (trec_eval's
+    ``ndcg.1=3.5,2=7``); grades not named keep their own value as gain. Levels are
+    integers >= 0, gains finite numbers (0 or negative allowed, as in trec_eval).
+
+    >>> gain_map_text("2=7, 1=3.5"), gain_map_text({1: 2})
+    ('1=3.5,2=7', '1=2')
+    """
+    if value is None:
+        return None
+    pairs = value.items() if isinstance(value, dict) else None
+    if pairs is None:
+        if not isinstance(value, str):
+            raise ValueError(f"measure {text!r}: gains must be text such as '1=3.5,2=7', got {value!r}")
+        pairs = []
+        for part in value.split(","):
+            level, eq, gain = part.partition("=")
+            if not eq:
+                raise ValueError(f"measure {text!r}: gains: {part.strip()!r} is not 'grade=gain'")
+            pairs.append((level.strip(), gain.strip()))
+    out: dict[int, float] = {}
+    for level, gain in pairs:
+        try:
+            lv = int(level) if not isinstance(level, bool) else None
+            g = float(gain) if not isinstance(gain, bool) else None
+        except (TypeError, ValueError):
+            lv = g = None
+        if lv is None or g is None or not re.fullmatch(r"\d{1,9}", str(level).strip()) \
+                or not abs(g) <= 1e12:
+            raise ValueError(f"measure {text!r}: gains: {level}={gain} must be an integer grade >= 0 "
+                             "and a finite gain")
+        if lv in out:
+            raise ValueError(f"measure {text!r}: gains: grade {lv} given twice")
+        out[lv] = g
+    if not out or len(out) > MAX_GAIN_LEVELS:
+        raise ValueError(f"measure {text!r}: gains needs 1 to {MAX_GAIN_LEVELS} 'grade=gain' pairs")
+    return ",".join(f"{lv}={g:g}" for lv, g in sorted(out.items()))
+
+
+MAX_LEVELS = 101
+
+
+def levels_text(value, text: str = "levels") -> str | None:
+    """Recall levels in canonical form (``'0,0.5,1'``, ascending, each from 0 to 1), or None.
+
+    >>> levels_text("1.0, 0.5,0.0"), levels_text((0.25,))
+    ('0,0.5,1', '0.25')
+    """
+    if value is None:
+        return None
+    parts = value.split(",") if isinstance(value, str) else list(value) if isinstance(value, list | tuple) else None
+    if parts is None:
+        raise ValueError(f"measure {text!r}: levels must be text such as '0,0.5,1', got {value!r}")
+    out = set()
+    for part in parts:
+        try:
+            level = float(str(part).strip())
+        except ValueError:
+            level = -1.0
+        if not 0.0 <= level <= 1.0:
+            raise ValueError(f"measure {text!r}: levels: {str(part).strip()!r} is not a recall level from 0 to 1")
+        out.add(level)
+    if not out or len(out) > MAX_LEVELS:
+        raise ValueError(f"measure {text!r}: levels needs 1 to {MAX_LEVELS} recall levels")
+    return ",".join(f"{v:g}" for v in sorted(out))
+
+
+def gain_map(value: str | None) -> dict[int, float]:
+    """The canonical gain map text as a dict (empty for None).
+
+    >>> gain_map("1=3.5,2=7")
+    {1: 3.5, 2: 7.0}
+    """
+    if not value:
+        return {}
+    return {int(a): float(b) for a, _, b in (p.partition("=") for p in value.split(","))}
 
 
 # --------------------------------------------------------------------------- tokenizer / parser
 
 _TOKEN = re.compile(
     r"""\s*(?:
-        (?P<num>\d+\.\d*|\.\d+|\d+)
+        (?P<num>-?(?:\d+\.\d*|\.\d+|\d+))
       | (?P<name>[A-Za-z_][A-Za-z0-9_\-]*)
       | '(?P<sq>[^']*)' | "(?P<dq>[^"]*)"
       | (?P<op>[()@=,])
@@ -280,7 +417,7 @@ NAMES: tuple[Name, ...] = (
     _alias("AP", "AP", "AP", "AP@100"), _alias("MAP", "AP"), _alias("map", "AP", "map", trec=True),
     _trec("map_cut_{k}", "AP", "map_cut_100"),
     _alias("CG", "CG", "CG@10"), _alias("DCG", "DCG", "DCG@10"), _alias("dcg", "DCG"),
-    _alias("IDCG", "IDCG", "IDCG@10"),
+    _alias("IDCG", "IDCG", "IDCG@10"), _alias("ideal_dcg", "IDCG", "ideal_dcg"),
     _alias("nDCG", "nDCG", "nDCG", "nDCG@10"), _alias("NDCG", "nDCG"),
     _alias("ndcg", "nDCG", "ndcg", trec=True), _trec("ndcg_cut_{k}", "nDCG", "ndcg_cut_10"),
     _n("ndcg_burges", "nDCG", dcg="exp-log2"), _n("ndcg_burges@{k}", "nDCG", "ndcg_burges@10", dcg="exp-log2"),
@@ -293,6 +430,24 @@ NAMES: tuple[Name, ...] = (
     _alias("NumRel", "NumRel", "NumRel"), _trec("num_rel", "NumRel", "num_rel"),
     _alias("NumRelRet", "NumRelRet", "NumRelRet"), _trec("num_rel_ret", "NumRelRet", "num_rel_ret"),
     _alias("NumQ", "NumQ", "NumQ"), _trec("num_q", "NumQ", "num_q"),
+    _alias("GMAP", "GMAP", "GMAP"), _trec("gm_map", "GMAP", "gm_map"),
+    _alias("GMBpref", "GMBpref", "GMBpref"), _trec("gm_bpref", "GMBpref", "gm_bpref"),
+    _alias("YAAP", "YAAP", "YAAP"), _trec("yaap", "YAAP", "yaap"),
+    _alias("infAP", "infAP", "infAP", trec=True), _alias("InfAP", "infAP"),
+    _alias("RprecMult", "RprecMult", "RprecMult@1.5"), _trec("Rprec_mult_{r}", "RprecMult", "Rprec_mult_1.50"),
+    _alias("Utility", "Utility", "Utility"), _trec("utility", "Utility", "utility"),
+    _alias("binG", "binG", "binG", trec=True), _alias("G", "G", "G", trec=True),
+    _alias("Rndcg", "Rndcg", "Rndcg", trec=True), _alias("RnDCG", "Rndcg"),
+    _alias("nDCG_rel", "nDCG_rel", "nDCG_rel"), _trec("ndcg_rel", "nDCG_rel", "ndcg_rel"),
+    _alias("RelP", "RelP", "RelP@10"), _trec("relative_P_{k}", "RelP", "relative_P_10"),
+    _trec("set_relative_P", "RelP", "set_relative_P"),
+    _alias("SetAP", "SetAP", "SetAP"), _trec("set_map", "SetAP", "set_map"),
+    _alias("AP_avgjg", "AP_avgjg", "AP_avgjg"), _trec("map_avgjg", "AP_avgjg", "map_avgjg"),
+    _alias("P_avgjg", "P_avgjg", "P_avgjg@10"), _trec("P_avgjg_{k}", "P_avgjg", "P_avgjg_10"),
+    _alias("RprecMult_avgjg", "RprecMult_avgjg", "RprecMult_avgjg@1"),
+    _trec("Rprec_mult_avgjg_{r}", "RprecMult_avgjg", "Rprec_mult_avgjg_1.00"),
+    _alias("NumNonRelJudgedRet", "NumNonRelJudgedRet", "NumNonRelJudgedRet"),
+    _trec("num_nonrel_judged_ret", "NumNonRelJudgedRet", "num_nonrel_judged_ret"),
 )
 
 # what ``{k}`` and ``{r}`` match, how they are read and written, and their value in a suggestion
@@ -326,7 +481,8 @@ _TREC_NAMES = {(n.family, _placeholder(n.text) is not None): n.text for n in NAM
 
 
 def _trec_name(m: Measure) -> str | None:
-    if any(k != "rel" for k, _ in m.params) or (m.name == "nDCG" and m["rel"] is not None):
+    # trec_eval's own parameters (gains, beta, levels, utility's coefficients, the version) keep the name
+    if any(k in ("dcg", "ideal", "denominator") for k, _ in m.params) or (m.name == "nDCG" and m["rel"] is not None):
         return None
     text = _TREC_NAMES.get((m.name, m.cutoff is not None))
     hole = _placeholder(text or "")
@@ -337,7 +493,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 45)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 75)
     """
     return [example for n in NAMES for example in n.examples]
 
@@ -488,7 +644,7 @@ def _parse_notation(text: str, *, suggest: bool = True) -> Measure:
         i += 1
         raw = expect("num", what="a cutoff number after '@'")
         cutoff = float(raw) if "." in raw else int(raw)
-        if FAMILIES[family].cutoff == "recall":
+        if FAMILIES[family].cutoff in ("recall", "multiple"):
             cutoff = float(cutoff)
     if i != len(toks):
         raise ValueError(f"measure {text!r}: unexpected {toks[i][1]!r} at position {toks[i][2] + 1}")

@@ -63,7 +63,7 @@ def test_unknown_measures_suggest_the_closest(bad, suggestion):
 
 
 @pytest.mark.parametrize("bad, words", [
-    ("P@0", "positive integer"), ("P@-1", "unexpected"), ("P@2.5", "positive integer"),
+    ("P@0", "positive integer"), ("P@-1", "positive integer"), ("P@2.5", "positive integer"),
     ("Rprec@5", "takes no cutoff"), ("IPrec", "recall level"), ("IPrec@1.5", "between 0 and 1"),
     ("P(rel=0)@5", "rel must be an integer >= 1"), ("P(rel='x')@5", "rel must be"),
     ("nDCG(dcg='log10')", "dcg must be one of"), ("AP(ideal='ranking')", "has no parameter 'ideal'"),

@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
+from dataclasses import dataclass
 
-from ..batch import evaluate_batch
-from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
+from ..batch import evaluate_groups, evaluate_prepared, prepare_batch, relstrings
+from ..io import (
+    CLI_MAX_BYTES,
+    DEDUP,
+    FORMATS,
+    detect_format,
+    parse_size,
+    read_qrels,
+    read_qrels_jg,
+    read_run,
+)
 from ..io.source import FileTooLargeError, format_size
 from ..io.writers import write_csv, write_json, write_table, write_trec
-from ..measures import Measure, parse, parse_many
+from ..measures import Measure, parse_many
 from .errors import UsageError
+from .trec_args import expand
 
-# trec_eval's default measures (its "official" set), as far as Ranklab implements them
-# (built from Measure, as every measure string is)
-DEFAULT_MEASURES = tuple(str(m) for m in (
-    parse_many("NumQ NumRet NumRel NumRelRet AP Rprec Bpref RR")
-    + [parse("IPrec@0.5").with_cutoff(i / 10) for i in range(11)]
-    + [parse("P@5").with_cutoff(k) for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
-))
+# trec_eval's default measures (its "official" set: runid is printed, not computed)
+DEFAULT_MEASURES = tuple(str(m) for m in parse_many([t for t in expand("official") if t != "runid"]))
 
 
 EXAMPLES = """\
@@ -29,11 +34,23 @@ examples:
   ranklab evaluate qrels.txt run.txt -m P@10 -m "nDCG@10 AP" -q --format json
   ranklab evaluate qrels.txt run.txt -m ndcg_cut.5,10 -m map -q > ours.txt
       (diff it against: trec_eval -q -m ndcg_cut.5,10 -m map qrels.txt run.txt)
-  ranklab evaluate qrels.txt run.txt -l 2 -M 100 -c          trec_eval's -l, -M and -c
+  ranklab evaluate qrels.txt run.txt -l 2 -M 100 -c -J       trec_eval's -l, -M, -c and -J
+  ranklab evaluate qrels.txt run.txt -m all_trec -q         every trec_eval 9.0.8 measure
+  ranklab evaluate qrels.txt run.txt -m ndcg.1=3.5,2=7 -m set_F.0.5 -m P
   ranklab evaluate gt.jsonl results.jsonl --id-fields filename,page_number
 
-measures: ir_measures notation (P@10, nDCG(dcg='exp-log2')@10, AP(denominator='retrieved'))
-or trec_eval names (P_10, ndcg_cut.5,10, map, recip_rank). Default: trec_eval's default set.
+measures: ir_measures notation (P@10, nDCG(dcg='exp-log2')@10, AP(denominator='retrieved'),
+nDCG(gains='1=3.5,2=7')) or trec_eval names and parameters (P_10, ndcg_cut.5,10, map,
+recip_rank, ndcg.1=3.5,2=7, set_F.0.5, 11pt_avg.0.0,0.5,1.0, utility.1,-1,0,0, relstring.20).
+A bare trec_eval family gives its default cutoffs (-m P: P_5 ... P_1000; -m recall,
+map_cut, ndcg_cut, relative_P, success, iprec_at_recall, Rprec_mult likewise); the
+nicknames official (the default), all_trec and set give trec_eval 9.0.8's sets.
+Version: --trec-eval-version 9.0.8 (default) compares run scores as float32, so scores
+equal in float32 tie (broken by document id, descending), and IPrec reaches recall r at
+floor(r*R + 0.9) relevant; 10.0 compares doubles and uses lround(r*R).
+-c -l N: trec_eval's num_rel summary line then counts every grade > 0 in the whole qrels,
+ignoring -l (its per-query lines follow -l); --format trec prints that line as trec_eval
+does, the other formats keep the sum of the per-query values.
 Queries follow trec_eval 9.0.8: only queries both judged and in the run are averaged; with
 -c, judged queries missing from the run count as 0. A document retrieved twice for one
 query is an error (as in trec_eval) unless --dedup says which line to keep.
@@ -66,6 +83,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="judged queries missing from the run count as 0 (trec_eval -c)")
     p.add_argument("-M", "--depth", type=int, metavar="DEPTH",
                    help="evaluate only the first DEPTH documents of each ranking (trec_eval -M)")
+    p.add_argument("-J", "--judged-only", action="store_true",
+                   help="drop documents without a grade >= 0 before scoring, ranks closing up "
+                        "(trec_eval -J, after -M)")
+    p.add_argument("-R", "--rel-format", choices=("qrels", "qrels_jg"), default="qrels",
+                   help="judgments format (trec_eval -R): qrels, or qrels_jg ('qid group docid grade', "
+                        "for map_avgjg, P_avgjg and Rprec_mult_avgjg; default measures then -m qrels_jg); "
+                        "prefs is not offered")
+    p.add_argument("--trec-eval-version", choices=("9.0.8", "10.0"), default="9.0.8",
+                   help="whose conventions to follow where the versions differ: 9.0.8 (default) "
+                        "compares scores as float32 and cuts IPrec at floor(r*R + 0.9); 10.0 "
+                        "compares doubles and uses lround(r*R)")
     p.add_argument("--dedup", choices=DEDUP, default="error",
                    help="a document retrieved twice for one query: error (default, as trec_eval), "
                         "or keep the first, last or highest-scored line")
@@ -86,29 +114,31 @@ def _size(text: str) -> int | None:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-_TREC_LIST = re.compile(r"^([A-Za-z_]+)\.([0-9.]+(?:,[0-9.]+)*)$")
+@dataclass
+class Asked:
+    """What ``-m`` asked for: the measures, and trec_eval's printed-only runid and relstring."""
+
+    measures: list[Measure]
+    runid: bool = False
+    relstring: int | None = None
 
 
-def measures_from(args) -> list[Measure]:
-    """The measures asked for, with -l applied to the binary ones."""
-    texts = args.measure or DEFAULT_MEASURES
+def asked_from(args) -> Asked:
+    """The measures asked for (with -l applied to the binary ones), runid and relstring."""
+    texts = args.measure or (["qrels_jg"] if getattr(args, "rel_format", "qrels") == "qrels_jg" else ["official"])
     expanded: list[str] = []
+    asked = Asked([])
     for text in texts:
-        text = text.strip()
-        if text in ("official", "all_trec"):
-            expanded += DEFAULT_MEASURES
-            continue
-        m = _TREC_LIST.match(text)  # trec_eval's -m ndcg_cut.5,10
-        if m:
-            name = m.group(1).rstrip("_")
-            if name == "iprec_at_recall":
-                expanded += [f"{name}_{float(v):.2f}" for v in m.group(2).split(",")]
+        for item in expand(text):
+            if item == "runid":
+                asked.runid = True
+            elif isinstance(item, tuple):
+                asked.relstring = item[1]
             else:
-                expanded += [f"{name}_{v}" for v in m.group(2).split(",")]
-        else:
-            expanded.append(text)
+                expanded.append(item)
+    seen: set[str] = set()
     try:
-        ms = parse_many(expanded)
+        ms = [m for m in parse_many(expanded) if not (str(m) in seen or seen.add(str(m)))] if expanded else []
     except (ValueError, TypeError) as err:  # UnknownMeasureError too: a bad -m is bad usage
         raise UsageError(str(err)) from None
     if args.level is not None:
@@ -118,7 +148,15 @@ def measures_from(args) -> list[Measure]:
               and not any(k == "rel" for k, _ in m.params) else m for m in ms]
     if args.depth is not None and args.depth < 1:
         raise UsageError(f"-M must be a positive integer, got {args.depth}")
-    return ms
+    if getattr(args, "trec_eval_version", "9.0.8") != "9.0.8":
+        ms = [m.with_params(version=args.trec_eval_version) for m in ms]
+    asked.measures = ms
+    return asked
+
+
+def measures_from(args) -> list[Measure]:
+    """The measures asked for, with -l applied to the binary ones."""
+    return asked_from(args).measures
 
 
 class Progress:
@@ -138,38 +176,74 @@ class Progress:
 
 
 def run(args) -> None:
-    ms = measures_from(args)
+    asked = asked_from(args)
+    ms = asked.measures
     progress = Progress()
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
     jsonl = {"id_fields": fields}
     try:
         progress(f"reading {args.qrels}")
-        qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
-                           **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
+        if args.rel_format == "qrels_jg":
+            groups = read_qrels_jg(args.qrels, max_bytes=args.max_bytes)
+            qrels = None
+        else:
+            groups = None
+            qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
+                               **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
         progress(f"reading {args.run}")
         run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes,
                         **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
     except FileTooLargeError as err:
         raise ValueError(f"{err}; raise it with --max-bytes SIZE (0 = no limit)") from None
-    progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
-    result = evaluate_batch(qrels, run_, ms, missing="zero" if args.complete else "skip", depth=args.depth)
+    judged = qrels if groups is None else list(groups.values())
+    n_judged = len(qrels.queries) if groups is None else len({q for g in judged for q in g.queries})
+    progress(f"evaluating {n_judged:,} judged queries, {len(run_):,} run lines")
+    options = {"missing": "zero" if args.complete else "skip", "depth": args.depth,
+               "judged_only": args.judged_only, "trec_eval": args.trec_eval_version}
+    if groups is not None:
+        if asked.relstring is not None:
+            raise UsageError("relstring needs -R qrels")
+        try:
+            result = evaluate_groups(groups, run_, ms, **options)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        batch = None
+    else:
+        batch = prepare_batch(qrels, run_, **options)
+        result = evaluate_prepared(batch, ms)
     progress.done()
-    for line in warnings(result, qrels, run_, args.complete):
+    for line in warnings(result, judged, run_, args.complete):
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
+    if asked.relstring is not None and not (args.format == "trec" and args.per_query):
+        print("ranklab: warning: relstring is printed per query only, with --format trec -q (as trec_eval)",
+              file=sys.stderr)
     if not result.per_query:
         print("ranklab: warning: no query is both judged and in the run; nothing to average",
               file=sys.stderr)
     out = sys.stdout
-    default = not args.measure
     if args.format == "trec":
-        write_trec(out, ms, result, args.per_query, run_.tag if default else None)
+        strings = relstrings(batch, asked.relstring) if asked.relstring is not None and args.per_query else None
+        write_trec(out, ms, result, args.per_query, run_.tag if asked.runid else None,
+                   relstrings=strings, summary=trec_summary_overrides(ms, qrels, args) if groups is None else {})
     elif args.format == "json":
-        write_json(out, result, args.per_query, warnings(result, qrels, run_, args.complete))
+        write_json(out, result, args.per_query, warnings(result, judged, run_, args.complete))
     elif args.format == "csv":
         write_csv(out, ms, result, args.per_query)
     else:
         write_table(out, ms, result, args.per_query)
+
+
+def trec_summary_overrides(ms: list[Measure], qrels, args) -> dict[str, float]:
+    """Summary lines trec_eval prints otherwise than as the sum of its per-query lines.
+
+    With -c, trec_eval's ``num_rel`` summary counts every grade > 0 in the whole qrels,
+    ignoring -l (its own per-query lines follow -l), so ``-c -l 2`` disagrees with itself.
+    """
+    if not args.complete:
+        return {}
+    total = float((qrels.grade > 0).sum())
+    return {str(m): total for m in ms if m.name == "NumRel" and m.trec_name == "num_rel"}
 
 
 def _is_jsonl(path: str, fmt: str) -> bool:
@@ -177,10 +251,13 @@ def _is_jsonl(path: str, fmt: str) -> bool:
 
 
 def warnings(result, qrels, run_, complete: bool) -> list[str]:
+    """``qrels``: the judgments, or (qrels_jg) a list of them, one per judgment group."""
     out = list(result.warnings)
     if complete:
         in_run = set(run_.queries)
-        zero = [q for q in qrels.queries if q not in in_run]
+        judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
+            q for group in qrels for q in group.queries))
+        zero = [q for q in judged if q not in in_run]
         if zero:
             shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
             out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "

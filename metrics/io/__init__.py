@@ -33,10 +33,11 @@ from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
 from .source import APP_MAX_BYTES, CLI_MAX_BYTES, FileTooLargeError, InMemory, parse_size, readable
 from .table import read_table_qrels, read_table_run
 from .trec import read_trec_qrels, read_trec_run
+from .trec_jg import read_qrels_jg
 
 __all__ = ["Qrels", "Run", "FileFormatError", "qrels_from_dict", "run_from_dict", "read_qrels",
            "read_run", "detect_format", "FORMATS", "DEDUP", "deduplicate", "APP_MAX_BYTES", "CLI_MAX_BYTES",
-           "parse_size"]
+           "parse_size", "read_qrels_jg"]
 
 FORMATS = ("auto", "trec", "list", "jsonl", "csv", "tsv")
 

@@ -24,9 +24,11 @@ from ..measures import Measure
 __all__ = ["TREC_ORDER", "trec_name", "write_trec", "write_csv", "write_json", "write_table"]
 
 # the order in which trec_eval prints measure families (its measure table)
-TREC_ORDER = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-              "recip_rank", "iprec_at_recall", "P", "recall", "11pt_avg", "ndcg", "ndcg_cut",
-              "map_cut", "set_P", "set_recall", "set_F", "success"]
+TREC_ORDER = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+              "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult",
+              "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
+              "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+              "num_nonrel_judged_ret", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap"]
 
 
 def trec_name(m: Measure) -> str:
@@ -52,23 +54,35 @@ def _byte_order(qid: str) -> bytes:
     return qid.encode("utf-8")
 
 
-def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None) -> None:
-    """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order."""
+def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None, *,
+               relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None) -> None:
+    """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order.
+
+    ``relstrings`` (qid -> text) are printed per query as trec_eval's ``relstring``, after P;
+    ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``).
+    """
     ordered = sorted(ms, key=_order_key)
     if per_query:
         # trec_eval prints num_q only in the summary
         shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered if m.name != "NumQ"]
+        if relstrings is not None:
+            at = sum(1 for m in ordered if m.name != "NumQ" and _order_key(m) <= (TREC_ORDER.index("relstring"), 0.0))
+            shown.insert(at, (f"{'relstring':<22}\t", None, False))
         lines = []
         for qid in sorted(result.per_query, key=_byte_order):
             values = result.per_query[qid]
             for head, key, count in shown:
+                if key is None:
+                    lines.append(f"{head}{qid}\t'{relstrings.get(qid, '')}'\n")
+                    continue
                 v = values[key]
                 lines.append(f"{head}{qid}\t{int(round(v)) if count else format(v, '6.4f')}\n")
         out.write("".join(lines))
     if tag is not None:
         out.write(f"{'runid':<22}\tall\t{tag}\n")
+    summary = summary or {}
     for m in ordered:
-        out.write(f"{trec_name(m):<22}\tall\t{_value(m, result.aggregate[str(m)])}\n")
+        out.write(f"{trec_name(m):<22}\tall\t{_value(m, summary.get(str(m), result.aggregate[str(m)]))}\n")
 
 
 def write_csv(out, ms, result, per_query: bool) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..measures import gain_map
 from ._query import Explanation, Query, base_columns, join_terms, label, num, ratio
 
 MAX_EXP_GRADE = 1023  # 2^1024 overflows a double
@@ -63,13 +64,41 @@ def discount(rank, dcg: str = "log2"):
     return out if out.ndim else float(out)
 
 
-def gains(grades: np.ndarray, mask: np.ndarray | None, dcg: str, rel: int | None) -> np.ndarray:
+def level_gains(grades, gains_text: str | None) -> np.ndarray:
+    """The gain of each grade (the grade, or its value in the gain map); 0 for grades < 0.
+
+    On an array; the one rule the kernels and the batch path share.
+
+    >>> level_gains(np.array([2, 1, 0, -1]), "1=3.5")
+    array([2. , 3.5, 0. , 0. ])
+    """
+    grades = np.asarray(grades)
+    out = np.where(grades >= 0, grades, 0).astype(np.float64)
+    for level, value in gain_map(gains_text).items():
+        out[grades == level] = value
+    return out
+
+
+def gains(grades: np.ndarray, mask: np.ndarray | None, dcg: str, rel: int | None,
+          gain_map_text: str | None = None) -> np.ndarray:
     """The :func:`gain` of each grade, 0 where it does not count: a grade <= 0, below
     ``rel``, or ``mask`` False (unjudged).
 
+    With a gain map (``gains='1=3.5,2=7'``, trec_eval's ``ndcg.1=3.5,2=7``) each grade >= 0
+    takes its mapped gain (its own value when not named), which may be 0 or negative.
+
     >>> gains(np.array([3, 1, -1, 2]), np.array([True, True, True, False]), "exp-log2", 2)
     array([7., 0., 0., 0.])
+    >>> gains(np.array([0, 1, 2, -1]), None, "log2", None, "0=0.5,2=-1")
+    array([ 0.5,  1. , -1. ,  0. ])
     """
+    if gain_map_text is not None:
+        keep = grades >= 0
+        if rel is not None:
+            keep &= grades >= rel
+        if mask is not None:
+            keep &= mask
+        return np.where(keep, level_gains(grades, gain_map_text), 0.0)
     g = grades.astype(np.float64)
     keep = g > 0
     if rel is not None:
@@ -102,7 +131,7 @@ def ideal_order(m, q: Query) -> tuple[list[str], np.ndarray, np.ndarray]:
     else:
         docs = list(q.docs)
         grades = np.where(q.judged, q.grades, 0)
-    g = gains(grades, None, dcg, rel)
+    g = gains(grades, None, dcg, rel, m["gains"])
     order = np.lexsort((np.arange(len(docs)), -g))  # by gain descending, stable
     order = order[g[order] > 0]
     return [docs[i] for i in order], grades[order], g[order]
@@ -112,7 +141,7 @@ def trace(m, q: Query) -> Explanation:
     dcg, rel = m["dcg"], m["rel"]
     n = q.depth(m.cutoff)
     cols = base_columns(q, n)
-    gain = gains(q.grades[:n], q.judged[:n], dcg, rel)
+    gain = gains(q.grades[:n], q.judged[:n], dcg, rel, m["gains"])
     disc = discounts(n, dcg)
     contrib = gain / disc
     running = np.cumsum(contrib)
@@ -131,7 +160,7 @@ def trace(m, q: Query) -> Explanation:
     if m.name == "DCG":
         value = summary["DCG"]
         formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {num(value)}"
-        return Explanation(str(m), value, cols, formula, _definition("DCG", dcg), summary)
+        return Explanation(str(m), value, cols, formula, _definition("DCG", dcg, m["gains"]), summary)
 
     ideal_docs, ideal_grades, ideal_gains = ideal_order(m, q)
     depth = len(ideal_gains) if m.cutoff is None else min(m.cutoff, len(ideal_gains))
@@ -157,7 +186,7 @@ def trace(m, q: Query) -> Explanation:
     if m.name == "IDCG":
         value = idcg
         formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {num(value)}"
-        return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg), summary, ideal)
+        return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg, m["gains"]), summary, ideal)
     value = ratio(summary["DCG"], idcg)
     ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {num(value)}"
                  if idcg > 0 else rf"\mathrm{{nDCG}}{k} &= 0 \quad (\text{{IDCG}} = 0\text{{: nothing relevant}})")
@@ -166,7 +195,7 @@ def trace(m, q: Query) -> Explanation:
                rf"\mathrm{{IDCG}}{k} &= {join_terms(ideal_terms, _term)} = {num(idcg)} \\ "
                rf"{ndcg_line}"
                r"\end{aligned}")
-    return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg), summary, ideal)
+    return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg, m["gains"]), summary, ideal)
 
 
 def _term(pair) -> str:
@@ -174,5 +203,7 @@ def _term(pair) -> str:
     return rf"\frac{{{num(gain)}}}{{{num(discount)}}}"
 
 
-def _definition(name: str, dcg: str) -> str:
-    return rf"{DEFINITIONS[name]}, \quad {GAIN_TEXT[dcg]}, \quad {DISCOUNT_TEXT[dcg]}"
+def _definition(name: str, dcg: str, gains_text: str | None = None) -> str:
+    gain_text = GAIN_TEXT[dcg] if gains_text is None else (
+        r"g_i = \text{gain}(grade_i)\;(" + gains_text.replace(",", r",\;") + r"\text{, else the grade})")
+    return rf"{DEFINITIONS[name]}, \quad {gain_text}, \quad {DISCOUNT_TEXT[dcg]}"

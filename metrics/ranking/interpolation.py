@@ -21,15 +21,25 @@ DEFINITIONS = {
 }
 
 
-def needed_hits(level, R):
-    """How many relevant documents reach recall ``level``: trec_eval's ``(long)(level * R + 0.9)``
-    computed in doubles. On numbers or arrays (one R per query).
+def needed_hits(level, R, version: str = "9.0.8"):
+    """How many relevant documents reach recall ``level``: trec_eval 9.0.8's
+    ``(long)(level * R + 0.9)`` computed in doubles, or 10.0's ``lround(level * R)`` (half
+    away from zero). On numbers or arrays (one R per query).
 
     >>> needed_hits(0.7, 3), needed_hits(0.5, 3), needed_hits(0.0, 3)  # 2.9999.. -> 2; 2.4 -> 2; 0.9 -> 0
     (2, 2, 0)
+    >>> needed_hits(0.4, 3), needed_hits(0.4, 3, "10.0"), needed_hits(0.5, 3, "10.0")  # 2.1 -> 2; 1.2 -> 1; 1.5 -> 2
+    (2, 1, 2)
     """
-    out = np.floor(np.multiply(level, R) + 0.9)
+    x = np.multiply(level, R)
+    out = np.floor(x + 0.9) if version == "9.0.8" else np.floor(x + 0.5)
     return out if out.ndim else int(out)
+
+
+def levels_of(m) -> tuple[float, ...]:
+    """The recall levels an 11pt measure averages: 0.0, 0.1, ..., 1.0 unless ``levels`` says."""
+    text = m["levels"]
+    return LEVELS if text is None else tuple(float(v) for v in text.split(","))
 
 
 def trace(m, q: Query) -> Explanation:
@@ -49,8 +59,10 @@ def trace(m, q: Query) -> Explanation:
     total_hits = int(hits[-1]) if n else 0
     hit_ranks = np.flatnonzero(cols["relevant"]) if n else np.zeros(0, dtype=int)
 
+    version = m["version"]
+
     def at(level: float) -> float:
-        c = needed_hits(level, R)
+        c = needed_hits(level, R, version)
         if R == 0 or n == 0 or c > total_hits:
             return 0.0
         start = hit_ranks[c - 1] if c > 0 else 0
@@ -59,12 +71,15 @@ def trace(m, q: Query) -> Explanation:
     lhs = label(m)
     if m.name == "IPrec":
         value = at(m.cutoff)
-        c = needed_hits(m.cutoff, R)
-        formula = (rf"{lhs} = \max\{{P@i : \text{{hits}}_i \geq \lfloor {num(m.cutoff)} \cdot {R} + 0.9 \rfloor = {c}\}}"
-                   rf" = {num(value)}")
+        c = needed_hits(m.cutoff, R, version)
+        rule = (rf"\lfloor {num(m.cutoff)} \cdot {R} + 0.9 \rfloor" if version == "9.0.8"
+                else rf"\operatorname{{round}}({num(m.cutoff)} \cdot {R})")
+        formula = rf"{lhs} = \max\{{P@i : \text{{hits}}_i \geq {rule} = {c}\}} = {num(value)}"
         return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})
-    points = [at(level) for level in LEVELS]
-    value = sum(points) / 11
-    formula = rf"\mathrm{{11pt}} = \frac{{1}}{{11}}\left({join_terms(points, num, limit=11)}\right) = {num(value)}"
-    summary = {"R": R, "levels": list(LEVELS), "iprec": points}
+    levels = levels_of(m)
+    points = [at(level) for level in levels]
+    value = sum(points) / len(levels)
+    formula = (rf"\mathrm{{11pt}} = \frac{{1}}{{{len(levels)}}}\left({join_terms(points, num, limit=11)}\right)"
+               rf" = {num(value)}")
+    summary = {"R": R, "levels": list(levels), "iprec": points}
     return Explanation(str(m), value, cols, formula, DEFINITIONS["11pt"], summary)

@@ -33,15 +33,20 @@ def precision(hits, retrieved, cutoff: int | None = None):
     return ratio(hits, retrieved if cutoff is None else cutoff)
 
 
-def f1(p, r):
+def f1(p, r, beta=1):
     """The harmonic mean 2PR / (P + R), 0 unless P + R > 0. On numbers or arrays.
+
+    ``beta`` weighs precision over recall as trec_eval's ``set_F.beta`` does:
+    (1 + beta) P R / (R + beta P) — beta itself, not beta squared.
 
     >>> round(f1(0.5, 0.25), 4), f1(0.0, 0.0)  # 2 * 0.5 * 0.25 / 0.75 = 1/3
     (0.3333, 0.0)
+    >>> round(f1(2 / 3, 1.0, beta=0.5), 4)  # 1.5 * 2/3 / (1 + 1/3)
+    0.75
     """
     p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
-    total = p + r
-    return ratio(2 * p * r, np.where(total > 0, total, 0.0))
+    total = r + beta * p
+    return ratio((1 + beta) * p * r, np.where(total > 0, total, 0.0))
 
 
 def trace(m, q: Query) -> Explanation:
@@ -72,6 +77,12 @@ def trace(m, q: Query) -> Explanation:
     elif name == "R":
         value = r
         formula = rf"{lhs} = {frac(top, 'R')} = {frac(hits, R)} = {num(value)}"
+    elif name == "F1" and m["beta"] != 1:
+        beta = m["beta"]
+        value = f1(p, r, beta)
+        formula = (rf"{lhs} = \frac{{(1 + \beta) P R}}{{R + \beta P}} = "
+                   rf"\frac{{{num(1 + beta)} \cdot {num(p)} \cdot {num(r)}}}{{{num(r)} + {num(beta)} \cdot {num(p)}}}"
+                   rf" = {num(value)}")
     elif name == "F1":
         value = f1(p, r)
         formula = (rf"{lhs} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "

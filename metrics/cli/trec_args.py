@@ -1,0 +1,122 @@
+"""trec_eval's ``-m`` arguments: nicknames, bare families and parameter lists.
+
+``-m official``, ``-m all_trec`` and ``-m set`` name trec_eval 9.0.8's measure sets; a bare
+family (``-m P``, ``-m recall``, ``-m ndcg_cut``) means its default cutoffs, as in trec_eval;
+``NAME.PARAMS`` passes trec_eval's parameters: cutoffs (``P.5,10``), recall levels
+(``iprec_at_recall.0.25``, ``11pt_avg.0.0,0.5,1.0``), multiples of R (``Rprec_mult.0.5``),
+gain maps (``ndcg.1=3.5,2=7``), ``set_F.0.5``, ``utility.1,-1,0,0`` and ``relstring.20``.
+Each becomes a measure in Ranklab's notation; ``runid`` and ``relstring`` are printed, not
+computed, and come back apart.
+
+>>> expand("P.5,10"), expand("ndcg.1=3.5,2=7"), expand("set_F.0.5")
+(['P_5', 'P_10'], ["nDCG(gains='1=3.5,2=7')"], ['F1(beta=0.5)'])
+>>> expand("recall")[:3], expand("relstring.5"), expand("utility.2,-1,0,0")
+(['recall_5', 'recall_10', 'recall_15'], [('relstring', 5)], ['Utility(a=2,b=-1,c=0)'])
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..measures import gain_map_text, levels_text, parse
+from .errors import UsageError
+
+__all__ = ["expand", "NICKNAMES", "CUTOFFS"]
+
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+LEVELS = tuple(i / 10 for i in range(11))
+MULTIPLES = tuple(i / 5 for i in range(1, 11))
+# a bare family name means these values, as trec_eval's defaults
+DEFAULTS = {
+    "P": CUTOFFS, "recall": CUTOFFS, "map_cut": CUTOFFS, "ndcg_cut": CUTOFFS, "relative_P": CUTOFFS,
+    "success": (1, 5, 10), "iprec_at_recall": LEVELS, "Rprec_mult": MULTIPLES,
+    "P_avgjg": CUTOFFS, "Rprec_mult_avgjg": MULTIPLES,
+}
+FLOAT_NAMES = {"iprec_at_recall", "Rprec_mult", "Rprec_mult_avgjg"}  # their values print as %.2f (iprec_at_recall_0.50)
+GAIN_FAMILIES = {"ndcg": "nDCG", "ndcg_rel": "nDCG_rel", "Rndcg": "Rndcg", "G": "G"}
+
+# trec_eval 9.0.8's nicknames (its measures.c), in its order
+NICKNAMES = {
+    "official": ("runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
+                 "iprec_at_recall P").split(),
+    "all_trec": ("runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall "
+                 "P relstring recall infAP gm_bpref utility 11pt_avg ndcg relative_P Rprec_mult success "
+                 "map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall set_relative_P set_map set_F "
+                 "num_nonrel_judged_ret").split(),
+    "set": "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P set_map set_F".split(),
+    "qrels_jg": "runid num_q map_avgjg P_avgjg Rprec_mult_avgjg".split(),
+}
+MAX_VALUES = 1000  # values in one NAME.v1,v2,... list
+
+_PARAMS = re.compile(r"^([A-Za-z_0-9]+?)\.(.+)$")
+_NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)$")
+
+
+def expand(text: str) -> list:
+    """One ``-m`` argument as measure strings (``('relstring', N)`` and ``'runid'`` as they are)."""
+    text = text.strip()
+    if text in NICKNAMES:
+        out: list = []
+        for name in NICKNAMES[text]:
+            out += expand(name)
+        return out
+    if text == "runid":
+        return ["runid"]
+    if text == "relstring":
+        return [("relstring", 10)]
+    if text in DEFAULTS:
+        return _values(text, [str(v) for v in DEFAULTS[text]])
+    m = _PARAMS.match(text)
+    if not m or "(" in text or "@" in text or _is_measure(text):  # iprec_at_recall_0.50 is a name
+        return [text]
+    name, params = m.group(1), m.group(2)
+    if name in GAIN_FAMILIES and "=" in params:
+        try:
+            return [f"{GAIN_FAMILIES[name]}(gains='{gain_map_text(params, text)}')"]
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    values = [v.strip() for v in params.split(",")]
+    if len(values) > MAX_VALUES:
+        raise UsageError(f"-m {text[:60]!r}: at most {MAX_VALUES} values")
+    if not all(_NUMBER.match(v) for v in values):
+        raise UsageError(f"-m {text[:60]!r}: parameters must be numbers separated by commas")
+    if name == "set_F":
+        return [f"F1(beta={_single(text, values)})"]
+    if name == "11pt_avg":
+        try:
+            return [f"11pt(levels='{levels_text(','.join(values), text)}')"]
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    if name == "relstring":
+        length = _single(text, values)
+        if not re.fullmatch(r"\d{1,6}", length):
+            raise UsageError(f"-m {text!r}: relstring's length must be an integer from 0 to 999999")
+        return [("relstring", int(length))]
+    if name == "utility":
+        if len(values) != 4:
+            raise UsageError(f"-m {text!r}: utility takes 4 coefficients (a, b, c, d), got {len(values)}")
+        if float(values[3]) != 0:
+            raise UsageError(f"-m {text!r}: utility's fourth coefficient needs the collection size "
+                             "(trec_eval -N), which Ranklab does not take; use 0")
+        return [f"Utility(a={values[0]},b={values[1]},c={values[2]})"]
+    return _values(name.rstrip("_"), values)
+
+
+def _is_measure(text: str) -> bool:
+    try:
+        parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _single(text: str, values: list[str]) -> str:
+    if len(values) != 1:
+        raise UsageError(f"-m {text!r}: takes one value, got {len(values)}")
+    return values[0]
+
+
+def _values(name: str, values: list[str]) -> list[str]:
+    if name in FLOAT_NAMES:
+        return [f"{name}_{float(v):.2f}" for v in values]
+    return [f"{name}_{v}" for v in values]
