@@ -55,6 +55,7 @@ from .ranking.dcg import gains as _gains
 from .ranking.interpolation import LEVELS, needed_hits
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
+from .ranking.user_models import INST_DEPTH, bounded, err_stop, inst_gain, inst_value, rbp_weight
 
 __all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch"]
 
@@ -229,12 +230,76 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     return ratio(value, ideal)
 
 
+def _depth(m: Measure, b: Batch) -> np.ndarray:
+    """Ranks looked at per query: the number retrieved, or the cutoff if smaller."""
+    return b.n_ret.astype(np.float64) if m.cutoff is None else np.minimum(b.n_ret, m.cutoff).astype(np.float64)
+
+
+def _within(m: Measure, b: Batch) -> np.ndarray:
+    return b.rank <= m.cutoff if m.cutoff is not None else np.ones(b.q.size, dtype=bool)
+
+
+def _rbp(m: Measure, b: Batch) -> np.ndarray:
+    p, within = m["p"], _within(m, b)
+    weight = rbp_weight(b.rank, p)
+    lower = b.count(b.q[within & b.relevant(m["rel"])], weight[within & b.relevant(m["rel"])])
+    # every rank's weight plus the tail p^d sums to 1; what judged ranks do not take is residual
+    residual = 1.0 - b.count(b.q[within], weight[within])
+    return bounded(lower, lower + residual, m["bound"])
+
+
+def _err(m: Measure, b: Batch) -> np.ndarray:
+    within = _within(m, b)
+    q, rank = b.q[within], b.rank[within]
+    stop = err_stop(b.grade[within], m["max_grade"])
+    # reach = prod over earlier judged rows of (1 - R): a running sum of logs within each query
+    logs = np.log1p(-stop)
+    cum = np.cumsum(logs)
+    starts = np.r_[True, q[1:] != q[:-1]] if q.size else np.zeros(0, bool)
+    before = np.maximum.accumulate(np.where(starts, np.arange(q.size), 0)) if q.size else cum
+    offset = (cum - logs)[before] if q.size else cum
+    reach = np.exp(cum - logs - offset)
+    return b.count(q, reach * stop / rank)
+
+
+INST_BLOCK = 2_000_000  # ranks laid out at once (queries x depth)
+
+
+def _inst(m: Measure, b: Batch) -> np.ndarray:
+    T, gmax, bound = m["T"], m["max_grade"], m["bound"]
+    depth = INST_DEPTH if m.cutoff is None else m.cutoff
+    inside = b.rank <= depth
+    q, col, gain = b.q[inside], b.rank[inside] - 1, inst_gain(b.grade[inside], gmax)
+    out = np.zeros(b.size)
+    step = max(1, INST_BLOCK // depth)
+    for lo in range(0, b.size, step):
+        hi = min(b.size, lo + step)
+        rows = slice(np.searchsorted(q, lo), np.searchsorted(q, hi))
+        low = np.zeros((hi - lo, depth))
+        low[q[rows] - lo, col[rows]] = gain[rows]
+        lower = inst_value(low, T)
+        if bound == "lower":
+            out[lo:hi] = lower
+            continue
+        # upper bound: unjudged ranks and ranks past the end get gain 1
+        judged = np.zeros((hi - lo, depth), dtype=bool)
+        judged[q[rows] - lo, col[rows]] = True
+        high = np.where(judged, low, 1.0)
+        out[lo:hi] = bounded(lower, inst_value(high, T), bound)
+    return out
+
+
+def _judged(m: Measure, b: Batch) -> np.ndarray:
+    return ratio(b.count(b.q[_within(m, b)]), _depth(m, b))
+
+
 BATCH_FAMILIES = {
     "P": _counts_family, "R": _counts_family, "F1": _counts_family, "Success": _counts_family,
     "NumRet": _counts_family, "NumRel": _counts_family, "NumRelRet": _counts_family,
     "NumQ": _counts_family, "RR": _reciprocal_rank, "AP": _average_precision,
     "CG": _dcg_family, "DCG": _dcg_family, "IDCG": _dcg_family, "nDCG": _dcg_family,
     "Rprec": _rprec, "Bpref": _bpref, "IPrec": _interpolated, "11pt": _interpolated,
+    "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged,
 }
 
 

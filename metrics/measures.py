@@ -57,11 +57,13 @@ class Family:
 
 
 _REL = {"rel": 1}
+INST_MAX_DEPTH = 100_000  # INST lays out every rank up to k
 _DCG = {"dcg": "log2", "ideal": "qrels", "rel": None}
 _CHOICES = {
     "dcg": ("log2", "exp-log2", "jarvelin"),
     "ideal": ("qrels", "ranking"),
     "denominator": ("R", "retrieved", "min(k,R)"),
+    "bound": ("lower", "upper", "residual"),
 }
 
 
@@ -100,6 +102,15 @@ FAMILIES: dict[str, Family] = {
         _family("NumRelRet", "number of relevant documents retrieved (up to k)", "optional", _REL,
                 aggregate="sum", normalised=False),
         _family("NumQ", "number of queries evaluated", "none", {}, aggregate="sum", normalised=False),
+        _family("RBP", "rank-biased precision: a user who goes on with probability p after each "
+                "document; (1 - p) times the sum of p^(i-1) over relevant ranks", "optional",
+                {"p": 0.8, "rel": 1, "bound": "lower"}),
+        _family("ERR", "expected reciprocal rank: a user who stops at rank i, satisfied, with "
+                "probability (2^grade - 1) / 2^max_grade", "optional", {"max_grade": 4}),
+        _family("INST", "INST: a user who wants T relevant documents and goes on less the more "
+                "they have found (weights over 1000 ranks, or k)", "optional",
+                {"T": 1.0, "max_grade": 1, "bound": "lower"}),
+        _family("Judged", "the share of the top k that has a judgment (any grade)", "optional", {}),
     ]
 }
 
@@ -199,6 +210,8 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
             raise ValueError(f"measure {text!r}: the cutoff k must be a positive integer, got {cutoff!r}")
         if cutoff < 1:
             raise ValueError(f"measure {text!r}: the cutoff k must be a positive integer, got {cutoff}")
+        if name == "INST" and cutoff > INST_MAX_DEPTH:
+            raise ValueError(f"measure {text!r}: INST's depth k must be at most {INST_MAX_DEPTH}, got {cutoff}")
     clean = {}
     for key, value in params.items():
         if key not in fam.params:
@@ -207,12 +220,31 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
         if key == "rel":
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"measure {text!r}: rel must be an integer >= 1, got {value!r}")
+        elif key in _NUMBERS:
+            value = _number(key, value, text)
         elif key in _CHOICES and value not in _CHOICES[key]:
             choices = ", ".join(repr(c) for c in _CHOICES[key])
             raise ValueError(f"measure {text!r}: {key} must be one of {choices}, got {value!r}")
         if value != fam.params[key]:
             clean[key] = value
     return Measure(name, cutoff, tuple(sorted(clean.items())))
+
+
+# numeric parameters: (low, high, low included, high included, integer only)
+_NUMBERS = {"p": (0.0, 1.0, False, False, False), "T": (0.0, 1e6, False, True, False),
+            "max_grade": (1, 1023, True, True, True)}
+
+
+def _number(key: str, value, text: str):
+    """A numeric parameter checked against its range (T and p as floats)."""
+    low, high, low_in, high_in, integer = _NUMBERS[key]
+    lo, hi = ("[" if low_in else "("), ("]" if high_in else ")")
+    kind = "an integer" if integer else "a number"
+    ok = (not isinstance(value, bool) and isinstance(value, int if integer else int | float)
+          and (low <= value if low_in else low < value) and (value <= high if high_in else value < high))
+    if not ok:
+        raise ValueError(f"measure {text!r}: {key} must be {kind} in {lo}{low}, {high}{hi}, got {value!r}")
+    return value if integer else float(value)
 
 
 # --------------------------------------------------------------------------- tokenizer / parser
@@ -293,6 +325,8 @@ NAMES: tuple[Name, ...] = (
     _alias("NumRel", "NumRel", "NumRel"), _trec("num_rel", "NumRel", "num_rel"),
     _alias("NumRelRet", "NumRelRet", "NumRelRet"), _trec("num_rel_ret", "NumRelRet", "num_rel_ret"),
     _alias("NumQ", "NumQ", "NumQ"), _trec("num_q", "NumQ", "num_q"),
+    _alias("RBP", "RBP", "RBP(p=0.8)", "RBP(p=0.8,bound='residual')"), _alias("ERR", "ERR", "ERR@10"),
+    _alias("INST", "INST", "INST(T=1)"), _alias("Judged", "Judged", "Judged@10"),
 )
 
 # what ``{k}`` and ``{r}`` match, how they are read and written, and their value in a suggestion
@@ -337,7 +371,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 45)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 50)
     """
     return [example for n in NAMES for example in n.examples]
 

@@ -1,6 +1,14 @@
 """Kernels, one module per family; each exposes ``trace(measure, query) -> Explanation``."""
 
-from . import average_precision, dcg, interpolation, precision_recall, reciprocal_rank, rprec_bpref
+from . import (
+    average_precision,
+    dcg,
+    interpolation,
+    precision_recall,
+    reciprocal_rank,
+    rprec_bpref,
+    user_models,
+)
 from ._query import Query, ratio
 
 KERNELS = {
@@ -11,6 +19,7 @@ KERNELS = {
     "CG": dcg, "DCG": dcg, "IDCG": dcg, "nDCG": dcg,
     "Rprec": rprec_bpref, "Bpref": rprec_bpref,
     "IPrec": interpolation, "11pt": interpolation,
+    "RBP": user_models, "ERR": user_models, "INST": user_models, "Judged": user_models,
 }
 
 __all__ = ["KERNELS", "Query", "ratio"]
