@@ -293,13 +293,18 @@ def _judged(m: Measure, b: Batch) -> np.ndarray:
     return ratio(b.count(b.q[_within(m, b)]), _depth(m, b))
 
 
+def _per_subtopic(m: Measure, b: Batch) -> np.ndarray:
+    raise ValueError(f"{m}: judgments per subtopic are evaluated query by query (metrics.evaluate, "
+                     "or ranklab evaluate --subtopics), not by the batch path")
+
+
 BATCH_FAMILIES = {
     "P": _counts_family, "R": _counts_family, "F1": _counts_family, "Success": _counts_family,
     "NumRet": _counts_family, "NumRel": _counts_family, "NumRelRet": _counts_family,
     "NumQ": _counts_family, "RR": _reciprocal_rank, "AP": _average_precision,
     "CG": _dcg_family, "DCG": _dcg_family, "IDCG": _dcg_family, "nDCG": _dcg_family,
     "Rprec": _rprec, "Bpref": _bpref, "IPrec": _interpolated, "11pt": _interpolated,
-    "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged,
+    "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged, "alpha_nDCG": _per_subtopic,
 }
 
 

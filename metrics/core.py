@@ -28,6 +28,9 @@ def prepare(ranking, judgments, *, ties: str = "docid-desc", depth: int | None =
     depth = _check.positive_int(depth, "depth")
     if depth is not None:
         docs = docs[:depth]
+    if _check.is_subtopic_judgments(judgments):
+        flat, subtopics = _check.subtopic_judgments(judgments)
+        return Query(docs, flat, subtopics)
     return Query(docs, _check.judgments(judgments))
 
 
@@ -45,7 +48,9 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
     judgments : mapping doc id -> int grade
         Documents absent from it are unjudged (not relevant); judged documents absent
         from the ranking still count toward R and the ideal ordering. Grade -1 means
-        pooled but never judged: not relevant, and not judged for Bpref.
+        pooled but never judged: not relevant, and not judged for Bpref. For
+        ``alpha_nDCG``, doc id -> {subtopic: grade}; the other measures then read each
+        document's best grade.
 
     Returns
     -------

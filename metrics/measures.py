@@ -110,6 +110,8 @@ FAMILIES: dict[str, Family] = {
         _family("INST", "INST: a user who wants T relevant documents and goes on less the more "
                 "they have found (weights over 1000 ranks, or k)", "optional",
                 {"T": 1.0, "max_grade": 1, "bound": "lower"}),
+        _family("alpha_nDCG", "alpha-nDCG: nDCG over subtopics, each repeat of a subtopic worth (1 - alpha) "
+                "times less (judgments per subtopic)", "optional", {"alpha": 0.5, "rel": 1}),
         _family("Judged", "the share of the top k that has a judgment (any grade)", "optional", {}),
     ]
 }
@@ -232,7 +234,7 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
 
 # numeric parameters: (low, high, low included, high included, integer only)
 _NUMBERS = {"p": (0.0, 1.0, False, False, False), "T": (0.0, 1e6, False, True, False),
-            "max_grade": (1, 1023, True, True, True)}
+            "max_grade": (1, 1023, True, True, True), "alpha": (0.0, 1.0, True, True, False)}
 
 
 def _number(key: str, value, text: str):
@@ -327,6 +329,7 @@ NAMES: tuple[Name, ...] = (
     _alias("NumQ", "NumQ", "NumQ"), _trec("num_q", "NumQ", "num_q"),
     _alias("RBP", "RBP", "RBP(p=0.8)", "RBP(p=0.8,bound='residual')"), _alias("ERR", "ERR", "ERR@10"),
     _alias("INST", "INST", "INST(T=1)"), _alias("Judged", "Judged", "Judged@10"),
+    _alias("alpha_nDCG", "alpha_nDCG", "alpha_nDCG@10"), _alias("alpha-nDCG", "alpha_nDCG"),
 )
 
 # what ``{k}`` and ``{r}`` match, how they are read and written, and their value in a suggestion
@@ -371,7 +374,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 50)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 51)
     """
     return [example for n in NAMES for example in n.examples]
 

@@ -6,10 +6,13 @@ import argparse
 import re
 import sys
 import time
+from types import SimpleNamespace
 
 from ..batch import evaluate_batch
+from ..core import evaluate
 from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
 from ..io.source import FileTooLargeError, format_size
+from ..io.subtopics import read_subtopic_qrels
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse, parse_many
 from .errors import UsageError
@@ -69,6 +72,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dedup", choices=DEDUP, default="error",
                    help="a document retrieved twice for one query: error (default, as trec_eval), "
                         "or keep the first, last or highest-scored line")
+    p.add_argument("--subtopics", action="store_true",
+                   help="QRELS holds judgments per subtopic, 'qid subtopic docid grade' (ndeval's "
+                        "format, for alpha_nDCG); other measures read each document's best grade")
     p.add_argument("--qrels-format", choices=[f for f in FORMATS if f != "list"], default="auto")
     p.add_argument("--run-format", choices=FORMATS, default="auto",
                    help="list = two columns 'qid docid' in rank order (auto-detected)")
@@ -139,11 +145,16 @@ class Progress:
 
 def run(args) -> None:
     ms = measures_from(args)
+    if not args.subtopics and any(m.name == "alpha_nDCG" for m in ms):
+        raise UsageError("alpha_nDCG needs judgments per subtopic: give --subtopics and a QRELS file "
+                         "of 'qid subtopic docid grade' lines")
     progress = Progress()
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
     jsonl = {"id_fields": fields}
     try:
         progress(f"reading {args.qrels}")
+        if args.subtopics:
+            return _run_subtopics(args, ms, progress)
         qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
                            **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
         progress(f"reading {args.run}")
@@ -154,6 +165,10 @@ def run(args) -> None:
     progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
     result = evaluate_batch(qrels, run_, ms, missing="zero" if args.complete else "skip", depth=args.depth)
     progress.done()
+    _report(args, ms, result, qrels, run_)
+
+
+def _report(args, ms, result, qrels, run_) -> None:
     for line in warnings(result, qrels, run_, args.complete):
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
@@ -170,6 +185,18 @@ def run(args) -> None:
         write_csv(out, ms, result, args.per_query)
     else:
         write_table(out, ms, result, args.per_query)
+
+
+def _run_subtopics(args, ms, progress) -> None:
+    """Judgments per subtopic: read them, then evaluate query by query (metrics.evaluate)."""
+    per_subtopic = read_subtopic_qrels(args.qrels, max_bytes=args.max_bytes)
+    run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes)
+    progress(f"evaluating {len(per_subtopic):,} judged queries")
+    result = evaluate(per_subtopic, run_.to_dict(), ms, missing="zero" if args.complete else "skip",
+                      depth=args.depth)
+    progress.done()
+    qrels = SimpleNamespace(queries=list(per_subtopic))
+    _report(args, ms, result, qrels, run_)
 
 
 def _is_jsonl(path: str, fmt: str) -> bool:

@@ -3,6 +3,7 @@
 from . import (
     average_precision,
     dcg,
+    diversity,
     interpolation,
     precision_recall,
     reciprocal_rank,
@@ -20,6 +21,7 @@ KERNELS = {
     "Rprec": rprec_bpref, "Bpref": rprec_bpref,
     "IPrec": interpolation, "11pt": interpolation,
     "RBP": user_models, "ERR": user_models, "INST": user_models, "Judged": user_models,
+    "alpha_nDCG": diversity,
 }
 
 __all__ = ["KERNELS", "Query", "ratio"]

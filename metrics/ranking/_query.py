@@ -18,10 +18,12 @@ class Query:
     -1 (pooled but never judged) is never relevant.
     """
 
-    __slots__ = ("docs", "judgments", "grades", "judged", "all_grades")
+    __slots__ = ("docs", "judgments", "grades", "judged", "all_grades", "subtopics")
 
-    def __init__(self, docs: list[str], judgments: dict[str, int]):
+    def __init__(self, docs: list[str], judgments: dict[str, int],
+                 subtopics: dict[str, dict[str, int]] | None = None):
         self.docs = docs
+        self.subtopics = subtopics  # doc -> {subtopic: grade}, for alpha_nDCG
         self.judgments = judgments
         n = len(docs)
         looked = [judgments.get(d) for d in docs]
