@@ -11,7 +11,7 @@ from collections.abc import KeysView, Mapping, Sequence, Set
 from numbers import Integral, Real
 
 MAX_GRADE = 2**31 - 1  # trec_eval stores grades as C ints
-TIES = ("docid-desc", "docid-asc", "input")
+TIES = ("docid-desc", "docid-asc", "input", "average", "threshold")
 
 
 def _short(value, limit: int = 40) -> str:
@@ -144,6 +144,8 @@ def ranking(value, name: str = "ranking", *, ties: str = "docid-desc") -> list[s
             if d in seen:
                 raise ValueError(f"{name}: document {d!r} appears twice")
             seen.add(d)
+        if ties in ("average", "threshold"):
+            ties = "docid-desc"  # the order within a tie group does not matter to these rules
         if ties == "input":
             order = sorted(range(len(items)), key=lambda i: -items[i][1])
             return [items[i][0] for i in order]

@@ -24,4 +24,21 @@ KERNELS = {
     "alpha_nDCG": diversity,
 }
 
-__all__ = ["KERNELS", "Query", "ratio"]
+# the measures each tie-aware rule is defined for (the others need ties broken)
+_ORDER_FREE = {"NumRet", "NumRel", "NumQ", "IDCG"}
+TIE_RULES = {
+    "average": frozenset({"P", "R", "NumRelRet", "CG", "DCG", "nDCG", "AP", "RR", "RBP", "Judged"} | _ORDER_FREE),
+    "threshold": frozenset({"AP"} | _ORDER_FREE),
+}
+
+
+def trace(m, q: Query):
+    """The measure's explanation on a prepared query, refusing a tie rule it has no definition for."""
+    if q.tie_rule is not None and m.name not in TIE_RULES[q.tie_rule]:
+        names = ", ".join(sorted(TIE_RULES[q.tie_rule]))
+        raise ValueError(f"measure {str(m)!r}: ties={q.tie_rule!r} is defined for {names}; "
+                         "break ties instead (ties='docid-desc', trec_eval's rule)")
+    return KERNELS[m.name].trace(m, q)
+
+
+__all__ = ["KERNELS", "TIE_RULES", "Query", "ratio", "trace"]

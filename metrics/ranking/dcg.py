@@ -112,7 +112,7 @@ def trace(m, q: Query) -> Explanation:
     dcg, rel = m["dcg"], m["rel"]
     n = q.depth(m.cutoff)
     cols = base_columns(q, n)
-    gain = gains(q.grades[:n], q.judged[:n], dcg, rel)
+    gain = q.averaged(gains(q.grades, q.judged, dcg, rel))[:n]  # ties='average': the group's mean
     disc = discounts(n, dcg)
     contrib = gain / disc
     running = np.cumsum(contrib)

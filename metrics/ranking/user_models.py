@@ -139,27 +139,29 @@ def _rbp(m, q: Query) -> Explanation:
     cols = base_columns(q, n, rel)
     ranks = np.arange(1, n + 1)
     weight = rbp_weight(ranks, p) if n else np.zeros(0)
-    relevant = np.asarray(cols["relevant"], dtype=bool)
-    judged = q.judged[:n]
-    contrib = np.where(relevant, weight, 0.0)
+    relevant = np.asarray(cols["relevant"], dtype=np.float64)  # a chance under ties='average'
+    judged = q.averaged(q.judged.astype(np.float64))[:n]
+    contrib = relevant * weight
     cols["judged"] = judged.tolist()
     cols["continue"] = [p] * n
     cols["weight"] = weight.tolist()
     cols["contribution"] = contrib.tolist()
     cols["rbp"] = np.cumsum(contrib).tolist()
     lower = float(contrib.sum())
-    unjudged = float(weight[~judged].sum())
+    unjudged = float((weight * (1.0 - judged)).sum())
     tail = float(p ** n)
     residual = unjudged + tail
     upper = lower + residual
     value = bounded(lower, upper, bound)
     lhs = _lhs(m)
-    hit_ranks = ranks[relevant].tolist()
+    hit_ranks = ranks[relevant > 0].tolist()
     pp = num(p)
-    terms = join_terms(hit_ranks, lambda r: f"{pp}^{{{r - 1}}}")
+    def power(r: int, share: float) -> str:
+        return f"{pp}^{{{r - 1}}}" if share == 1 else rf"{num(share)} \cdot {pp}^{{{r - 1}}}"
+    terms = join_terms(hit_ranks, lambda r: power(r, relevant[r - 1]))
     lines = [rf"\mathrm{{RBP}} &= (1 - {pp})\left({terms}\right) = {num(lower)}"]
-    miss = ranks[~judged].tolist()
-    miss_terms = join_terms(miss, lambda r: f"{pp}^{{{r - 1}}}")
+    miss = ranks[judged < 1].tolist()
+    miss_terms = join_terms(miss, lambda r: power(r, 1.0 - judged[r - 1]))
     lines.append(rf"\text{{residual}} &= (1 - {pp})\left({miss_terms}\right) + {pp}^{{{n}}} = {num(residual)}")
     if bound == "upper":
         lines.append(rf"{lhs} &= {num(lower)} + {num(residual)} = {num(value)}")
@@ -231,10 +233,10 @@ def _inst(m, q: Query) -> Explanation:
 def _judged(m, q: Query) -> Explanation:
     n = q.depth(m.cutoff)
     cols = base_columns(q, n)
-    judged = q.judged[:n]
+    judged = q.averaged(q.judged.astype(np.float64))[:n]
     cols["judged"] = judged.tolist()
     cols["judged_so_far"] = np.cumsum(judged).tolist()
-    count = int(judged.sum())
+    count = float(judged.sum())
     value = ratio(count, n)
     lhs = label(m)
     formula = (rf"{lhs} = \frac{{{count}}}{{\min({m.cutoff}, {len(q.docs)})}} = {num(value)}"
