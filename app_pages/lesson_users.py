@@ -22,8 +22,8 @@ STORIES = {
     "nDCG": N_("reads the top k, paying less attention further down: rank i gets 1/log2(i + 1) of "
                "the attention rank 1 gets."),
     "RBP": N_("after each result goes on with probability p and stops otherwise, whatever they saw."),
-    "ERR": N_("stops, satisfied, at a result of grade g with chance (2^g − 1)/16; the better the "
-              "results above, the less likely they read on."),
+    "ERR": N_("stops, satisfied, at a result of grade g with chance (2^g − 1)/2^gmax (gmax: the top "
+              "grade); the better the results above, the less likely they read on."),
 }
 
 

@@ -118,6 +118,7 @@ def user_reach(users, step: int) -> alt.Chart:
         .encode(x=alt.X("rank:Q", title="rank", axis=alt.Axis(tickMinStep=1, format="d")),
                 y=alt.Y("reach:Q", title="chance the user reads this rank", scale=alt.Scale(domain=[0, 1])),
                 color=alt.Color("user:N", title=None, legend=alt.Legend(orient="top")),
+                strokeDash=alt.StrokeDash("user:N", title=None, legend=None),  # lines that coincide stay visible
                 tooltip=["user:N", "rank:Q", alt.Tooltip("reach:Q", format=".4f")])
     )
     here = alt.Chart(pd.DataFrame({"rank": [step]})).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(x="rank:Q")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import core
+from ..measures import parse
 from ..ranking.user_models import err_stop, rbp_weight
 
 __all__ = ["User", "users", "condensed", "kept_judgments", "removal", "REMOVAL_MEASURES"]
@@ -52,8 +53,11 @@ def _from_reach(reach: np.ndarray) -> tuple[list[float], list[float]]:
     return cont.tolist(), weight.tolist()
 
 
-def users(ranking, judgments, k: int, *, p: float = 0.8) -> list[User]:
+def users(ranking, judgments, k: int, *, p: float = 0.8, max_grade: int | None = None) -> list[User]:
     """The six users on ``ranking`` (best first) with ``judgments`` (doc -> grade), cutoff k.
+
+    ERR's scale tops at ``max_grade`` (default: the highest grade judged, at least 1), so a
+    binary example's relevant document satisfies its user half of the time.
 
     The cat-in-the-box ranking: relevant at ranks 2, 4, 5 and 7 of 8.
 
@@ -101,12 +105,13 @@ def users(ranking, judgments, k: int, *, p: float = 0.8) -> list[User]:
     out.append(User("RBP" if p == 0.8 else f"RBP(p={p})", core.score(f"RBP(p={p})", q.docs, judgments),
                     [p] * n, reach.tolist(), rbp_weight(ranks, p).tolist() if n else [], rel.tolist()))
 
-    stop = err_stop(grades, 4) if n else np.zeros(0)
+    top = max_grade if max_grade is not None else max(1, min(1023, max(judgments.values(), default=1)))
+    stop = err_stop(grades, top) if n else np.zeros(0)
     reach = np.cumprod(np.r_[1.0, 1.0 - stop[:-1]]) if n else np.zeros(0)
     reach = np.where(ranks <= k, reach, 0.0)
     cont, weight = _from_reach(reach)
-    out.append(User(f"ERR@{k}", core.score(f"ERR@{k}", q.docs, judgments), cont, reach.tolist(), weight,
-                    stop.tolist()))
+    err = str(parse(f"ERR(max_grade={top})@{k}"))
+    out.append(User(err, core.score(err, q.docs, judgments), cont, reach.tolist(), weight, stop.tolist()))
     return out
 
 

@@ -37,7 +37,9 @@ def test_users_lesson_shows_six_users():
     assert values["RR"] == pytest.approx(0.5)
     assert values["AP"] == pytest.approx((1 / 2 + 2 / 4 + 3 / 5 + 4 / 7) / 4, abs=1e-4)
     assert values["RBP"] == pytest.approx(RBP_CAT, abs=1e-4)
-    assert set(values) == {"P@2", "RR", "AP", "nDCG@2", "RBP", "ERR@2"}
+    assert set(values) == {"P@2", "RR", "AP", "nDCG@2", "RBP", "ERR(max_grade=1)@2"}
+    # binary example: a relevant result satisfies ERR's user with chance (2^1 - 1)/2^1; first at rank 2
+    assert values["ERR(max_grade=1)@2"] == pytest.approx(0.5 / 2, abs=1e-4)
     # step to rank 3: the RR user (stopped at rank 2) no longer reads; the RBP user with 0.8^2
     at.slider(key="lesson_users.step.8").set_value(3).run()
     assert not at.exception
