@@ -58,7 +58,7 @@ class Family:
 
 _REL = {"rel": 1}
 INST_MAX_DEPTH = 100_000  # INST lays out every rank up to k
-_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None}
+_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None, "base": 2.0}
 _CHOICES = {
     "dcg": ("log2", "exp-log2", "jarvelin"),
     "ideal": ("qrels", "ranking"),
@@ -234,7 +234,8 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
 
 # numeric parameters: (low, high, low included, high included, integer only)
 _NUMBERS = {"p": (0.0, 1.0, False, False, False), "T": (0.0, 1e6, False, True, False),
-            "max_grade": (1, 1023, True, True, True), "alpha": (0.0, 1.0, True, True, False)}
+            "max_grade": (1, 1023, True, True, True), "alpha": (0.0, 1.0, True, True, False),
+            "base": (1.0, 1e6, False, True, False)}
 
 
 def _number(key: str, value, text: str):

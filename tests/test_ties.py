@@ -64,6 +64,20 @@ def test_ndcg_and_dcg_match_sklearn_with_ties(k):
     assert checked > 1000
 
 
+@pytest.mark.parametrize("base", [10, 3.5])
+def test_log_base_matches_sklearn_dcg_score(base):
+    for grades, scores in random_rows(base_seed := int(base * 10)):
+        expected = dcg_score([grades], [scores], k=4, log_base=base) if len(grades) > 1 else None
+        if expected is None:
+            continue
+        ranking, judged = as_inputs(grades, scores)
+        assert metrics.score(f"DCG(base={base})@4", ranking, judged, ties="average") == \
+            pytest.approx(expected, abs=1e-12), base_seed
+    # nDCG does not depend on the base: both DCGs scale by log2(base)
+    ranking, judged = as_inputs(np.array([1, 0, 2]), np.array([0.5, 0.5, 0.1]))
+    assert metrics.score("nDCG(base=10)", ranking, judged) == pytest.approx(metrics.score("nDCG", ranking, judged))
+
+
 def test_average_precision_and_lrap_match_sklearn_with_ties():
     checked = 0
     for grades, scores in random_rows(7):
