@@ -159,7 +159,8 @@ def _average_precision(m: Measure, b: Batch) -> np.ndarray:
     q, rank, hits = _hit_positions(b, rel, k)
     total = b.count(q, hits / rank)
     retrieved = b.count(q) if how == "retrieved" else None
-    return ratio(total, _ap_denominator(how, b.num_rel(rel), retrieved, k))
+    denom = np.broadcast_to(_ap_denominator(how, b.num_rel(rel), retrieved, k), (b.size,))
+    return np.where(denom > 0, ratio(total, denom), float(m["empty"]))
 
 
 def _rprec(m: Measure, b: Batch) -> np.ndarray:

@@ -80,7 +80,7 @@ FAMILIES: dict[str, Family] = {
         _family("Success", "1 if any relevant document is in the top k, else 0", "optional", _REL),
         _family("RR", "reciprocal rank of the first relevant document (0 if none in the top k)", "optional", _REL),
         _family("AP", "average precision: precision at each relevant rank, summed, divided by R",
-                "optional", {"rel": 1, "denominator": "R"}),
+                "optional", {"rel": 1, "denominator": "R", "empty": 0}),
         _family("CG", "cumulative gain: the sum of the gains in the top k", "optional",
                 {"dcg": "log2", "rel": None}, normalised=False),
         _family("DCG", "discounted cumulative gain: gain / discount, summed over the top k", "optional",
@@ -235,7 +235,7 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
 # numeric parameters: (low, high, low included, high included, integer only)
 _NUMBERS = {"p": (0.0, 1.0, False, False, False), "T": (0.0, 1e6, False, True, False),
             "max_grade": (1, 1023, True, True, True), "alpha": (0.0, 1.0, True, True, False),
-            "base": (1.0, 1e6, False, True, False)}
+            "base": (1.0, 1e6, False, True, False), "empty": (0, 1, True, True, True)}
 
 
 def _number(key: str, value, text: str):

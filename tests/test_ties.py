@@ -91,6 +91,17 @@ def test_average_precision_and_lrap_match_sklearn_with_ties():
     assert checked > 1000
 
 
+def test_lrap_rows_without_a_relevant_label():
+    # sklearn's LRAP scores such a row 1; AP(empty=1) says so, the default AP says 0
+    for grades, scores in random_rows(21):
+        binary = (grades >= 1).astype(int)
+        ranking, judged = as_inputs(binary, scores)
+        ours = metrics.score("AP(denominator='retrieved',empty=1)", ranking, judged, ties="threshold")
+        assert ours == pytest.approx(label_ranking_average_precision_score([binary], [scores]), abs=1e-12)
+    assert metrics.score("AP", ["a"], {"a": 0}) == 0.0
+    assert metrics.score("AP(empty=1)", ["a"], {"a": 0}) == 1.0
+
+
 def test_the_issue_example():
     # average_precision_score([0, 1], [.5, .5]) = 0.5: both documents seen at once
     assert average_precision_score([0, 1], [0.5, 0.5]) == 0.5

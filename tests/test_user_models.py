@@ -206,7 +206,7 @@ def test_judged_matches_ir_measures(k):
 
 @pytest.mark.parametrize("name", ["RBP", "RBP(p=0.5,bound='upper')@5", "RBP(bound='residual')@3", "ERR",
                                   "ERR(max_grade=2)@3", "INST@10", "INST(T=2,bound='residual')@8",
-                                  "Judged", "Judged@3", "DCG(base=10)@5", "nDCG(base=3.5,dcg='jarvelin')"])
+                                  "Judged", "Judged@3", "DCG(base=10)@5", "AP(denominator='retrieved',empty=1)@5", "nDCG(base=3.5,dcg='jarvelin')"])
 def test_batch_equals_kernel(name):
     qrels = dict(list(QRELS.items())[:300])
     fast = evaluate_batch(qrels, RUN, name, missing="zero")

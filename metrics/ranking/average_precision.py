@@ -5,6 +5,8 @@ the judgments, so a relevant document never retrieved contributes 0.
 ``denominator='retrieved'`` (sklearn ``average_precision_score``, torchmetrics): the relevant
 documents retrieved in the top k. ``denominator='min(k,R)'`` (Spark, recommenders): min(k, R),
 with k the cutoff (R when there is none).
+``empty`` is the value when that denominator is 0 (nothing relevant): 0 (default, trec_eval),
+or 1 (sklearn's ``label_ranking_average_precision_score`` for a row without a relevant label).
 """
 
 from __future__ import annotations
@@ -104,14 +106,14 @@ def trace(m, q: Query) -> Explanation:
     cols["running_sum"] = running.tolist()
     cols["ap_at_i"] = ap_i.tolist()
     total = float(running[-1]) if n else 0.0
-    value = ratio(total, denom)
+    value = ratio(total, denom) if denom else float(m["empty"])
     hit_ranks = [int(r) for r in ranks[relevant > 0]]
     terms = [(int(hits_i[r - 1]), r) for r in hit_ranks]
     show = (lambda t: frac(*t)) if not q.tie_rule else (lambda t: num(contribution[t[1] - 1]))
     lhs = label(m)
     name = DENOMINATOR_NAMES[how]
     if denom == 0:
-        formula = rf"{lhs} = 0 \quad (\text{{{'no relevant document' if R == 0 else 'nothing relevant retrieved'}}}: {name} = 0)"
+        formula = rf"{lhs} = {m['empty']} \quad (\text{{{'no relevant document' if R == 0 else 'nothing relevant retrieved'}}}: {name} = 0)"
     else:
         formula = (rf"{lhs} = \frac{{1}}{{{name}}} \sum_{{i:\,rel_i = 1}} P@i = "
                    rf"\frac{{1}}{{{num(denom)}}}\left({join_terms(terms, show)}\right) = {frac(total, denom)} = {num(value)}")
