@@ -29,6 +29,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import metrics
 from metrics.batch import evaluate_batch
@@ -318,3 +320,33 @@ def test_ranklab_evaluate_prints_rbp_and_inst_as_cwl_eval_computes_them():
     printed = json.loads(out.stdout)["aggregate"]
     for name, total in sums.items():
         assert printed[name] == pytest.approx(total / len(qrels), abs=1e-9)
+
+
+# --------------------------------------------------------------------------- invariants
+
+@st.composite
+def query(draw):
+    docs = draw(st.lists(st.sampled_from([f"d{i}" for i in range(12)]), max_size=12, unique=True))
+    judged = draw(st.dictionaries(st.sampled_from([f"d{i}" for i in range(15)]), st.integers(-1, 5), max_size=15))
+    return docs, judged
+
+
+@settings(max_examples=150, deadline=None)
+@given(query(), st.sampled_from([None, 1, 3, 20]), st.sampled_from([0.5, 0.8, 0.95]))
+def test_bounds_hold(q, k, p):
+    docs, judged = q
+    at = "" if k is None else f"@{k}"
+    low = metrics.score(f"RBP(p={p}){at}", docs, judged)
+    high = metrics.score(f"RBP(p={p},bound='upper'){at}", docs, judged)
+    resid = metrics.score(f"RBP(p={p},bound='residual'){at}", docs, judged)
+    assert 0.0 <= low <= high <= 1.0 + 1e-12
+    assert resid == pytest.approx(high - low)
+    il = metrics.score(f"INST{at}", docs, judged)
+    iu = metrics.score(f"INST(bound='upper'){at}", docs, judged)
+    assert 0.0 <= il <= iu + 1e-12 <= 1.0 + 1e-9
+    for name in (f"ERR{at}", f"Judged{at}", f"ERR(max_grade=5){at}"):
+        assert 0.0 <= metrics.score(name, docs, judged) <= 1.0
+    # judging every retrieved document leaves no residual but the tail past the end
+    full = {d: judged.get(d, 0) for d in docs}
+    depth = len(docs) if k is None else min(k, len(docs))
+    assert metrics.score(f"RBP(p={p},bound='residual'){at}", docs, full) == pytest.approx(p ** depth)
