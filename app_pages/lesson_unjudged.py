@@ -51,7 +51,8 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         cols[i % 4].metric(name, metrics.num(value, fixed=True),
                            delta=metrics.num(value - start[name], fixed=True) if share else None)
 
-    st.altair_chart(teaching_charts.removal_lines(rows, share), width="stretch")
+    render.altair_chart(teaching_charts.removal_lines(rows, share), key=f"{PAGE}.lines",
+                        title=_("Each measure as judgments are removed"))
     for note in NOTES:
         st.markdown(_(note))
 

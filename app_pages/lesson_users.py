@@ -7,7 +7,7 @@ import streamlit as st
 
 import metrics
 from metrics.teaching.users import users
-from ui import lessons, teaching_charts
+from ui import lessons, render, teaching_charts
 from ui.i18n import N_, _
 
 PAGE = "lesson_users"
@@ -96,7 +96,8 @@ def _draw(where, people, step: int, ranking, judgments, labels) -> None:
         st.text(_("Rank {rank}: {doc} ({grade})").format(
             rank=step, doc=labels.get(doc, doc),
             grade=_("unjudged") if grade is None else _("grade {g}").format(g=grade)))
-        st.altair_chart(teaching_charts.user_reach(people, step), width="stretch")
+        render.altair_chart(teaching_charts.user_reach(people, step), key=f"{PAGE}.reach",
+                            title=_("The chance each user reads each rank"))
         rows = [{
             _("user"): u.measure,
             _("reads rank {rank}").format(rank=step): u.reach[step - 1],

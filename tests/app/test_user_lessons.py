@@ -99,3 +99,14 @@ def test_graded_example():
     at.switch_page("app_pages/lesson_users.py")
     at.run()
     assert not at.exception
+
+
+def test_chart_numbers_as_tables():
+    at = open_lesson("lesson_users")
+    at.toggle(key="charts.data").set_value(True).run()
+    table = next(d.value for d in at.dataframe if "reach" in d.value.columns)
+    rbp = table[(table["user"] == "RBP") & (table["rank"] == 3)]
+    assert float(rbp["reach"].iloc[0]) == pytest.approx(0.8**2)
+    at.switch_page("app_pages/lesson_unjudged.py").run()
+    table = next(d.value for d in at.dataframe if "removed" in d.value.columns)
+    assert set(table["removed"]) == {i / 10 for i in range(10)}
