@@ -55,7 +55,15 @@ from .ranking.dcg import gains as _gains
 from .ranking.interpolation import LEVELS, needed_hits
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
-from .ranking.user_models import INST_DEPTH, bounded, err_stop, inst_gain, inst_value, rbp_weight
+from .ranking.user_models import (
+    INST_DEPTH,
+    bounded,
+    err_stop,
+    err_value,
+    inst_gain,
+    inst_value,
+    rbp_weight,
+)
 
 __all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch"]
 
@@ -260,7 +268,30 @@ def _err(m: Measure, b: Batch) -> np.ndarray:
     before = np.maximum.accumulate(np.where(starts, np.arange(q.size), 0)) if q.size else cum
     offset = (cum - logs)[before] if q.size else cum
     reach = np.exp(cum - logs - offset)
-    return b.count(q, reach * stop / rank)
+    lower = b.count(q, reach * stop / rank)
+    if m["bound"] == "lower":
+        return lower
+    # upper bound: ranks without a judgment (unjudged, or past the end) at the top grade
+    depth = INST_DEPTH if m.cutoff is None else m.cutoff
+    top = err_stop(m["max_grade"], m["max_grade"])
+    upper = np.zeros(b.size)
+    for lo, hi, low_q, col, value in _dense_blocks(b, depth, q, rank - 1, stop):
+        high = np.full((hi - lo, depth), top)
+        high[low_q, col] = value
+        upper[lo:hi] = err_value(high)
+    return bounded(lower, upper, m["bound"])
+
+
+def _dense_blocks(b: Batch, depth: int, q: np.ndarray, col: np.ndarray, value: np.ndarray):
+    """Blocks of whole queries laid out as rows of ``depth`` ranks (at most INST_BLOCK cells):
+    (first query, end, row of each entry, its column, its value)."""
+    inside = col < depth
+    q, col, value = q[inside], col[inside], value[inside]
+    step = max(1, INST_BLOCK // depth)
+    for lo in range(0, b.size, step):
+        hi = min(b.size, lo + step)
+        rows = slice(np.searchsorted(q, lo), np.searchsorted(q, hi))
+        yield lo, hi, q[rows] - lo, col[rows], value[rows]
 
 
 INST_BLOCK = 2_000_000  # ranks laid out at once (queries x depth)
@@ -269,23 +300,17 @@ INST_BLOCK = 2_000_000  # ranks laid out at once (queries x depth)
 def _inst(m: Measure, b: Batch) -> np.ndarray:
     T, gmax, bound = m["T"], m["max_grade"], m["bound"]
     depth = INST_DEPTH if m.cutoff is None else m.cutoff
-    inside = b.rank <= depth
-    q, col, gain = b.q[inside], b.rank[inside] - 1, inst_gain(b.grade[inside], gmax)
     out = np.zeros(b.size)
-    step = max(1, INST_BLOCK // depth)
-    for lo in range(0, b.size, step):
-        hi = min(b.size, lo + step)
-        rows = slice(np.searchsorted(q, lo), np.searchsorted(q, hi))
+    for lo, hi, row, col, gain in _dense_blocks(b, depth, b.q, b.rank - 1, inst_gain(b.grade, gmax)):
         low = np.zeros((hi - lo, depth))
-        low[q[rows] - lo, col[rows]] = gain[rows]
+        low[row, col] = gain
         lower = inst_value(low, T)
         if bound == "lower":
             out[lo:hi] = lower
             continue
         # upper bound: unjudged ranks and ranks past the end get gain 1
-        judged = np.zeros((hi - lo, depth), dtype=bool)
-        judged[q[rows] - lo, col[rows]] = True
-        high = np.where(judged, low, 1.0)
+        high = np.ones((hi - lo, depth))
+        high[row, col] = gain
         out[lo:hi] = bounded(lower, inst_value(high, T), bound)
     return out
 

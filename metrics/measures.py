@@ -106,7 +106,7 @@ FAMILIES: dict[str, Family] = {
                 "document; (1 - p) times the sum of p^(i-1) over relevant ranks", "optional",
                 {"p": 0.8, "rel": 1, "bound": "lower"}),
         _family("ERR", "expected reciprocal rank: a user who stops at rank i, satisfied, with "
-                "probability (2^grade - 1) / 2^max_grade", "optional", {"max_grade": 4}),
+                "probability (2^grade - 1) / 2^max_grade", "optional", {"max_grade": 4, "bound": "lower"}),
         _family("INST", "INST: a user who wants T relevant documents and goes on less the more "
                 "they have found (weights over 1000 ranks, or k)", "optional",
                 {"T": 1.0, "max_grade": 1, "bound": "lower"}),

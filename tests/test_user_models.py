@@ -157,13 +157,13 @@ def test_cwl_eval_command_line_agrees(tmp_path):
 
 # --------------------------------------------------------------------------- gdeval (ERR)
 
-def gdeval(tmp_path, k: int) -> dict[str, float]:
+def gdeval(tmp_path, k: int, qrels_of=QRELS, run_of=RUN) -> dict[str, float]:
     script = tmp_path / "gdeval.pl"
     script.write_bytes(importlib.resources.files("ir_measures").joinpath("bin/gdeval.pl").read_bytes())
     qrels = tmp_path / "qrels.txt"
     run = tmp_path / "run.txt"
-    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, j in QRELS.items() for d, g in j.items()))
-    run.write_text("".join(f"{q} Q0 {d} 1 {s!r} r\n" for q, r in RUN.items() for d, s in r.items()))
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, j in qrels_of.items() for d, g in j.items()))
+    run.write_text("".join(f"{q} Q0 {d} 1 {s!r} r\n" for q, r in run_of.items() for d, s in r.items()))
     out = subprocess.run(["perl", str(script), str(qrels), str(run), str(k)], capture_output=True,
                          text=True, timeout=300, check=True).stdout
     rows = [line.split(",") for line in out.splitlines()[1:] if line and not line.startswith("?")]
@@ -182,6 +182,34 @@ def test_err_matches_gdeval(tmp_path, k):
     # a query gdeval leaves out has nothing relevant: every R_i = 0
     for qid in set(QRELS) - set(oracle):
         assert ours[qid][f"ERR@{k}"] == 0.0
+
+
+@pytest.mark.parametrize("k", [5, 20])
+def test_err_upper_bound_matches_gdeval_with_unjudged_at_the_top_grade(tmp_path, k):
+    """The upper bound is ERR with every unjudged document, and k - n documents appended past
+    the end of a short ranking, judged at the top grade (4): gdeval computes exactly that."""
+    qrels, run = {}, {}
+    for qid, judged in QRELS.items():
+        ranking = RUN[qid]
+        low = min(ranking.values(), default=0.0)
+        padding = {f"zz_pad{j}": low - 1 - j for j in range(max(0, k - len(ranking)))}
+        run[qid] = {**ranking, **padding}
+        qrels[qid] = {**judged, **{d: 4 for d in run[qid] if d not in judged}}
+    oracle = gdeval(tmp_path, k, qrels, run)
+    assert len(oracle) == len(QRELS)  # every query now has a relevant document
+    upper = evaluate_batch(QRELS, RUN, f"ERR(bound='upper')@{k}", missing="zero").per_query
+    resid = metrics.evaluate(QRELS, RUN, f"ERR(bound='residual')@{k}", missing="zero").per_query
+    lower = evaluate_batch(QRELS, RUN, f"ERR@{k}", missing="zero").per_query
+    for qid, value in oracle.items():
+        up = upper[qid][f"ERR(bound='upper')@{k}"]
+        assert up == pytest.approx(value, abs=5.1e-6), qid
+        assert resid[qid][f"ERR(bound='residual')@{k}"] == pytest.approx(up - lower[qid][f"ERR@{k}"], abs=1e-12)
+
+
+def test_err_upper_bound_of_an_empty_ranking_by_hand():
+    # max_grade 1: every rank satisfies with 1/2; sum of (1/2)^i / i over i >= 1 = ln 2
+    # (1,000 ranks, as INST: the rest is below 2^-1000)
+    assert metrics.score("ERR(max_grade=1,bound='upper')", [], {"a": 1}) == pytest.approx(np.log(2))
 
 
 # --------------------------------------------------------------------------- ir_measures (Judged)
@@ -207,7 +235,7 @@ def test_judged_matches_ir_measures(k):
 # --------------------------------------------------------------------------- batch = kernel
 
 @pytest.mark.parametrize("name", ["RBP", "RBP(p=0.5,bound='upper')@5", "RBP(bound='residual')@3", "ERR",
-                                  "ERR(max_grade=2)@3", "INST@10", "INST(T=2,bound='residual')@8",
+                                  "ERR(max_grade=2)@3", "ERR(bound='upper')@7", "ERR(bound='residual')", "INST@10", "INST(T=2,bound='residual')@8",
                                   "Judged", "Judged@3", "DCG(base=10)@5", "AP(denominator='retrieved',empty=1)@5", "nDCG(base=3.5,dcg='jarvelin')"])
 def test_batch_equals_kernel(name):
     qrels = dict(list(QRELS.items())[:300])

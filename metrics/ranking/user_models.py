@@ -16,7 +16,8 @@ RBP + residual, ``bound='residual'`` the residual itself.
 ``ERR(max_grade=4)@k`` (Chapelle et al. 2009): the user stops at rank i, satisfied, with
 probability R_i = (2^g_i - 1) / 2^max_grade; ERR = sum of R_i / i times the chance of
 reaching rank i, prod_{j<i} (1 - R_j). ``max_grade`` 4 is the TREC Web track's scale (and
-gdeval's ``$MAX_JUDGMENT``). ERR is not a C/W/L measure (Azzopardi et al. 2021): its W_i do
+gdeval's ``$MAX_JUDGMENT``). ``bound='upper'`` scores unjudged documents, and the ranks past the
+end of the ranking up to k (1000 without a cutoff), at ``max_grade``; ``'residual'`` is the gap. ERR is not a C/W/L measure (Azzopardi et al. 2021): its W_i do
 not come from a C_i that the gains leave alone.
 
 ``INST(T=1)`` (Moffat et al. 2015): the user wants T units of gain; after rank i with
@@ -74,6 +75,19 @@ def err_stop(grade, max_grade: int):
     g = np.clip(np.asarray(grade, dtype=np.float64), 0, max_grade)
     out = (np.exp2(g) - 1.0) / np.exp2(float(max_grade))
     return out if out.ndim else float(out)
+
+
+def err_value(stops: np.ndarray) -> np.ndarray:
+    """ERR = sum of R_i / i times prod_{j<i} (1 - R_j), per row of stop chances R.
+
+    >>> err_value(np.array([[0.5, 0.5], [0.0, 0.75]]))  # 0.5 + 0.5 * 0.5 / 2; 0.75 / 2
+    array([0.625, 0.375])
+    """
+    stops = np.atleast_2d(np.asarray(stops, dtype=np.float64))
+    if stops.shape[1] == 0:
+        return np.zeros(stops.shape[0])
+    reach = np.cumprod(np.concatenate([np.ones((stops.shape[0], 1)), 1.0 - stops[:, :-1]], axis=1), axis=1)
+    return (reach * stops / np.arange(1, stops.shape[1] + 1)).sum(axis=1)
 
 
 def inst_gain(grade, max_grade: int):
@@ -174,7 +188,7 @@ def _rbp(m, q: Query) -> Explanation:
 
 
 def _err(m, q: Query) -> Explanation:
-    gmax = m["max_grade"]
+    gmax, bound = m["max_grade"], m["bound"]
     n = q.depth(m.cutoff)
     cols = base_columns(q, n)
     stop = err_stop(np.where(q.judged[:n], q.grades[:n], 0), gmax) if n else np.zeros(0)
@@ -185,12 +199,27 @@ def _err(m, q: Query) -> Explanation:
     cols["reach"] = reach.tolist()
     cols["contribution"] = contrib.tolist()
     cols["err"] = np.cumsum(contrib).tolist()
-    value = float(contrib.sum())
+    lower = float(err_value(stop[None, :])[0]) if n else 0.0
+    # upper bound: unjudged ranks, and ranks past the end up to the depth, at the top grade
+    depth = INST_DEPTH if m.cutoff is None else m.cutoff
+    top = err_stop(gmax, gmax)
+    high = np.full(depth, top)
+    high[:n] = np.where(q.judged[:n], stop, top)
+    upper = float(err_value(high[None, :])[0])
+    value = bounded(lower, upper, bound)
     terms = [(float(reach[i]), float(stop[i]), i + 1) for i in range(n) if stop[i] > 0]
-    lhs = label(m)
+    lhs = _lhs(m)
     body = join_terms(terms, lambda t: rf"{num(t[0])} \cdot \frac{{{num(t[1])}}}{{{t[2]}}}")
-    formula = rf"{lhs} = {body} = {num(value)}"
-    summary = {"max_grade": gmax, "satisfied": float(1.0 - reach[-1] * (1.0 - stop[-1])) if n else 0.0}
+    if bound == "lower":
+        formula = rf"{lhs} = {body} = {num(value)}"
+    else:
+        formula = (r"\begin{aligned}"
+                   rf"\mathrm{{ERR}} &= {body} = {num(lower)} \\ "
+                   rf"\text{{upper}} &= {num(upper)} \quad (\text{{unjudged and the ranks past the end up to "
+                   rf"{depth} at grade {gmax}}}) \\ "
+                   rf"{lhs} &= {num(value)}\end{{aligned}}")
+    summary = {"max_grade": gmax, "satisfied": float(1.0 - reach[-1] * (1.0 - stop[-1])) if n else 0.0,
+               "lower": lower, "upper": upper, "residual": upper - lower}
     return Explanation(str(m), value, cols, formula,
                        DEFINITIONS["ERR"] + rf", \quad g_{{max}} = {gmax}", summary)
 
