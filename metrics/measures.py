@@ -212,8 +212,6 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
             raise ValueError(f"measure {text!r}: the cutoff k must be a positive integer, got {cutoff!r}")
         if cutoff < 1:
             raise ValueError(f"measure {text!r}: the cutoff k must be a positive integer, got {cutoff}")
-        if name == "INST" and cutoff > INST_MAX_DEPTH:
-            raise ValueError(f"measure {text!r}: INST's depth k must be at most {INST_MAX_DEPTH}, got {cutoff}")
     clean = {}
     for key, value in params.items():
         if key not in fam.params:
@@ -229,6 +227,9 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
             raise ValueError(f"measure {text!r}: {key} must be one of {choices}, got {value!r}")
         if value != fam.params[key]:
             clean[key] = value
+    dense = name == "INST" or (name == "ERR" and clean.get("bound", "lower") != "lower")
+    if dense and cutoff is not None and cutoff > INST_MAX_DEPTH:  # every rank up to k is laid out
+        raise ValueError(f"measure {text!r}: {name}'s depth k must be at most {INST_MAX_DEPTH} here, got {cutoff}")
     return Measure(name, cutoff, tuple(sorted(clean.items())))
 
 

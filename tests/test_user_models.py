@@ -295,7 +295,7 @@ def test_judged_by_hand():
     ("RBP(p=1)", "p must be a number in (0.0, 1.0)"), ("RBP(p=0)", "p must be"), ("RBP(p='x')", "p must be"),
     ("INST(T=0)", "T must be"), ("INST(T=0.0)", "T must be"), ("ERR(max_grade=0)", "max_grade must be"),
     ("ERR(max_grade=2.5)", "max_grade must be an integer"), ("RBP(bound='middle')", "bound must be one of"),
-    ("INST@1000000", "at most 100000"), ("Judged@0", "positive integer"), ("ERR(p=0.5)", "has no parameter"),
+    ("INST@1000000", "at most 100000"), ("ERR(bound='upper')@1000000", "at most 100000"), ("Judged@0", "positive integer"), ("ERR(p=0.5)", "has no parameter"),
 ])
 def test_bad_parameters(text, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
