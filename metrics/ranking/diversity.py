@@ -53,22 +53,22 @@ def greedy_ideal(subtopics: dict[str, frozenset], alpha: float, depth: int | Non
     docs = sorted((d for d, s in subtopics.items() if s), reverse=True)  # larger ids first wins ties
     names = sorted({s for d in docs for s in subtopics[d]})
     col = {s: j for j, s in enumerate(names)}
-    has = np.zeros((len(docs), len(names)))
-    for i, d in enumerate(docs):
-        has[i, [col[s] for s in subtopics[d]]] = 1.0
+    # the (document, subtopic) pairs as two index arrays: memory grows with the pairs, not docs x subtopics
+    row = np.fromiter((i for i, d in enumerate(docs) for _ in subtopics[d]), dtype=np.int64)
+    sub = np.fromiter((col[s] for d in docs for s in subtopics[d]), dtype=np.int64, count=len(row))
     weight = np.ones(len(names))
     left = np.ones(len(docs), dtype=bool)
     order, gains = [], []
     steps = len(docs) if depth is None else min(depth, len(docs))
     for _ in range(steps):
-        score = np.where(left, np.round(has @ weight, 12), -1.0)
+        score = np.where(left, np.round(np.bincount(row, weights=weight[sub], minlength=len(docs)), 12), -1.0)
         best = int(np.argmax(score))
         if score[best] <= 0:
             break
         order.append(docs[best])
         gains.append(float(score[best]))
         left[best] = False
-        weight = weight * np.where(has[best] > 0, 1.0 - alpha, 1.0)
+        weight[sub[row == best]] *= 1.0 - alpha
     return order, np.asarray(gains, dtype=np.float64)
 
 
