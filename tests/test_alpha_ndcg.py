@@ -152,3 +152,18 @@ def test_reader_fuzzed():
         for per_doc in out.values():
             for per in per_doc.values():
                 assert all(isinstance(g, int) and abs(g) < 10**12 for g in per.values())
+
+
+def test_cli_reports_a_bad_subtopic_file(tmp_path):
+    qrels = tmp_path / "subtopics.txt"
+    run = tmp_path / "run.txt"
+    qrels.write_text("1 s1 a 1\n1 s1 b\n1 s1 a 2\n")
+    run.write_text("1 Q0 a 1 4 r\n")
+    out = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--subtopics", str(qrels), str(run),
+                          "-m", "alpha_nDCG@3"], capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert f"{qrels}:2: expected 4 columns" in out.stderr
+    assert f"{qrels}:3: document 'a' is judged twice for subtopic 's1'" in out.stderr
+    missing = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--subtopics", str(tmp_path / "nope"),
+                              str(run), "-m", "alpha_nDCG@3"], capture_output=True, text=True, timeout=60)
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr and "nope" in missing.stderr
