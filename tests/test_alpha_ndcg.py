@@ -94,18 +94,21 @@ def test_alpha_ndcg_needs_subtopics():
     assert str(metrics.parse("alpha-nDCG(alpha=0.5)@10")) == "alpha_nDCG@10"
 
 
+def ranklab(*args):
+    return subprocess.run([sys.executable, "-m", "metrics", "evaluate", *map(str, args)], capture_output=True,
+                          text=True, timeout=60)
+
+
 def test_cli_reads_subtopic_qrels(tmp_path):
     qrels = tmp_path / "subtopics.txt"
     run = tmp_path / "run.txt"
     qrels.write_text("1 s1 a 1\n1 s1 b 1\n1 s2 b 1\n1 s2 d 1\n")
     run.write_text("1 Q0 a 1 4 r\n1 Q0 b 2 3 r\n1 Q0 c 3 2 r\n1 Q0 d 4 1 r\n")
-    out = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--subtopics", str(qrels), str(run),
-                          "-m", "alpha_nDCG@3"], capture_output=True, text=True, timeout=60)
+    out = ranklab("--subtopics", qrels, run, "-m", "alpha_nDCG@3")
     assert out.returncode == 0, out.stderr
     dcg, idcg = 1 + 1.5 / np.log2(3), 2 + 0.5 / np.log2(3) + 0.5 / 2
     assert float(out.stdout.split()[-1]) == pytest.approx(dcg / idcg, abs=5e-5)
-    bad = subprocess.run([sys.executable, "-m", "metrics", "evaluate", str(qrels), str(run), "-m", "alpha_nDCG@3"],
-                         capture_output=True, text=True, timeout=60)
+    bad = ranklab(qrels, run, "-m", "alpha_nDCG@3")
     assert bad.returncode != 0 and "--subtopics" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -159,11 +162,9 @@ def test_cli_reports_a_bad_subtopic_file(tmp_path):
     run = tmp_path / "run.txt"
     qrels.write_text("1 s1 a 1\n1 s1 b\n1 s1 a 2\n")
     run.write_text("1 Q0 a 1 4 r\n")
-    out = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--subtopics", str(qrels), str(run),
-                          "-m", "alpha_nDCG@3"], capture_output=True, text=True, timeout=60)
+    out = ranklab("--subtopics", qrels, run, "-m", "alpha_nDCG@3")
     assert out.returncode != 0 and "Traceback" not in out.stderr
     assert f"{qrels}:2: expected 4 columns" in out.stderr
     assert f"{qrels}:3: document 'a' is judged twice for subtopic 's1'" in out.stderr
-    missing = subprocess.run([sys.executable, "-m", "metrics", "evaluate", "--subtopics", str(tmp_path / "nope"),
-                              str(run), "-m", "alpha_nDCG@3"], capture_output=True, text=True, timeout=60)
+    missing = ranklab("--subtopics", tmp_path / "nope", run, "-m", "alpha_nDCG@3")
     assert missing.returncode != 0 and "Traceback" not in missing.stderr and "nope" in missing.stderr

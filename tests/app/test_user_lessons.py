@@ -9,21 +9,14 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import presets, state
-
-from .conftest import APP, edit, example, new_app
+from .conftest import edit, example, new_app
+from .test_teach_pages import open_page
 
 RBP_CAT = 0.2 * (0.8 + 0.8**3 + 0.8**4 + 0.8**6)  # (1 - p) * sum of p^(i-1) over ranks 2, 4, 5, 7
 
 
 def open_lesson(page: str, preset: str = "cat") -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state[state.KEYS["example"]] = presets.build_preset(preset)
-    at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(page, preset)
 
 
 def shown(at: AppTest) -> dict[str, float]:
