@@ -20,6 +20,8 @@ pages = {
         st.Page("app_pages/lesson_average_precision.py", title="AP and MAP", icon=":material/show_chart:"),
         st.Page("app_pages/lesson_dcg.py", title="CG → DCG → nDCG", icon=":material/stairs:"),
         st.Page("app_pages/lesson_pr_curve.py", title="Precision–recall curve", icon=":material/ssid_chart:"),
+        st.Page("app_pages/lesson_users.py", title="What does the user do?", icon=":material/directions_walk:"),
+        st.Page("app_pages/lesson_unjudged.py", title="Unjudged documents", icon=":material/help:"),
     ],
     "Teach": [
         st.Page("app_pages/check_calculation.py", title="Check my calculation", icon=":material/task_alt:"),

@@ -13,7 +13,7 @@ from numbers import Integral, Real
 import numpy as np
 
 MAX_GRADE = 2**31 - 1  # trec_eval stores grades as C ints
-TIES = ("docid-desc", "docid-asc", "input")
+TIES = ("docid-desc", "docid-asc", "input", "average", "threshold")
 # trec_eval 9.0.8 stores run scores as float32 (scores equal in float32 tie); 10.0 compares doubles
 TREC_EVAL_VERSIONS = ("9.0.8", "10.0")
 
@@ -109,6 +109,39 @@ def judgments(value, name: str = "judgments") -> dict[str, int]:
     return out
 
 
+def subtopic_judgments(value, name: str = "judgments") -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Clean judgments per subtopic, doc id → {subtopic: grade}; also return each document's
+    best grade, the judgments every other measure reads.
+
+    >>> subtopic_judgments({"d1": {"s1": 1, "s2": 0}, "d2": {"s2": -1}})
+    ({'d1': 1, 'd2': -1}, {'d1': {'s1': 1, 's2': 0}, 'd2': {'s2': -1}})
+    """
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a mapping of document id to {{subtopic: grade}}, got {type(value).__name__}")
+    flat: dict[str, int] = {}
+    out: dict[str, dict[str, int]] = {}
+    for doc, per in value.items():
+        d = doc_id(doc, name)
+        if d in out:
+            raise ValueError(f"{name}: document {d!r} appears twice (as {doc!r} and its string form)")
+        if not isinstance(per, Mapping) or not per:
+            raise TypeError(f"{name}[{d!r}] must be a non-empty mapping subtopic → grade, got {_short(per)}")
+        grades = {}
+        for s, g in per.items():
+            sid = doc_id(s, f"{name}[{d!r}] subtopic")
+            if sid in grades:
+                raise ValueError(f"{name}[{d!r}]: subtopic {sid!r} appears twice")
+            grades[sid] = grade(g, f"{name}[{d!r}][{sid!r}]")
+        out[d] = grades
+        flat[d] = max(grades.values())
+    return flat, out
+
+
+def is_subtopic_judgments(value) -> bool:
+    """Whether judgments are given per subtopic (a mapping whose values are mappings)."""
+    return isinstance(value, Mapping) and any(isinstance(v, Mapping) for v in value.values())
+
+
 def ranking(value, name: str = "ranking", *, ties: str = "docid-desc", trec_eval: str = "9.0.8") -> list[str]:
     """Clean a ranking: a sequence of doc ids best first, or a mapping doc id → score.
 
@@ -129,6 +162,8 @@ def ranking(value, name: str = "ranking", *, ties: str = "docid-desc", trec_eval
             if d in seen:
                 raise ValueError(f"{name}: document {d!r} appears twice")
             seen.add(d)
+        if ties in ("average", "threshold"):
+            ties = "docid-desc"  # the order within a tie group does not matter to these rules
         if ties == "input":
             order = sorted(range(len(items)), key=lambda i: -items[i][1])
             return [items[i][0] for i in order]

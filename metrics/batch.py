@@ -59,6 +59,15 @@ from .ranking.judgment_groups import base_measure
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
 from .ranking.set_counts import relative_precision, utility
+from .ranking.user_models import (
+    INST_DEPTH,
+    bounded,
+    err_stop,
+    err_value,
+    inst_gain,
+    inst_value,
+    rbp_weight,
+)
 
 __all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_groups", "evaluate_prepared", "BATCH_FAMILIES", "Batch", "prepare_batch",
            "relstrings"]
@@ -163,7 +172,8 @@ def _average_precision(m: Measure, b: Batch) -> np.ndarray:
     q, rank, hits = _hit_positions(b, rel, k)
     total = b.count(q, hits / rank)
     retrieved = b.count(q) if how == "retrieved" else None
-    return ratio(total, _ap_denominator(how, b.num_rel(rel), retrieved, k))
+    denom = np.broadcast_to(_ap_denominator(how, b.num_rel(rel), retrieved, k), (b.size,))
+    return np.where(denom > 0, ratio(total, denom), float(m["empty"]))
 
 
 def _rprec(m: Measure, b: Batch) -> np.ndarray:
@@ -216,7 +226,7 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     gain = _gains(b.grade, None, dcg, rel, m["gains"])
     if m.name == "CG":
         return b.count(b.q[within], gain[within])
-    value = b.count(b.q[within], (gain / _discount(b.rank, dcg))[within])
+    value = b.count(b.q[within], (gain / _discount(b.rank, dcg, m["base"]))[within])
     if m.name == "DCG":
         return value
     if m["ideal"] == "qrels":
@@ -229,7 +239,7 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     iq, ig = iq[order], ig[order]
     irank = _cumcount(iq) + 1
     inside = irank <= k if k is not None else np.ones(iq.size, dtype=bool)
-    ideal = b.count(iq[inside], (ig / _discount(irank, dcg))[inside])
+    ideal = b.count(iq[inside], (ig / _discount(irank, dcg, m["base"]))[inside])
     if m.name == "IDCG":
         return ideal
     return ratio(value, ideal)
@@ -357,6 +367,89 @@ def _gain_walk(m: Measure, b: Batch) -> np.ndarray:
     total = total + np.where(tail, ratio(dcg_total, idcg_total), 0.0)
     count = count + tail
     return np.where(b.num_rel(m["rel"]) > 0, ratio(total, count), 0.0)
+def _depth(m: Measure, b: Batch) -> np.ndarray:
+    """Ranks looked at per query: the number retrieved, or the cutoff if smaller."""
+    return b.n_ret.astype(np.float64) if m.cutoff is None else np.minimum(b.n_ret, m.cutoff).astype(np.float64)
+
+
+def _within(m: Measure, b: Batch) -> np.ndarray:
+    return b.rank <= m.cutoff if m.cutoff is not None else np.ones(b.q.size, dtype=bool)
+
+
+def _rbp(m: Measure, b: Batch) -> np.ndarray:
+    p, within = m["p"], _within(m, b)
+    weight = rbp_weight(b.rank, p)
+    lower = b.count(b.q[within & b.relevant(m["rel"])], weight[within & b.relevant(m["rel"])])
+    # every rank's weight plus the tail p^d sums to 1; what judged ranks do not take is residual
+    residual = 1.0 - b.count(b.q[within], weight[within])
+    return bounded(lower, lower + residual, m["bound"])
+
+
+def _err(m: Measure, b: Batch) -> np.ndarray:
+    within = _within(m, b)
+    q, rank = b.q[within], b.rank[within]
+    stop = err_stop(b.grade[within], m["max_grade"])
+    # reach = prod over earlier judged rows of (1 - R): a running sum of logs within each query
+    logs = np.log1p(-stop)
+    cum = np.cumsum(logs)
+    starts = np.r_[True, q[1:] != q[:-1]] if q.size else np.zeros(0, bool)
+    before = np.maximum.accumulate(np.where(starts, np.arange(q.size), 0)) if q.size else cum
+    offset = (cum - logs)[before] if q.size else cum
+    reach = np.exp(cum - logs - offset)
+    lower = b.count(q, reach * stop / rank)
+    if m["bound"] == "lower":
+        return lower
+    # upper bound: ranks without a judgment (unjudged, or past the end) at the top grade
+    depth = INST_DEPTH if m.cutoff is None else m.cutoff
+    top = err_stop(m["max_grade"], m["max_grade"])
+    upper = np.zeros(b.size)
+    for lo, hi, low_q, col, value in _dense_blocks(b, depth, q, rank - 1, stop):
+        high = np.full((hi - lo, depth), top)
+        high[low_q, col] = value
+        upper[lo:hi] = err_value(high)
+    return bounded(lower, upper, m["bound"])
+
+
+def _dense_blocks(b: Batch, depth: int, q: np.ndarray, col: np.ndarray, value: np.ndarray):
+    """Blocks of whole queries laid out as rows of ``depth`` ranks (at most INST_BLOCK cells):
+    (first query, end, row of each entry, its column, its value)."""
+    inside = col < depth
+    q, col, value = q[inside], col[inside], value[inside]
+    step = max(1, INST_BLOCK // depth)
+    for lo in range(0, b.size, step):
+        hi = min(b.size, lo + step)
+        rows = slice(np.searchsorted(q, lo), np.searchsorted(q, hi))
+        yield lo, hi, q[rows] - lo, col[rows], value[rows]
+
+
+INST_BLOCK = 2_000_000  # ranks laid out at once (queries x depth)
+
+
+def _inst(m: Measure, b: Batch) -> np.ndarray:
+    T, gmax, bound = m["T"], m["max_grade"], m["bound"]
+    depth = INST_DEPTH if m.cutoff is None else m.cutoff
+    out = np.zeros(b.size)
+    for lo, hi, row, col, gain in _dense_blocks(b, depth, b.q, b.rank - 1, inst_gain(b.grade, gmax)):
+        low = np.zeros((hi - lo, depth))
+        low[row, col] = gain
+        lower = inst_value(low, T)
+        if bound == "lower":
+            out[lo:hi] = lower
+            continue
+        # upper bound: unjudged ranks and ranks past the end get gain 1
+        high = np.ones((hi - lo, depth))
+        high[row, col] = gain
+        out[lo:hi] = bounded(lower, inst_value(high, T), bound)
+    return out
+
+
+def _judged(m: Measure, b: Batch) -> np.ndarray:
+    return ratio(b.count(b.q[_within(m, b)]), _depth(m, b))
+
+
+def _per_subtopic(m: Measure, b: Batch) -> np.ndarray:
+    raise ValueError(f"{m}: judgments per subtopic are evaluated query by query (metrics.evaluate, "
+                     "or ranklab evaluate --subtopics), not by the batch path")
 
 
 BATCH_FAMILIES = {
@@ -370,6 +463,7 @@ BATCH_FAMILIES = {
     "SetAP": _set_counts, "RelP": _set_counts, "Utility": _set_counts, "NumNonRelJudgedRet": _set_counts,
     "RprecMult": _set_counts,
     "AP_avgjg": _judgment_group, "P_avgjg": _judgment_group, "RprecMult_avgjg": _judgment_group,
+    "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged, "alpha_nDCG": _per_subtopic,
 }
 
 

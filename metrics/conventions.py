@@ -28,6 +28,17 @@ class Convention:
     params: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     renames: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     grouped: bool = False  # seed 001: ground truth as groups of ids, see metrics.grouped
+    # how tied scores are scored, per measure family ("*": the others); see metrics.explain
+    ties: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+    def ties_for(self, measure: str | Measure) -> str:
+        """The ``ties`` argument this tool's rule amounts to for ``measure``.
+
+        >>> get("sklearn").ties_for("nDCG@5"), get("sklearn").ties_for("AP"), get("trec_eval").ties_for("AP")
+        ('average', 'threshold', 'docid-desc')
+        """
+        name = parse(measure).name
+        return self.ties.get(name, self.ties.get("*", "docid-desc"))
 
     def apply(self, measure: str | Measure) -> Measure:
         m = parse(measure)
@@ -36,9 +47,9 @@ class Convention:
         return m.with_params(**self.params)
 
 
-def _c(name, title, description, params=None, renames=None, grouped=False):
+def _c(name, title, description, params=None, renames=None, grouped=False, ties=None):
     return Convention(name, title, description, MappingProxyType(dict(params or {})),
-                      MappingProxyType(dict(renames or {})), grouped)
+                      MappingProxyType(dict(renames or {})), grouped, MappingProxyType(dict(ties or {})))
 
 
 PRESETS: dict[str, Convention] = {
@@ -48,8 +59,10 @@ PRESETS: dict[str, Convention] = {
            "Linear gain, log2(i+1) discount, ideal from every judged document, AP divided by R."),
         _c("sklearn", "scikit-learn",
            "ndcg_score takes the ideal from the supplied list only; average_precision_score divides "
-           "by the relevant documents retrieved.",
-           {"ideal": "ranking", "denominator": "retrieved"}),
+           "by the relevant documents retrieved. Tied scores: ndcg_score and dcg_score average over "
+           "every order of the tied documents (McSherry & Najork); average_precision_score counts a "
+           "tie group all at once, at its last rank.",
+           {"ideal": "ranking", "denominator": "retrieved"}, ties={"*": "average", "AP": "threshold"}),
         _c("seed004", "Seed 004 notebook (Pinecone)",
            "Ideal ordering sorts the retrieved list's labels; AP divided by the number of relevant results.",
            {"ideal": "ranking"}),

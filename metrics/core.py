@@ -6,10 +6,12 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from . import _check
 from .explain import Explanation
 from .measures import Measure, parse, parse_many
-from .ranking import KERNELS, Query
+from .ranking import Query, trace
 
 __all__ = ["score", "explain", "explain_many", "evaluate", "Evaluation", "prepare"]
 
@@ -31,12 +33,30 @@ def prepare(ranking, judgments, *, ties: str = "docid-desc", depth: int | None =
     """
     docs = _check.ranking(ranking, "ranking", ties=ties, trec_eval=trec_eval)
     depth = _check.positive_int(depth, "depth")
+    groups = _tie_groups(ranking, docs, trec_eval) if ties in ("average", "threshold") else None
     if depth is not None:
         docs = docs[:depth]
-    grades = _check.judgments(judgments)
+        groups = None if groups is None else groups[:depth]
+    if _check.is_subtopic_judgments(judgments):
+        grades, subtopics = _check.subtopic_judgments(judgments)
+    else:
+        grades, subtopics = _check.judgments(judgments), None
     if judged_only:
-        docs = [d for d in docs if grades.get(d, -1) >= 0]
-    return Query(docs, grades)
+        keep = [i for i, d in enumerate(docs) if grades.get(d, -1) >= 0]
+        docs = [docs[i] for i in keep]
+        groups = None if groups is None else groups[np.asarray(keep, dtype=np.int64)]
+    return Query(docs, grades, subtopics, ties, groups)
+
+
+def _tie_groups(ranking, docs: list[str], trec_eval: str = "9.0.8") -> np.ndarray | None:
+    """Tie group of each rank (0, 0, 1, ...) for a mapping of scores; None for a list.
+    Scores are compared as ``trec_eval`` compares them (9.0.8: as float32)."""
+    if not isinstance(ranking, Mapping):
+        return None
+    cast = _check.as_float32 if trec_eval == "9.0.8" else float
+    scores = {str(d): cast(float(s)) for d, s in ranking.items()}
+    s = np.fromiter((scores[d] for d in docs), dtype=np.float64, count=len(docs))
+    return np.cumsum(np.r_[0, s[1:] != s[:-1]]) if len(docs) else np.zeros(0, dtype=np.int64)
 
 
 def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc",
@@ -51,10 +71,16 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
     ranking : list of doc ids (best first), or mapping doc id -> score
         A mapping is ordered as trec_eval orders a run: score descending, ties by doc id
         descending (``ties='docid-asc'`` or ``'input'`` to choose otherwise).
+        ``ties='average'`` (McSherry & Najork 2008) scores the mean over every order of
+        tied documents (P, R, NumRelRet, CG, DCG, nDCG, AP, RR, RBP, Judged; sklearn's
+        ``ndcg_score`` and ``dcg_score``); ``ties='threshold'`` (AP only) counts a tie
+        group all at once, at its last rank (sklearn's ``average_precision_score``).
     judgments : mapping doc id -> int grade
         Documents absent from it are unjudged (not relevant); judged documents absent
         from the ranking still count toward R and the ideal ordering. Grade -1 means
-        pooled but never judged: not relevant, and not judged for Bpref.
+        pooled but never judged: not relevant, and not judged for Bpref. For
+        ``alpha_nDCG``, doc id -> {subtopic: grade}; the other measures then read each
+        document's best grade.
 
     Returns
     -------
@@ -81,7 +107,7 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
     """
     m = parse(measure)
     q = prepare(ranking, judgments, ties=ties, trec_eval=trec_eval)
-    return KERNELS[m.name].trace(m, q)
+    return trace(m, q)
 
 
 def explain_many(measures, ranking, judgments, *, ties: str = "docid-desc") -> dict[str, Explanation]:
@@ -93,7 +119,7 @@ def explain_many(measures, ranking, judgments, *, ties: str = "docid-desc") -> d
     """
     ms = parse_many(measures)
     q = prepare(ranking, judgments, ties=ties)
-    return {str(m): KERNELS[m.name].trace(m, q) for m in ms}
+    return {str(m): trace(m, q) for m in ms}
 
 
 def score(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc",
@@ -116,6 +142,8 @@ def score(measure: str | Measure, ranking, judgments, *, ties: str = "docid-desc
 
     >>> score("RR", {"a": 1.0, "b": 1.0}, {"a": 1})  # b ranks first, a second
     0.5
+    >>> score("RR", {"a": 1.0, "b": 1.0}, {"a": 1}, ties="average")  # (1/1 + 1/2) / 2
+    0.75
 
     trec_eval 9.0.8 stores scores as float32, where 1.000000001 equals 1.0: a tie again.
     trec_eval 10.0 compares doubles:
@@ -229,7 +257,7 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
             q = prepare(ranking, judged, ties=ties, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
         except (TypeError, ValueError) as err:
             raise type(err)(f"query {qid}: {err}") from None
-        per_query[qid] = {str(m): KERNELS[m.name].trace(m, q).value for m in ms}
+        per_query[qid] = {str(m): trace(m, q).value for m in ms}
     missing_from_qrels = [q for q in run_ids if q not in qrels_ids]
     return Evaluation([str(m) for m in ms], aggregate(ms, per_query), per_query,
                       missing_from_run, missing_from_qrels)
@@ -245,4 +273,4 @@ def scores_over_k(measure: str | Measure, ranking, judgments, ks: Iterable[int] 
     m = parse(measure)
     q = prepare(ranking, judgments, ties=ties)
     ks = range(1, len(q.docs) + 1) if ks is None else ks
-    return [KERNELS[m.name].trace(m.with_cutoff(k), q).value for k in ks]
+    return [trace(m.with_cutoff(k), q).value for k in ks]

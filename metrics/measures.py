@@ -57,12 +57,14 @@ class Family:
 
 
 _REL = {"rel": 1}
-_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None, "gains": None}
+INST_MAX_DEPTH = 100_000  # INST lays out every rank up to k
+_DCG = {"dcg": "log2", "ideal": "qrels", "rel": None, "gains": None, "base": 2.0}
 _CHOICES = {
     "dcg": ("log2", "exp-log2", "jarvelin"),
     "ideal": ("qrels", "ranking"),
     "denominator": ("R", "retrieved", "min(k,R)"),
     "version": ("9.0.8", "10.0"),
+    "bound": ("lower", "upper", "residual"),
 }
 
 
@@ -80,7 +82,7 @@ FAMILIES: dict[str, Family] = {
         _family("Success", "1 if any relevant document is in the top k, else 0", "optional", _REL),
         _family("RR", "reciprocal rank of the first relevant document (0 if none in the top k)", "optional", _REL),
         _family("AP", "average precision: precision at each relevant rank, summed, divided by R",
-                "optional", {"rel": 1, "denominator": "R"}),
+                "optional", {"rel": 1, "denominator": "R", "empty": 0}),
         _family("CG", "cumulative gain: the sum of the gains in the top k", "optional",
                 {"dcg": "log2", "rel": None, "gains": None}, normalised=False),
         _family("DCG", "discounted cumulative gain: gain / discount, summed over the top k", "optional",
@@ -134,6 +136,17 @@ FAMILIES: dict[str, Family] = {
                 "over the groups", "multiple", _REL),
         _family("NumNonRelJudgedRet", "number of judged non-relevant documents retrieved", "none", _REL,
                 aggregate="sum", normalised=False),
+        _family("RBP", "rank-biased precision: a user who goes on with probability p after each "
+                "document; (1 - p) times the sum of p^(i-1) over relevant ranks", "optional",
+                {"p": 0.8, "rel": 1, "bound": "lower"}),
+        _family("ERR", "expected reciprocal rank: a user who stops at rank i, satisfied, with "
+                "probability (2^grade - 1) / 2^max_grade", "optional", {"max_grade": 4, "bound": "lower"}),
+        _family("INST", "INST: a user who wants T relevant documents and goes on less the more "
+                "they have found (weights over 1000 ranks, or k)", "optional",
+                {"T": 1.0, "max_grade": 1, "bound": "lower"}),
+        _family("alpha_nDCG", "alpha-nDCG: nDCG over subtopics, each repeat of a subtopic worth (1 - alpha) "
+                "times less (judgments per subtopic)", "optional", {"alpha": 0.5, "rel": 1}),
+        _family("Judged", "the share of the top k that has a judgment (any grade)", "optional", {}),
     ]
 }
 
@@ -259,6 +272,8 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
         elif key in ("a", "b", "c"):
             if isinstance(value, bool) or not isinstance(value, int | float) or not abs(value) <= 1e12:
                 raise ValueError(f"measure {text!r}: {key} must be a number, got {value!r}")
+        elif key in _NUMBERS:
+            value = _number(key, value, text)
         elif key in _CHOICES and value not in _CHOICES[key]:
             choices = ", ".join(repr(c) for c in _CHOICES[key])
             raise ValueError(f"measure {text!r}: {key} must be one of {choices}, got {value!r}")
@@ -266,6 +281,9 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
             clean[key] = value
     if clean.get("gains") is not None and clean.get("dcg") == "exp-log2":
         raise ValueError(f"measure {text!r}: gains and dcg='exp-log2' both set the gain of a grade; choose one")
+    dense = name == "INST" or (name == "ERR" and clean.get("bound", "lower") != "lower")
+    if dense and cutoff is not None and cutoff > INST_MAX_DEPTH:  # every rank up to k is laid out
+        raise ValueError(f"measure {text!r}: {name}'s depth k must be at most {INST_MAX_DEPTH} here, got {cutoff}")
     return Measure(name, cutoff, tuple(sorted(clean.items())))
 
 
@@ -350,6 +368,24 @@ def gain_map(value: str | None) -> dict[int, float]:
     if not value:
         return {}
     return {int(a): float(b) for a, _, b in (p.partition("=") for p in value.split(","))}
+
+
+# numeric parameters: (low, high, low included, high included, integer only)
+_NUMBERS = {"p": (0.0, 1.0, False, False, False), "T": (0.0, 1e6, False, True, False),
+            "max_grade": (1, 1023, True, True, True), "alpha": (0.0, 1.0, True, True, False),
+            "base": (1.0, 1e6, False, True, False), "empty": (0, 1, True, True, True)}
+
+
+def _number(key: str, value, text: str):
+    """A numeric parameter checked against its range (T and p as floats)."""
+    low, high, low_in, high_in, integer = _NUMBERS[key]
+    lo, hi = ("[" if low_in else "("), ("]" if high_in else ")")
+    kind = "an integer" if integer else "a number"
+    ok = (not isinstance(value, bool) and isinstance(value, int if integer else int | float)
+          and (low <= value if low_in else low < value) and (value <= high if high_in else value < high))
+    if not ok:
+        raise ValueError(f"measure {text!r}: {key} must be {kind} in {lo}{low}, {high}{hi}, got {value!r}")
+    return value if integer else float(value)
 
 
 # --------------------------------------------------------------------------- tokenizer / parser
@@ -448,6 +484,9 @@ NAMES: tuple[Name, ...] = (
     _trec("Rprec_mult_avgjg_{r}", "RprecMult_avgjg", "Rprec_mult_avgjg_1.00"),
     _alias("NumNonRelJudgedRet", "NumNonRelJudgedRet", "NumNonRelJudgedRet"),
     _trec("num_nonrel_judged_ret", "NumNonRelJudgedRet", "num_nonrel_judged_ret"),
+    _alias("RBP", "RBP", "RBP(p=0.8)", "RBP(p=0.8,bound='residual')"), _alias("ERR", "ERR", "ERR@10"),
+    _alias("INST", "INST", "INST(T=1)"), _alias("Judged", "Judged", "Judged@10"),
+    _alias("alpha_nDCG", "alpha_nDCG", "alpha_nDCG@10"), _alias("alpha-nDCG", "alpha_nDCG"),
 )
 
 # what ``{k}`` and ``{r}`` match, how they are read and written, and their value in a suggestion
@@ -493,7 +532,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 75)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 81)
     """
     return [example for n in NAMES for example in n.examples]
 

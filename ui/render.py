@@ -119,6 +119,18 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
 DATA_TABLES = "charts.data"  # session key of the sidebar switch that shows every chart's numbers
 
 
+def altair_chart(chart, *, key: str, title: str) -> None:
+    """An ``alt.Chart`` from :mod:`ui.teaching_charts`, described for screen readers as
+    :func:`chart` does, its numbers shown as a table when the sidebar's switch asks for them."""
+    st.altair_chart(chart.properties(description=describe({"title": title}, key, True)), width="stretch",
+                    key=key)
+    if st.session_state.get(DATA_TABLES):
+        for layer in getattr(chart, "layer", None) or [chart]:
+            frame = layer.data
+            if hasattr(frame, "columns") and len(frame) > 1:
+                st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(frame), 300))
+
+
 def sidebar_settings() -> None:
     """The app-wide switches in the sidebar: every chart's numbers as a table under it."""
     st.sidebar.toggle("Show each chart's numbers as a table", key=DATA_TABLES,

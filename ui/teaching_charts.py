@@ -9,7 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-__all__ = ["swap_heatmap", "delta_bars", "conventions_bars", "values_over_k"]
+__all__ = ["swap_heatmap", "delta_bars", "conventions_bars", "values_over_k", "user_reach", "removal_lines"]
 
 DIVERGING = "redblue"
 
@@ -105,3 +105,37 @@ def values_over_k(values, measure: str) -> alt.Chart:
                 tooltip=["k:O", alt.Tooltip("value:Q", format=".4f")])
         .properties(height=220)
     )
+
+
+def user_reach(users, step: int) -> alt.Chart:
+    """For each measure's user, the chance of reading rank i at all; a rule where the
+    stepping user is (``users``: :func:`metrics.teaching.users.users`)."""
+    df = pd.DataFrame([{"rank": i + 1, "user": u.measure, "reach": float(r)}
+                       for u in users for i, r in enumerate(u.reach)], columns=["rank", "user", "reach"])
+    lines = (
+        alt.Chart(df)
+        .mark_line(point=True, strokeWidth=2.5)
+        .encode(x=alt.X("rank:Q", title="rank", axis=alt.Axis(tickMinStep=1, format="d")),
+                y=alt.Y("reach:Q", title="chance the user reads this rank", scale=alt.Scale(domain=[0, 1])),
+                color=alt.Color("user:N", title=None, legend=alt.Legend(orient="top")),
+                strokeDash=alt.StrokeDash("user:N", title=None, legend=None),  # lines that coincide stay visible
+                tooltip=["user:N", "rank:Q", alt.Tooltip("reach:Q", format=".4f")])
+    )
+    here = alt.Chart(pd.DataFrame({"rank": [step]})).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(x="rank:Q")
+    return (lines + here).properties(height=320)
+
+
+def removal_lines(rows, current: float) -> alt.Chart:
+    """Each measure's value as more judgments are removed (:func:`metrics.teaching.users.removal`)."""
+    df = pd.DataFrame(rows, columns=["removed", "measure", "value"])
+    lines = (
+        alt.Chart(df)
+        .mark_line(point=True, strokeWidth=2.5)
+        .encode(x=alt.X("removed:Q", title="share of the judgments removed", axis=alt.Axis(format="%")),
+                y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[0, 1])),
+                color=alt.Color("measure:N", title=None, legend=alt.Legend(orient="top", columns=4)),
+                tooltip=["measure:N", alt.Tooltip("removed:Q", format=".0%"), alt.Tooltip("value:Q", format=".4f")])
+    )
+    here = alt.Chart(pd.DataFrame({"removed": [current]})).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(
+        x="removed:Q")
+    return (lines + here).properties(height=340)

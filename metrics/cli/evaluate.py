@@ -6,8 +6,10 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from ..batch import evaluate_groups, evaluate_prepared, prepare_batch, relstrings
+from ..core import evaluate
 from ..io import (
     CLI_MAX_BYTES,
     DEDUP,
@@ -19,6 +21,7 @@ from ..io import (
     read_run,
 )
 from ..io.source import FileTooLargeError, format_size
+from ..io.subtopics import read_subtopic_qrels
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse_many
 from .errors import UsageError
@@ -97,6 +100,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dedup", choices=DEDUP, default="error",
                    help="a document retrieved twice for one query: error (default, as trec_eval), "
                         "or keep the first, last or highest-scored line")
+    p.add_argument("--subtopics", action="store_true",
+                   help="QRELS holds judgments per subtopic, 'qid subtopic docid grade' (ndeval's "
+                        "format, for alpha_nDCG); other measures read each document's best grade")
     p.add_argument("--qrels-format", choices=[f for f in FORMATS if f != "list"], default="auto")
     p.add_argument("--run-format", choices=FORMATS, default="auto",
                    help="list = two columns 'qid docid' in rank order (auto-detected)")
@@ -178,11 +184,16 @@ class Progress:
 def run(args) -> None:
     asked = asked_from(args)
     ms = asked.measures
+    if not args.subtopics and any(m.name == "alpha_nDCG" for m in ms):
+        raise UsageError("alpha_nDCG needs judgments per subtopic: give --subtopics and a QRELS file "
+                         "of 'qid subtopic docid grade' lines")
     progress = Progress()
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
     jsonl = {"id_fields": fields}
     try:
         progress(f"reading {args.qrels}")
+        if args.subtopics:
+            return _run_subtopics(args, asked, progress)
         if args.rel_format == "qrels_jg":
             groups = read_qrels_jg(args.qrels, max_bytes=args.max_bytes)
             qrels = None
@@ -212,10 +223,17 @@ def run(args) -> None:
         batch = prepare_batch(qrels, run_, **options)
         result = evaluate_prepared(batch, ms)
     progress.done()
+    summary = trec_summary_overrides(ms, qrels, args) if groups is None else {}
+    _report(args, asked, result, judged, run_, batch=batch, summary=summary)
+
+
+def _report(args, asked, result, judged, run_, *, batch=None, summary=None) -> None:
+    """Warnings on stderr, then the values in the chosen format."""
+    ms = asked.measures
     for line in warnings(result, judged, run_, args.complete):
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
-    if asked.relstring is not None and not (args.format == "trec" and args.per_query):
+    if asked.relstring is not None and not (args.format == "trec" and args.per_query and batch is not None):
         print("ranklab: warning: relstring is printed per query only, with --format trec -q (as trec_eval)",
               file=sys.stderr)
     if not result.per_query:
@@ -223,9 +241,10 @@ def run(args) -> None:
               file=sys.stderr)
     out = sys.stdout
     if args.format == "trec":
-        strings = relstrings(batch, asked.relstring) if asked.relstring is not None and args.per_query else None
+        strings = (relstrings(batch, asked.relstring)
+                   if batch is not None and asked.relstring is not None and args.per_query else None)
         write_trec(out, ms, result, args.per_query, run_.tag if asked.runid else None,
-                   relstrings=strings, summary=trec_summary_overrides(ms, qrels, args) if groups is None else {})
+                   relstrings=strings, summary=summary or {})
     elif args.format == "json":
         write_json(out, result, args.per_query, warnings(result, judged, run_, args.complete))
     elif args.format == "csv":
@@ -244,6 +263,17 @@ def trec_summary_overrides(ms: list[Measure], qrels, args) -> dict[str, float]:
         return {}
     total = float((qrels.grade > 0).sum())
     return {str(m): total for m in ms if m.name == "NumRel" and m.trec_name == "num_rel"}
+
+
+def _run_subtopics(args, asked, progress) -> None:
+    """Judgments per subtopic: read them, then evaluate query by query (metrics.evaluate)."""
+    per_subtopic = read_subtopic_qrels(args.qrels, max_bytes=args.max_bytes)
+    run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes)
+    progress(f"evaluating {len(per_subtopic):,} judged queries")
+    result = evaluate(per_subtopic, run_.to_dict(), asked.measures, missing="zero" if args.complete else "skip",
+                      depth=args.depth, judged_only=args.judged_only, trec_eval=args.trec_eval_version)
+    progress.done()
+    _report(args, asked, result, SimpleNamespace(queries=list(per_subtopic)), run_)
 
 
 def _is_jsonl(path: str, fmt: str) -> bool:

@@ -1,16 +1,18 @@
 """Kernels, one module per family; each exposes ``trace(measure, query) -> Explanation``."""
 
 from . import (
-               average_precision,
-               dcg,
-               gain_walk,
-               inferred,
-               interpolation,
+    average_precision,
+    dcg,
+    diversity,
+    gain_walk,
+    inferred,
+    interpolation,
     judgment_groups,
-               precision_recall,
-               reciprocal_rank,
-               rprec_bpref,
-               set_counts,
+    precision_recall,
+    reciprocal_rank,
+    rprec_bpref,
+    set_counts,
+    user_models,
 )
 from ._query import Query, ratio
 
@@ -27,6 +29,25 @@ KERNELS = {
     "SetAP": set_counts, "RelP": set_counts, "Utility": set_counts, "NumNonRelJudgedRet": set_counts,
     "RprecMult": set_counts,
     "AP_avgjg": judgment_groups, "P_avgjg": judgment_groups, "RprecMult_avgjg": judgment_groups,
+    "RBP": user_models, "ERR": user_models, "INST": user_models, "Judged": user_models,
+    "alpha_nDCG": diversity,
 }
 
-__all__ = ["KERNELS", "Query", "ratio"]
+# the measures each tie-aware rule is defined for (the others need ties broken)
+_ORDER_FREE = {"NumRet", "NumRel", "NumQ", "IDCG"}
+TIE_RULES = {
+    "average": frozenset({"P", "R", "NumRelRet", "CG", "DCG", "nDCG", "AP", "RR", "RBP", "Judged"} | _ORDER_FREE),
+    "threshold": frozenset({"AP"} | _ORDER_FREE),
+}
+
+
+def trace(m, q: Query):
+    """The measure's explanation on a prepared query, refusing a tie rule it has no definition for."""
+    if q.tie_rule is not None and m.name not in TIE_RULES[q.tie_rule]:
+        names = ", ".join(sorted(TIE_RULES[q.tie_rule]))
+        raise ValueError(f"measure {str(m)!r}: ties={q.tie_rule!r} is defined for {names}; "
+                         "break ties instead (ties='docid-desc', trec_eval's rule)")
+    return KERNELS[m.name].trace(m, q)
+
+
+__all__ = ["KERNELS", "TIE_RULES", "Query", "ratio", "trace"]

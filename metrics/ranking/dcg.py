@@ -50,7 +50,7 @@ def gain(grade, dcg: str = "log2"):
     return out if out.ndim else float(out)
 
 
-def discount(rank, dcg: str = "log2"):
+def discount(rank, dcg: str = "log2", base: float = 2):
     """The discount at a rank (1 = the top): log2(rank + 1), or max(1, log2 rank) under
     ``dcg='jarvelin'``. Works on a number or elementwise on an array of ranks.
 
@@ -58,9 +58,16 @@ def discount(rank, dcg: str = "log2"):
     (1.0, 2.0, 2.0)
     >>> discount(np.array([1, 2, 8]), "jarvelin")  # ranks 1 and 2 undiscounted, log2 8 = 3
     array([1., 1., 3.])
+
+    ``base`` is the logarithm's base (sklearn's ``log_base``; Järvelin & Kekäläinen's b, below
+    which ranks go undiscounted):
+
+    >>> discount(9, base=10), discount(np.array([2, 3, 9]), "jarvelin", base=3)  # log10 10; max(1, log3 i)
+    (1.0, array([1., 1., 2.]))
     """
     r = np.asarray(rank, dtype=np.float64)
-    out = np.maximum(1.0, np.log2(r)) if dcg == "jarvelin" else np.log2(r + 1.0)
+    scale = 1.0 if base == 2 else float(np.log2(base))  # log_b x = log2 x / log2 b
+    out = np.maximum(1.0, np.log2(r) / scale) if dcg == "jarvelin" else np.log2(r + 1.0) / scale
     return out if out.ndim else float(out)
 
 
@@ -113,13 +120,13 @@ def gains(grades: np.ndarray, mask: np.ndarray | None, dcg: str, rel: int | None
     return np.where(keep, g, 0.0)
 
 
-def discounts(n: int, dcg: str) -> np.ndarray:
+def discounts(n: int, dcg: str, base: float = 2) -> np.ndarray:
     """The :func:`discount` of ranks 1..n.
 
     >>> discounts(3, "log2")  # log2 2, log2 3, log2 4
     array([1.       , 1.5849625, 2.       ])
     """
-    return discount(np.arange(1, n + 1, dtype=np.float64), dcg)
+    return discount(np.arange(1, n + 1, dtype=np.float64), dcg, base)
 
 
 def ideal_order(m, q: Query) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -141,8 +148,9 @@ def trace(m, q: Query) -> Explanation:
     dcg, rel = m["dcg"], m["rel"]
     n = q.depth(m.cutoff)
     cols = base_columns(q, n)
-    gain = gains(q.grades[:n], q.judged[:n], dcg, rel, m["gains"])
-    disc = discounts(n, dcg)
+    gain = q.averaged(gains(q.grades, q.judged, dcg, rel, m["gains"]))[:n]  # ties='average': the group's mean
+    base = m["base"] if "base" in m.family.params else 2
+    disc = discounts(n, dcg, base)
     contrib = gain / disc
     running = np.cumsum(contrib)
     cols["gain"] = gain.tolist()
@@ -160,12 +168,12 @@ def trace(m, q: Query) -> Explanation:
     if m.name == "DCG":
         value = summary["DCG"]
         formula = rf"{lhs} = {join_terms(dcg_terms, _term)} = {num(value)}"
-        return Explanation(str(m), value, cols, formula, _definition("DCG", dcg, m["gains"]), summary)
+        return Explanation(str(m), value, cols, formula, _definition("DCG", dcg, m["gains"], base), summary)
 
     ideal_docs, ideal_grades, ideal_gains = ideal_order(m, q)
     depth = len(ideal_gains) if m.cutoff is None else min(m.cutoff, len(ideal_gains))
     ideal_gains, ideal_grades, ideal_docs = ideal_gains[:depth], ideal_grades[:depth], ideal_docs[:depth]
-    ideal_disc = discounts(depth, dcg)
+    ideal_disc = discounts(depth, dcg, base)
     ideal_contrib = ideal_gains / ideal_disc
     ideal_running = np.cumsum(ideal_contrib)
     idcg = float(ideal_running[-1]) if depth else 0.0
@@ -186,7 +194,7 @@ def trace(m, q: Query) -> Explanation:
     if m.name == "IDCG":
         value = idcg
         formula = rf"{lhs} = {join_terms(ideal_terms, _term)} = {num(value)}"
-        return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg, m["gains"]), summary, ideal)
+        return Explanation(str(m), value, cols, formula, _definition("IDCG", dcg, m["gains"], base), summary, ideal)
     value = ratio(summary["DCG"], idcg)
     ndcg_line = (rf"\mathrm{{nDCG}}{k} &= \frac{{{num(summary['DCG'])}}}{{{num(idcg)}}} = {num(value)}"
                  if idcg > 0 else rf"\mathrm{{nDCG}}{k} &= 0 \quad (\text{{IDCG}} = 0\text{{: nothing relevant}})")
@@ -195,7 +203,7 @@ def trace(m, q: Query) -> Explanation:
                rf"\mathrm{{IDCG}}{k} &= {join_terms(ideal_terms, _term)} = {num(idcg)} \\ "
                rf"{ndcg_line}"
                r"\end{aligned}")
-    return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg, m["gains"]), summary, ideal)
+    return Explanation(str(m), value, cols, formula, _definition("nDCG", dcg, m["gains"], base), summary, ideal)
 
 
 def _term(pair) -> str:
@@ -203,7 +211,8 @@ def _term(pair) -> str:
     return rf"\frac{{{num(gain)}}}{{{num(discount)}}}"
 
 
-def _definition(name: str, dcg: str, gains_text: str | None = None) -> str:
+def _definition(name: str, dcg: str, gains_text: str | None = None, base: float = 2) -> str:
     gain_text = GAIN_TEXT[dcg] if gains_text is None else (
         r"g_i = \text{gain}(grade_i)\;(" + gains_text.replace(",", r",\;") + r"\text{, else the grade})")
-    return rf"{DEFINITIONS[name]}, \quad {gain_text}, \quad {DISCOUNT_TEXT[dcg]}"
+    disc = DISCOUNT_TEXT[dcg] if base == 2 else DISCOUNT_TEXT[dcg].replace(r"\log_2", rf"\log_{{{num(base)}}}")
+    return rf"{DEFINITIONS[name]}, \quad {gain_text}, \quad {disc}"

@@ -130,8 +130,10 @@ CONVENTIONS: tuple[Convention, ...] = (
            transform={"ties": "input"}),
         _o("docid-asc", "tied scores broken by doc id, ascending (ir_measures' RR@k path)",
            transform={"ties": "docid-asc"}),
-        _o("average", "tie-aware: the measure averaged over the orders of tied documents (sklearn)",
+        _o("average", "tie-aware: the measure averaged over the orders of tied documents (sklearn's nDCG)",
            evaluation={"ties": "average"}),
+        _o("threshold", "a tie group counted at once, at its last rank (sklearn's average_precision_score)",
+           evaluation={"ties": "threshold"}),
     ), source="pytrec_eval#56"),
     Convention("scores", "score precision", (
         _o("double", "scores compared as doubles (trec_eval 10.0)"),
@@ -188,7 +190,8 @@ TOOLS: dict[str, tuple[tuple[str, str], ...]] = {
     "pytrec_eval": (("scores", "float32"), ("duplicates", "last")),
     "ir_measures": (("scores", "float32"), ("duplicates", "last"), ("missing", "zero")),
     "BEIR": (("scores", "float32"), ("duplicates", "last"), ("identical", "ignored")),
-    "sklearn": (("ties", "average"), ("ideal", "ranking"), ("denominator", "retrieved")),
+    # sklearn's tie rule depends on the measure: thresholds for AP, the average for nDCG/DCG
+    "sklearn": (("ties", {"AP": "threshold", "*": "average"}), ("ideal", "ranking"), ("denominator", "retrieved")),
     "ranx": (("ties", "input"), ("duplicates", "last")),
     "torchmetrics": (("ties", "input"), ("ideal", "ranking"), ("denominator", "retrieved")),
     "gdeval": (("gain", "gdeval"),),
@@ -231,7 +234,7 @@ def available(option: Option) -> str | None:
     if not option.evaluation:
         return None
     try:
-        core.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 1.0}}, "P@1", **dict(option.evaluation))
+        core.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 1.0}}, "AP", **dict(option.evaluation))
     except (TypeError, ValueError):
         keywords = ", ".join(f"{k}={v!r}" for k, v in option.evaluation.items())
         return f"not available: this build of metrics does not accept {keywords}"
@@ -818,6 +821,8 @@ def diagnose(qrels, run, measure, *, theirs: Theirs | None = None, tool: str | N
 def _tool_diagnosis(p: Prepared, m: Measure, name: str, baseline: Outcome) -> Diagnosis:
     changes, notes = [], []
     for key, value in TOOLS[name]:
+        if isinstance(value, Mapping):  # a rule that depends on the measure
+            value = value.get(m.name, value["*"])
         c = _ROWS[key]
         if c.families is not None and m.name not in c.families:
             continue

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["app_pages/playground.py", "app_pages/many_queries.py", "app_pages/lesson_precision_recall.py",
          "app_pages/lesson_reciprocal_rank.py", "app_pages/lesson_average_precision.py", "app_pages/lesson_dcg.py",
-         "app_pages/lesson_pr_curve.py"]
+         "app_pages/lesson_pr_curve.py", "app_pages/lesson_users.py", "app_pages/lesson_unjudged.py"]
 
 
 def new_app(**query_params) -> AppTest:
