@@ -131,3 +131,21 @@ def default_example() -> tuple[str | None, Example]:
     if name is None:
         return None, Example((Query("query 1"),))
     return name, build_preset(name)
+
+
+def babel_extract(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for preset files (babel.cfg): each file's ``title`` and ``source``,
+    which the picker shows, as ``(line, function, message, comments)``.
+
+    >>> import io
+    >>> list(babel_extract(io.BytesIO(b'{"title": "Cat",\\n "source": "seed 004"}'), [], [], {}))
+    [(1, None, 'Cat', []), (2, None, 'seed 004', [])]
+    """
+    text = fileobj.read().decode("utf-8")
+    data = json.loads(text)
+    lines = text.splitlines()
+    for field in _ABOUT:
+        value = data.get(field) if isinstance(data, dict) else None
+        if isinstance(value, str) and value:
+            line = next((n for n, row in enumerate(lines, start=1) if f'"{field}"' in row), 1)
+            yield line, None, value, []
