@@ -16,6 +16,7 @@ import pandas as pd
 
 from metrics.qa import PER_QUESTION, AnswerExplanation, ReaderEvaluation
 
+from .i18n import N_, ngettext
 from .views import escape_markdown
 
 __all__ = ["count", "UNIT_WORDS", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
@@ -55,27 +56,27 @@ MAX_UNITS_SHOWN = 200
 
 # one question: (gold answers, predicted answers best first, unit)
 PRESETS: dict[str, tuple[list[str], list[str], str]] = {
-    "Denver Broncos (SQuAD's example)": (["Denver Broncos"], ["Broncos", "The Denver Broncos!"],
+    N_("Denver Broncos (SQuAD's example)"): (["Denver Broncos"], ["Broncos", "The Denver Broncos!"],
                                          "token"),
-    "Several gold answers": (["Paris", "the city of Paris", "Paris, France"],
+    N_("Several gold answers"): (["Paris", "the city of Paris", "Paris, France"],
                              ["city of Paris", "London"], "token"),
-    "Unanswerable question": ([], ["1931", "no answer"], "token"),
-    "Word order: F1 ignores it, EM does not": (["Denver Broncos"], ["Broncos Denver"], "token"),
-    "Characters: an anagram scores F1 = 1": (["act"], ["cat"], "char"),
-    "Markup is not removed, only punctuation": (["The Beatles"], ["<b>The Beatles</b>",
+    N_("Unanswerable question"): ([], ["1931", "no answer"], "token"),
+    N_("Word order: F1 ignores it, EM does not"): (["Denver Broncos"], ["Broncos Denver"], "token"),
+    N_("Characters: an anagram scores F1 = 1"): (["act"], ["cat"], "char"),
+    N_("Markup is not removed, only punctuation"): (["The Beatles"], ["<b>The Beatles</b>",
                                                                  "**the beatles**"], "token"),
 }
 
 # many questions: rows of (id, gold answers, predictions, retrieved)
 TABLE_PRESETS: dict[str, list[tuple[str, str, str, bool]]] = {
-    "Five questions: top-k, unanswerable, a failed retrieval": [
+    N_("Five questions: top-k, unanswerable, a failed retrieval"): [
         ("q1", "Denver Broncos", "Broncos | Denver Broncos | Carolina", True),
         ("q2", "Paris | the city of Paris", "London | city of Paris", True),
         ("q3", "", "Paris | no answer", True),
         ("q4", "1998", "1998", False),
         ("q5", "", "", True),
     ],
-    "Every answer right at rank 1": [
+    N_("Every answer right at rank 1"): [
         ("a", "Marie Curie", "Marie Curie", True),
         ("b", "", "no answer", True),
         ("c", "1903 | in 1903", "in 1903", True),
@@ -115,7 +116,9 @@ def count(n: int, unit: str) -> str:
     >>> count(1, "token"), count(3, "char")
     ('1 token', '3 characters')
     """
-    return f"{n} {UNIT_WORDS[unit]}{'' if n == 1 else 's'}"
+    if unit == "char":
+        return ngettext("{n} character", "{n} characters", n).format(n=n)
+    return ngettext("{n} token", "{n} tokens", n).format(n=n)
 
 
 def _unit_label(u: str, unit: str) -> str:
