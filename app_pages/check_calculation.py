@@ -53,11 +53,11 @@ def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
             cols = st.columns(len(group) + 1)
             cols[0].markdown(_("**rank {rank}**").format(rank=rank))
             for col, b in zip(cols[1:], group, strict=True):
-                typed[b.key] = col.text_input(_(b.label), key=f"{PAGE}.answer.{sig}.{b.key}", max_chars=40,
+                typed[b.key] = col.text_input(b.label, key=f"{PAGE}.answer.{sig}.{b.key}", max_chars=40,
                                               placeholder=_("a whole number") if b.integer else _("e.g. 0.5 or 1/2"))
         cols = st.columns(max(1, len(rest)))
         for col, b in zip(cols, rest, strict=True):
-            label = _("{measure} (your final answer)").format(measure=measure) if b.key == "value" else _(b.label)
+            label = _("{measure} (your final answer)").format(measure=measure) if b.key == "value" else b.label
             typed[b.key] = col.text_input(label, key=f"{PAGE}.answer.{sig}.{b.key}", max_chars=40,
                                           placeholder=_("a whole number") if b.integer else _("e.g. 0.54 or 2/3"))
         st.form_submit_button(_("Check my numbers"), type="primary")
@@ -77,10 +77,10 @@ def _show_result(result) -> None:
             if s.status == "blank":
                 continue
             mark = {"correct": _("✓ right"), "wrong": _("✗ wrong"), "unreadable": _("? unreadable")}[s.status]
-            rows.append({_("step"): _(s.label), _("you typed"): s.given_text.strip()[:40], _("verdict"): mark,
+            rows.append({_("step"): s.label, _("you typed"): s.given_text.strip()[:40], _("verdict"): mark,
                          _("right value"): teach_view.fmt(s.expected) if i <= stop else _("(fix the first wrong step first)"),
                          _("tolerance"): _("exact") if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
-                         _("note"): _(s.note) if s.note else ""})
+                         _("note"): s.note})
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if len(result.diagnoses) > 1:
         st.warning(_("**{n} mistakes give your numbers** — any of them may be yours:").format(n=len(result.diagnoses)))

@@ -71,7 +71,7 @@ def _question(ex, i: int, q) -> None:
     if clicked:
         st.session_state[f"{key}.graded"] = True
         grade = exercises.grade_answer(q, choice)
-        if choice not in (None, "") and not grade.message.startswith(("Could not read", "Choose one", "Type an")):
+        if grade.counted:
             _record(f"{ex.seed}/{ex.level}/{i}", grade.correct)
     if st.session_state.get(f"{key}.graded"):
         grade = exercises.grade_answer(q, choice)
