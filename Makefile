@@ -46,9 +46,9 @@ bench: $(VENV)/.installed-dev
 # after changing shown texts: extract every _()/ngettext()/N_() text into messages.pot (babel.cfg
 # says where) and merge it into each language's .po; then translate the new (empty or fuzzy) entries
 i18n: $(VENV)/.installed
-	$(BIN)/pybabel extract -q -F babel.cfg --no-wrap --add-location=file --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg --no-wrap --add-location=file --sort-output \
 		--project=Ranklab -o ui/locales/messages.pot .
-	$(BIN)/pybabel update -q --no-wrap -i ui/locales/messages.pot -d ui/locales -D messages
+	$(BIN)/pybabel update --no-wrap -i ui/locales/messages.pot -d ui/locales -D messages
 
 
 clean:

@@ -48,7 +48,7 @@ def _moves(x) -> pd.DataFrame:
             if c.differs or c.value is None:
                 rows.append({_("measure"): r.measure, _("convention"): _(PRESETS[p].title), _("written as"): c.measure,
                              _("value"): teach_view.fmt(c.value), "trec_eval": teach_view.fmt(r.cells["trec_eval"].value),
-                             _("what moves it"): ", ".join(c.moved_by) or _(c.note)})
+                             _("what moves it"): ", ".join(c.moved_by) or c.note})
     return pd.DataFrame(rows, columns=[_("measure"), _("convention"), _("written as"), _("value"), "trec_eval",
                                        _("what moves it")])
 

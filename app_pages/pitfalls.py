@@ -24,8 +24,11 @@ def _outcomes(p) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[_("computation"), _("value"), _("verdict"), _("note")])
 
 
+EXAMPLE_KEYS = (N_("ranking"), N_("judgments"), N_("qrels"), N_("run"))  # the keys of the pitfalls' examples
+
+
 def _example(example: dict) -> str:
-    return "  \n".join(f"**{escape_markdown(k)}**: {escape_markdown(teach_view.describe(v))}"
+    return "  \n".join(f"**{escape_markdown(_(k))}**: {escape_markdown(teach_view.describe(v))}"
                        for k, v in example.items())
 
 
