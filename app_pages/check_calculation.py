@@ -8,7 +8,7 @@ import streamlit as st
 import metrics
 from metrics.teaching import check, exercises
 from ui import lessons, options, render, teach_view, views
-from ui.i18n import N_, _
+from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 PAGE = "check_calculation"
@@ -26,13 +26,13 @@ HELP = {
 def _example():
     """The ranking and judgments to work on: the shared example or a generated exercise."""
     source = st.radio(_("Work on"), [N_("The shared example"), N_("A generated exercise")], horizontal=True,
-                      format_func=_, key=f"{PAGE}.source")
+                      format_func=shown(_), key=f"{PAGE}.source")
     if source == "The shared example":
         lessons.example_controls(PAGE)
         cq = lessons.current()
         return cq.ranking, cq.judgments, cq.labels, cq.k, _("query “{name}”").format(name=cq.name)
     c1, c2 = st.columns(2)
-    level = c1.selectbox(_("Level"), list(exercises.LEVELS), format_func=lambda v: _(exercises.LEVELS[v]),
+    level = c1.selectbox(_("Level"), list(exercises.LEVELS), format_func=shown(lambda v: _(exercises.LEVELS[v])),
                          key=f"{PAGE}.level")
     seed = int(c2.number_input(_("Exercise number"), 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
     ex = exercises.generate(seed, level)
@@ -41,11 +41,11 @@ def _example():
 
 def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
     """Text inputs for the steps, grouped by rank; returns the typed texts by step key."""
-    shown = [b for b in blanks if b.key == "value"] if final_only else blanks
+    asked = [b for b in blanks if b.key == "value"] if final_only else blanks
     by_rank: dict[str, list] = {}
     rest = []
-    for b in shown:
-        name, _, rank = b.key.partition("@")
+    for b in asked:
+        name, _at, rank = b.key.partition("@")
         (by_rank.setdefault(rank, []) if rank else rest).append(b)
     typed = {}
     with st.form(f"{PAGE}.form.{sig}"):
@@ -118,7 +118,7 @@ def main() -> None:
         st.error(escape_markdown(_("This example cannot be checked: {error}").format(error=err)))
         return
     final_only = st.radio(_("What will you type?"), [N_("The final value only"), N_("Every step")], horizontal=True,
-                          format_func=_, key=f"{PAGE}.detail") == "The final value only"
+                          format_func=shown(_), key=f"{PAGE}.detail") == "The final value only"
     sig = teach_view.signature(str(measure), ranking, judgments)
     typed = _answer_form(blanks, str(measure), sig, final_only)
     if any(t.strip() for t in typed.values() if t):

@@ -12,7 +12,7 @@ from metrics import io as metrics_io
 from metrics.teaching import compare
 from ui import lessons, render, state, teach_view, teaching_charts
 from ui.files import file_source, read_dict, upload_source
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, _, ngettext, shown
 from ui.views import escape_markdown
 
 PAGE = "compare"
@@ -65,7 +65,7 @@ def _example_runs():
 
 def _systems():
     """(qrels, run A, run B, k, description) from the chosen source, or None after an error."""
-    source = st.radio(_("Systems"), SOURCES, format_func=_, key=f"{PAGE}.source")
+    source = st.radio(_("Systems"), SOURCES, format_func=shown(_), key=f"{PAGE}.source")
     if source == SOURCES[0]:
         try:
             qrels = _sample("qrels", "qrels.txt")
@@ -91,7 +91,7 @@ def _systems():
                 st.rerun()
         c1, c2 = st.columns(2)
         how = c1.selectbox(_("System B is system A with…"), compare.VARIANTS, index=3, key=f"{PAGE}.variant",
-                           format_func=lambda v: _(VARIANT_NAMES.get(v, v)))
+                           format_func=shown(lambda v: _(VARIANT_NAMES.get(v, v))))
         seed = int(c2.number_input(_("Shuffle seed"), 0, 2**31 - 1, 0, key=f"{PAGE}.shuffle_seed",
                                    disabled=how != "shuffle"))
         run_b = compare.variant_run(run_a, qrels, how, seed=seed)

@@ -8,7 +8,7 @@ import streamlit as st
 from metrics.conventions import PRESETS
 from metrics.teaching import explorer
 from ui import lessons, render, teach_view, teaching_charts
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, _, ngettext, shown
 from ui.views import escape_markdown
 
 PAGE = "conventions"
@@ -86,7 +86,7 @@ def main() -> None:
     c1, c2 = st.columns(2)
     measure = c1.selectbox(_("Measure"), ms, index=len(ms) - 1, key=f"{PAGE}.code_measure")
     presets = [p for p in x.presets if not PRESETS[p].grouped]
-    preset = c2.selectbox(_("Convention"), presets, format_func=lambda p: _(PRESETS[p].title), key=f"{PAGE}.code_preset")
+    preset = c2.selectbox(_("Convention"), presets, format_func=shown(lambda p: _(PRESETS[p].title)), key=f"{PAGE}.code_preset")
     cell = next(r for r in x.rows if r.measure == measure).cells[preset]
     st.markdown(_("**{measure} under each convention** (orange: differs from trec_eval)").format(
         measure=escape_markdown(measure)))

@@ -18,7 +18,7 @@ from metrics.io.writers import write_csv, write_json, write_trec
 from ui import evaluation_view as view
 from ui import state
 from ui.files import Source, file_source, read, text_source, upload_source
-from ui.i18n import N_, _
+from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +44,7 @@ def max_bytes() -> int:
 def inputs(source: str) -> tuple[Source, Source] | None:
     """The qrels and the run, or None while something is missing."""
     if source == SOURCES[0]:
-        label = st.selectbox(_("Run"), list(SAMPLE_RUNS), format_func=_, key="evaluate_files.sample_run")
+        label = st.selectbox(_("Run"), list(SAMPLE_RUNS), format_func=shown(_), key="evaluate_files.sample_run")
         st.caption(_("324 short documents, 30 queries with graded judgments (0–3), two systems — "
                      "made by `assets/make_collection.py`."))
         return file_source(SAMPLE / "qrels.txt"), file_source(SAMPLE / SAMPLE_RUNS[label])
@@ -181,7 +181,7 @@ def page() -> None:
     st.title(_("Evaluate files"))
     st.write(_("Evaluate a whole run against its judgments, as `ranklab evaluate` does: the same "
                "numbers as trec_eval (pytrec_eval) for every measure both compute."))
-    source = st.radio(_("Data"), SOURCES, horizontal=True, format_func=_, key="evaluate_files.source")
+    source = st.radio(_("Data"), SOURCES, horizontal=True, format_func=shown(_), key="evaluate_files.source")
     files = inputs(source)
     left, mid, right, far = st.columns([3, 2, 1, 1])
     text = left.text_input(_("Measures"), DEFAULT_MEASURES, key="evaluate_files.measures",

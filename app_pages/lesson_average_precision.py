@@ -4,7 +4,7 @@ import streamlit as st
 
 import metrics
 from ui import charts, lessons, options, render, views
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, _, ngettext, shown
 
 PAGE = "lesson_ap"
 
@@ -33,7 +33,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
     denominator = st.radio(_("AP's denominator"), [p for p, _text in DENOMINATORS],
-                           format_func=lambda p: _(dict(DENOMINATORS)[p]),
+                           format_func=shown(lambda p: _(dict(DENOMINATORS)[p])),
                            key=f"{PAGE}.denominator", horizontal=True)
     if denominator == "R":
         ap = metrics.explain(f"AP@{k}", ranking, judgments)

@@ -4,7 +4,7 @@ import streamlit as st
 
 import metrics
 from ui import charts, lessons, options, render, views
-from ui.i18n import N_, _
+from ui.i18n import N_, _, shown
 
 PAGE = "lesson_dcg"
 
@@ -37,9 +37,9 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         st.info(_("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades."), icon="ℹ️")
     n = len(q.ranking)
     switches = st.columns(2)
-    dcg = switches[0].radio(_("gain and discount"), list(CONVENTIONS), format_func=lambda c: _(CONVENTIONS[c]),
+    dcg = switches[0].radio(_("gain and discount"), list(CONVENTIONS), format_func=shown(lambda c: _(CONVENTIONS[c])),
                             key=f"{PAGE}.dcg")
-    ideal = switches[1].radio(_("ideal ordering"), list(IDEALS), format_func=lambda i: _(IDEALS[i]), key=f"{PAGE}.ideal")
+    ideal = switches[1].radio(_("ideal ordering"), list(IDEALS), format_func=shown(lambda i: _(IDEALS[i])), key=f"{PAGE}.ideal")
     ndcg = metrics.parse("nDCG").with_params(dcg=dcg, ideal=ideal)
 
     ranking, judgments, labels = inputs.ranking, inputs.judgments, inputs.labels

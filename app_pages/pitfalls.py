@@ -10,7 +10,7 @@ import streamlit as st
 import metrics
 from metrics.teaching import pitfalls
 from ui import lessons, render, teach_view, teaching_charts
-from ui.i18n import N_, _
+from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 PAGE = "pitfalls"
@@ -71,7 +71,7 @@ def main() -> None:
                   "the wrong numbers next to the right one, and why."))
     render.messages()
     gallery = {key: fn() for key, fn in pitfalls.GALLERY.items()}
-    key = st.radio(_("Pitfall"), list(gallery), format_func=lambda k: _(gallery[k].title), key=f"{PAGE}.choice")
+    key = st.radio(_("Pitfall"), list(gallery), format_func=shown(lambda k: _(gallery[k].title)), key=f"{PAGE}.choice")
     p = gallery[key]
     st.header(p.title)
     st.markdown(_("**What goes wrong.** {what}").format(what=escape_markdown(_(p.what))))

@@ -8,7 +8,7 @@ import streamlit as st
 
 from metrics.teaching import exercises
 from ui import options, render, state, teach_view
-from ui.i18n import _
+from ui.i18n import _, shown
 from ui.views import escape_markdown
 
 PAGE = "practice"
@@ -61,7 +61,7 @@ def _question(ex, i: int, q) -> None:
     key = f"{PAGE}.q.{ex.seed}.{ex.level}.{i}"
     st.markdown(f"**{i + 1}.** {escape_markdown(q.prompt)}")
     if q.kind == "predict":
-        choice = st.radio(_("Your prediction"), q.choices, index=None, horizontal=True, format_func=_,
+        choice = st.radio(_("Your prediction"), q.choices, index=None, horizontal=True, format_func=shown(_),
                           key=f"{key}.answer")
         clicked = st.button(_("Reveal"), key=f"{key}.check")
     else:
@@ -102,7 +102,7 @@ def main() -> None:
     _init_from_url()
     render.messages()
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-    level = c1.segmented_control(_("Level"), list(exercises.LEVELS), format_func=lambda v: _(exercises.LEVELS[v]),
+    level = c1.segmented_control(_("Level"), list(exercises.LEVELS), format_func=shown(lambda v: _(exercises.LEVELS[v])),
                                  key=f"{PAGE}.level") or 1
     seed = int(c2.number_input(_("Exercise number"), 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
     c3.button(_("New exercise"), on_click=_new_exercise, key=f"{PAGE}.new")

@@ -8,7 +8,7 @@ from metrics import qa
 from metrics.explain import num
 from ui import files
 from ui import reader_view as view
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, _, ngettext, shown
 
 K = view.KEYS
 LIMITS = view.LIMITS
@@ -71,7 +71,7 @@ def _init() -> None:
 
 
 def one_question() -> None:
-    st.selectbox(_("Example"), list(view.PRESETS), format_func=_, key=K["preset"], on_change=_load_preset,
+    st.selectbox(_("Example"), list(view.PRESETS), format_func=shown(_), key=K["preset"], on_change=_load_preset,
                  help=_("Loads gold and predicted answers; you can then edit them freely."))
     left, right = st.columns(2)
     left.text_area(_("Gold answers, one per line"), key=K["gold"], height=120,
@@ -91,7 +91,7 @@ def one_question() -> None:
     preds = view.parse_lines(st.session_state[K["predictions"]]) or [""]
     c1, c2 = st.columns([1, 2])
     unit = c1.radio(_("F1 over"), qa.UNITS, key=K["unit"], horizontal=True,
-                    format_func=lambda u: _(UNITS[u]))
+                    format_func=shown(lambda u: _(UNITS[u])))
     labels = [f"{i + 1}: {view.shorten(p)}" for i, p in enumerate(preds)]
     if st.session_state.get(K["explain_rank"]) not in labels:
         st.session_state[K["explain_rank"]] = labels[0]  # the predictions changed
@@ -151,7 +151,7 @@ def one_question() -> None:
 
 
 def many_questions() -> None:
-    st.selectbox(_("Example set"), [*view.TABLE_PRESETS, SAMPLE], key=K["table_preset"], format_func=_,
+    st.selectbox(_("Example set"), [*view.TABLE_PRESETS, SAMPLE], key=K["table_preset"], format_func=shown(_),
                  on_change=_load_table_preset)
     st.caption(_("Separate several answers in a cell with a vertical bar ( {separator} ). Leave the gold "
                  "answers empty for an unanswerable question; write 'no answer' (or nothing) for a "
@@ -178,7 +178,7 @@ def many_questions() -> None:
     k = c1.number_input(_("k (top-k uses the first k answers)"), min_value=1, max_value=100, value=3,
                         step=1, key=K["k"])
     unit = c2.radio(_("F1 over"), qa.UNITS, key=K["table_unit"], horizontal=True,
-                    format_func=lambda u: _(UNITS[u]))
+                    format_func=shown(lambda u: _(UNITS[u])))
     gold, preds, retrieved, problems = view.table_to_questions(edited)
     for p in problems:
         st.warning(view.escape_markdown(p))

@@ -17,8 +17,8 @@ run (tests, doctests, exports made in a worker) :func:`language` sets it for a b
 ...     _("Language")
 'Langue'
 >>> with language("fr"):
-...     ngettext("{n} query", "{n} queries", 3).format(n=3)
-'3 requêtes'
+...     ngettext("{measure} over {n} query", "{measure} over {n} queries", 3).format(measure="AP", n=3)
+'AP sur 3 requêtes'
 >>> normalise("FR"), normalise("zh"), normalise("klingon"), normalise(None)
 ('fr', 'zh', None, None)
 """
@@ -28,15 +28,16 @@ from __future__ import annotations
 import contextvars
 import gettext
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 import metrics._i18n
 
 __all__ = ["_", "ngettext", "N_", "LANGUAGES", "DEFAULT", "PARAM", "LOCALEDIR", "DOMAIN",
-           "normalise", "from_locale", "current_language", "language", "start", "picker"]
+           "normalise", "from_locale", "current_language", "language", "shown", "start", "picker"]
 
 LANGUAGES = {"en": "English", "fr": "Français", "ko": "한국어", "zh": "简体中文"}  # each in its own words
 DEFAULT = "en"
@@ -44,6 +45,7 @@ PARAM = "lang"  # the link's parameter, and the picker's key (a bound widget's k
 LOCALEDIR = Path(__file__).resolve().parent / "locales"
 DOMAIN = "messages"
 
+T = TypeVar("T")
 _override: contextvars.ContextVar[str | None] = contextvars.ContextVar("ranklab_language", default=None)
 
 
@@ -106,6 +108,25 @@ def language(code: str) -> Iterator[str]:
         yield _override.get()
     finally:
         _override.reset(token)
+
+
+def shown(format_func: Callable[[T], str]) -> Callable[[T], str]:
+    """``format_func`` bound to the language of this run, for a widget's ``format_func``:
+    Streamlit may call it after the run (AppTest does, from the test's thread), and then
+    it must still name the options as this run did.
+
+    >>> with language("fr"):
+    ...     level = shown(lambda v: _(v))
+    >>> level("Language")
+    'Langue'
+    """
+    code = current_language()
+
+    def in_language(value: T) -> str:
+        with language(code):
+            return format_func(value)
+
+    return in_language
 
 
 def _compiled(po: Path) -> bytes:

@@ -15,7 +15,7 @@ import streamlit as st
 import metrics
 
 from . import charts, codec, render, state, views
-from .i18n import _, ngettext
+from .i18n import _, ngettext, shown
 from .model import Example
 from .poll_store import PollError, SQLitePolls, default_path, normalize_code
 from .presenter import FOCUS
@@ -97,7 +97,7 @@ def teacher(page: str) -> None:
             render.empty_notice()
             return
         focus = st.segmented_control(_("ask for"), list(FOCUS), default="AP", key=f"{page}.focus",
-                                     format_func=lambda name: _(FOCUS[name][1]))
+                                     format_func=shown(lambda name: _(FOCUS[name][1])))
         text, answer = question(ex, focus or "AP")
         st.markdown(_("**The question:** {question} (the class sees the ranking and k = {k}; the answer is "
                       "{answer})").format(question=views.escape_markdown(text), k=state.effective_k(ex),

@@ -13,7 +13,7 @@ import streamlit as st
 from metrics.teaching import exercises
 
 from . import state
-from .i18n import _
+from .i18n import _, shown
 from .views import escape_markdown
 
 __all__ = ["predict_first", "MEASURES"]
@@ -36,7 +36,7 @@ def predict_first(page: str, inputs) -> None:
                      expanded=bool(st.session_state.get(f"{tag}.revealed"))):
         st.markdown(escape_markdown(direction.prompt))
         cols = st.columns([3, 2, 2], vertical_alignment="bottom")
-        choice = cols[0].radio(_("your prediction"), direction.choices, format_func=_, index=None, horizontal=True,
+        choice = cols[0].radio(_("your prediction"), direction.choices, format_func=shown(_), index=None, horizontal=True,
                                key=f"{tag}.direction")
         guess = cols[1].text_input(_("and its new value (optional)"), key=f"{tag}.value", max_chars=40,
                                    placeholder=_("e.g. 0.5 or 1/2"))

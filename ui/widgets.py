@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from . import model, presets, state, validation
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, ngettext, shown
 from .render import copy_link, messages, permalink, plain
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
@@ -97,7 +97,7 @@ def preset_picker(page: str) -> None:
     loaded = st.session_state.get(state.KEYS["preset"])
     _show(key, loaded if loaded in presets.PRESETS else None)
     st.selectbox(_("load an example"), list(presets.PRESETS), key=key, on_change=load,
-                 format_func=lambda name: _(presets.PRESETS[name].title), placeholder=_("choose a preset…"))
+                 format_func=shown(lambda name: _(presets.PRESETS[name].title)), placeholder=_("choose a preset…"))
 
 
 def preset_note() -> None:
@@ -375,7 +375,7 @@ def item_actions(page: str, index: int | None = None) -> None:
         _pick_by_position(key, len(q.ranking), len(q.tray))
         st.caption(plain(describe(st.session_state[key]), 80))
     else:
-        st.selectbox(_("item"), everything, key=widget, format_func=describe, on_change=picked)
+        st.selectbox(_("item"), everything, key=widget, format_func=shown(describe), on_change=picked)
     where = st.session_state[key][0]
     with st.container(horizontal=True, gap="small"):  # wraps when narrow, never cuts a label
         if where == "r":
