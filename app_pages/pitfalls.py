@@ -73,7 +73,7 @@ def main() -> None:
     gallery = {key: fn() for key, fn in pitfalls.GALLERY.items()}
     key = st.radio(_("Pitfall"), list(gallery), format_func=shown(lambda k: _(gallery[k].title)), key=f"{PAGE}.choice")
     p = gallery[key]
-    st.header(p.title)
+    st.header(_(p.title))
     st.markdown(_("**What goes wrong.** {what}").format(what=escape_markdown(_(p.what))))
     st.markdown(_("**The example**") + "  \n" + _example(p.example))
     st.markdown(_("**Wrong and right, side by side**"))

@@ -13,9 +13,6 @@ from ui.i18n import N_, _, ngettext, shown
 K = view.KEYS
 LIMITS = view.LIMITS
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "reader"
-SCORE_COLUMNS = {name: st.column_config.NumberColumn(format="%.4f")
-                 for name in ("all questions", "answerable only (_has_answer)", "top-1", "top-k",
-                              *qa.PER_QUESTION)}
 SAMPLE = N_("Sample dataset (assets/reader: 14 questions, top-3 answers)")
 UNITS = {"token": N_("tokens (SQuAD)"), "char": N_("characters (seed 000)")}
 
@@ -147,7 +144,7 @@ def one_question() -> None:
                         len(preds)).format(n=len(preds)))
     row = ev.per_question["q"]
     st.dataframe(view.single_question_frame(row), hide_index=True, width="stretch",
-                 column_config=SCORE_COLUMNS)
+                 column_config=view.score_columns())
 
 
 def many_questions() -> None:
@@ -204,13 +201,13 @@ def many_questions() -> None:
     for w in ev.warnings:
         st.warning(w)
     st.dataframe(view.metrics_frame(ev), hide_index=True, width="stretch",
-                 column_config=SCORE_COLUMNS)
+                 column_config=view.score_columns())
     st.subheader(_("Per question"))
     st.caption(_("The metrics above are the averages of these columns over the retrieved "
                  "questions (all of them, or the answerable ones only)."))
     st.dataframe(view.per_question_frame(ev), hide_index=True, width="stretch",
                  height=view.table_height(len(ev.per_question)),
-                 column_config=SCORE_COLUMNS)
+                 column_config=view.score_columns())
 
 
 def main() -> None:

@@ -7,8 +7,9 @@ so the extractor finds it, and translated with `_()` where it is shown.
 The catalogs are ``ui/locales/<code>/LC_MESSAGES/messages.po`` (Babel extracts
 ``messages.pot`` from the code with ``make i18n``; ``make`` compiles each ``.po`` to its
 ``.mo``). The language is the session's, never the process's: app.py calls :func:`start` at
-the top of every run, which keeps the choice in the session (``st.session_state["lang"]``,
-the picker's key, bound to the link's ``?lang=``); `_()` reads it back. Outside a Streamlit
+the top of every run, which settles the session's language in ``st.session_state[KEY]`` (from
+the picker, the link's ``?lang=``, or the browser) and keeps it in the link; `_()` reads it
+back. Outside a Streamlit
 run (tests, doctests, exports made in a worker) :func:`language` sets it for a block.
 
 >>> _("Language")
@@ -36,12 +37,14 @@ from typing import TypeVar
 
 import metrics._i18n
 
-__all__ = ["_", "ngettext", "N_", "LANGUAGES", "DEFAULT", "PARAM", "LOCALEDIR", "DOMAIN",
+__all__ = ["_", "ngettext", "N_", "LANGUAGES", "DEFAULT", "PARAM", "KEY", "WIDGET", "LOCALEDIR", "DOMAIN",
            "normalise", "from_locale", "current_language", "language", "shown", "start", "picker"]
 
 LANGUAGES = {"en": "English", "fr": "Français", "ko": "한국어", "zh": "简体中文"}  # each in its own words
 DEFAULT = "en"
-PARAM = "lang"  # the link's parameter, and the picker's key (a bound widget's key is its parameter)
+PARAM = "lang"        # the link's parameter: ?lang=ko
+KEY = "i18n.lang"     # session key: this session's language, settled by start()
+WIDGET = "app.lang"   # the picker's key
 LOCALEDIR = Path(__file__).resolve().parent / "locales"
 DOMAIN = "messages"
 
@@ -94,7 +97,7 @@ def current_language() -> str:
     session = _session()
     if session is not None:
         try:
-            code = normalise(session[PARAM]) if PARAM in session else None
+            code = normalise(session[KEY]) if KEY in session else None
         except (KeyError, AttributeError):
             code = None
     return code or DEFAULT
@@ -173,11 +176,13 @@ metrics._i18n.install(_, ngettext)  # metrics' teaching texts follow the session
 
 
 def start(st) -> str:
-    """Settle this session's language at the top of a run and return it: the picker's value
-    once it exists, else the link's ``?lang=`` (an unknown value means English), else the
-    browser's language (``st.context.locale``), else English."""
+    """Settle this session's language at the top of a run and return it: the one already
+    settled (the picker changes it), else the link's ``?lang=`` (an unknown value means
+    English), else the browser's language (``st.context.locale``), else English. `_()` reads
+    it back from the session (:data:`KEY`) in this run and in its fragments' reruns. The link
+    carries every language but English, so a shared link opens in the sharer's language."""
     ss = st.session_state
-    code = normalise(ss.get(PARAM))
+    code = normalise(ss.get(KEY))
     if code is None:
         if PARAM in st.query_params:
             code = normalise(st.query_params.get(PARAM)) or DEFAULT
@@ -186,16 +191,36 @@ def start(st) -> str:
                 code = from_locale(st.context.locale)
             except Exception:  # no browser behind this session (AppTest, a script)
                 code = DEFAULT
-        ss[PARAM] = code
+        ss[KEY] = code
+    _link(st, code)
     return code
 
 
+def _link(st, code: str) -> None:
+    """``?lang=code`` in the address (none for English; an unknown value is taken out)."""
+    shown = st.query_params.get(PARAM)
+    if code == DEFAULT:
+        if shown is not None:
+            del st.query_params[PARAM]
+    elif shown != code:
+        st.query_params[PARAM] = code
+
+
 def picker(st) -> None:
-    """The language picker in the sidebar, bound to the link's ``?lang=`` (English is the
-    picker's default, so every other language is written into the link), and the page's
-    ``lang`` attribute set to match (Streamlit offers no setting for it: a one-line script,
-    whose only variable part is one of :data:`LANGUAGES`' codes)."""
+    """The language picker in the sidebar (each language named in its own words), and the
+    page's ``lang`` attribute set to match. Streamlit offers no setting for the attribute: a
+    one-line script does it, whose only variable part is one of :data:`LANGUAGES`' codes.
+    (The picker is not ``bind="query-params"``: a bound select box writes its shown label,
+    ``?lang=한국어``, into the link, not the code.)"""
     code = current_language()
-    st.sidebar.selectbox(_("Language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__,
-                         key=PARAM, bind="query-params")
+    if st.session_state.get(WIDGET) != code:
+        st.session_state[WIDGET] = code
+
+    def changed() -> None:
+        chosen = normalise(st.session_state.get(WIDGET)) or DEFAULT
+        st.session_state[KEY] = chosen
+        _link(st, chosen)
+
+    st.sidebar.selectbox(_("Language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=WIDGET,
+                         on_change=changed)
     st.html(f"<script>document.documentElement.lang = {code!r};</script>", unsafe_allow_javascript=True)

@@ -40,8 +40,8 @@ def test_every_page_runs_in_every_language(lang):
     at = new_app(lang=lang)
     at.run()
     assert not at.exception, at.exception
-    assert at.session_state[i18n.PARAM] == lang
-    assert at.sidebar.selectbox(key=i18n.PARAM).label == KNOWN[lang]["picker"]
+    assert at.session_state[i18n.KEY] == lang
+    assert at.sidebar.selectbox(key=i18n.WIDGET).label == KNOWN[lang]["picker"]
     for page in ALL_PAGES:
         at.switch_page(page)
         at.run()
@@ -87,7 +87,7 @@ def test_two_sessions_keep_their_own_language():
     french.run()
     assert [t.value for t in french.title] == ["Bac à sable"]
     assert [t.value for t in korean.title] == ["플레이그라운드"]
-    korean.sidebar.selectbox(key=i18n.PARAM).set_value("zh").run()
+    korean.sidebar.selectbox(key=i18n.WIDGET).set_value("zh").run()
     french.run()
     assert [t.value for t in korean.title] == ["练习场"]
     assert [t.value for t in french.title] == ["Bac à sable"]
@@ -98,10 +98,13 @@ def test_the_picker_changes_the_language_and_keeps_the_example():
     at.run()
     at.selectbox(key="playground.preset").set_value("white-cat").run()
     before = at.session_state["state.example"]
-    at.sidebar.selectbox(key=i18n.PARAM).set_value("zh").run()
+    at.sidebar.selectbox(key=i18n.WIDGET).set_value("zh").run()
     assert not at.exception
     assert [t.value for t in at.title] == ["练习场"]
     assert at.session_state["state.example"] == before
+    assert at.query_params["lang"] == "zh"   # the link opens in Chinese
+    at.sidebar.selectbox(key=i18n.WIDGET).set_value("en").run()
+    assert [t.value for t in at.title] == ["Playground"] and "lang" not in at.query_params
 
 
 def test_unknown_lang_values_are_english_fuzz():
@@ -113,5 +116,6 @@ def test_unknown_lang_values_are_english_fuzz():
         at.run()
         assert not at.exception, (value, at.exception)
         expected = i18n.normalise(value) or "en"   # "ZH" is Chinese; anything unknown is English
-        assert at.session_state[i18n.PARAM] == expected, value
+        assert at.session_state[i18n.KEY] == expected, value
         assert [t.value for t in at.title] == [KNOWN[expected]["app_pages/playground.py"]], value
+        assert at.query_params.get("lang") == (None if expected == "en" else expected), value   # cleaned
