@@ -41,7 +41,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run_all.py
 
 %.mo: %.po | $(VENV)/.installed
-	$(BIN)/pybabel compile -q -i $< -o $@
+	$(BIN)/pybabel compile -i $< -o $@
 
 # after changing shown texts: extract every _()/ngettext()/N_() text into messages.pot (babel.cfg
 # says where) and merge it into each language's .po; then translate the new (empty or fuzzy) entries
