@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .codec import FILE, from_data
+from .i18n import N_
 from .model import Example, Query
 from .validation import LIMITS, ExampleError, check_text
 
@@ -82,7 +83,7 @@ def read_preset(path: Path) -> Preset:
     try:
         title = check_text(about["title"], "title", LIMITS.name_chars)
         source = check_text(about["source"], "source", LIMITS.label_chars, allow_empty=True)
-        example = from_data(data, FILE, what="the preset")
+        example = from_data(data, FILE, what=N_("the preset"))
     except ExampleError as err:
         raise ExampleError(f"{where}: {err}") from None
     except (TypeError, ValueError, OverflowError, RecursionError) as err:   # a gap in the checks
