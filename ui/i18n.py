@@ -97,9 +97,11 @@ def current_language() -> str:
     session = _session()
     if session is not None:
         try:
-            code = normalise(session[KEY]) if KEY in session else None
+            code = session[KEY]
         except (KeyError, AttributeError):
             code = None
+        else:
+            code = code if isinstance(code, str) and code in LANGUAGES else None
     return code or DEFAULT
 
 
