@@ -64,3 +64,22 @@ def test_the_picker_writes_the_language_into_the_link(server, page):
     page.get_by_role("heading", name="CG → DCG → IDCG → nDCG").wait_for(timeout=60_000)
     page.wait_for_timeout(2500)
     page.screenshot(path=str(ARTIFACTS / "browser_lang_ko_lesson_dcg_full.png"), full_page=True)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("locale, lang", [("fr-CA", "fr"), ("ko-KR", "ko"), ("zh-CN", "zh"), ("zh-TW", "en"), ("de-DE", "en")])
+def test_the_browsers_language_is_the_default(server, browser, locale, lang):
+    """Without ?lang=, the browser's language (st.context.locale) decides; one Ranklab does not
+    speak is English. A language other than English then goes into the link."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale=locale)
+    try:
+        pg = context.new_page()
+        pg.goto(server)
+        pg.get_by_role("heading", name=TITLES.get(lang, "Playground")).wait_for(timeout=60_000)
+        if lang != "en":
+            assert _html_lang(pg) == lang
+            pg.wait_for_url(re.compile(rf"[?&]lang={lang}\b"), timeout=30_000)
+        else:
+            assert "lang=" not in pg.url
+    finally:
+        context.close()
