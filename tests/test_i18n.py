@@ -238,3 +238,24 @@ def test_a_changed_po_is_used_before_make_compiles_it(tmp_path, monkeypatch):
             assert i18n._("Playground") == "Terrain de jeu"
     finally:
         i18n.catalog.cache_clear()
+
+
+def test_exports_are_in_the_language():
+    """The worked solution (Markdown) and the worksheet carry the session's language; the
+    numbers and the formula are the same as in English: R@2 of (a, b) with b relevant = 1/1."""
+    import metrics
+    from metrics.teaching import exercises
+    from ui.views import worked_solution
+
+    e = metrics.explain("R@2", ["a", "b"], {"b": 1})
+    english = worked_solution(e, labels={}, k=2, title="Recall")
+    with i18n.language("fr"):
+        french = worked_solution(e, labels={}, k=2, title=i18n._("Recall"))
+        sheet = exercises.worksheet_markdown([exercises.generate(1, 1)])
+    assert french.splitlines()[0] == "# Rappel: R@2 = 1"
+    assert "Définition :" in french and "| rang | à k | doc | étiquette |" in french
+    assert e.formula in french and e.formula in english   # the formula is never translated
+    assert sheet.startswith("# Fiche d'exercices sur les mesures de classement")
+    assert "## Corrigé" in sheet and "| rang | document | note |" in sheet
+    with i18n.language("ko"):
+        assert "## 정답" in exercises.worksheet_markdown([exercises.generate(1, 1)])
