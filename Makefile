@@ -5,7 +5,11 @@ PORT   ?= 8501
 WORKERS ?= 2
 BIN     = $(VENV)/bin
 
-.PHONY: run serve test lint bench clean
+.PHONY: run serve test lint bench clean i18n
+
+# the translations: each ui/locales/<code>/LC_MESSAGES/messages.po compiled to its .mo when it changes
+PO := $(wildcard ui/locales/*/LC_MESSAGES/messages.po)
+MO := $(PO:.po=.mo)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,14 +23,14 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed $(MO)
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
 # a class: WORKERS Streamlit processes behind Debian's nginx on PORT (apt-get install nginx)
-serve: $(VENV)/.installed
+serve: $(VENV)/.installed $(MO)
 	$(BIN)/python scripts/serve.py --workers $(WORKERS) --port $(PORT)
 
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev $(MO)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
@@ -35,6 +39,17 @@ lint: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run_all.py
+
+%.mo: %.po | $(VENV)/.installed
+	$(BIN)/pybabel compile -i $< -o $@
+
+# after changing shown texts: extract every _()/ngettext()/N_() text into messages.pot (babel.cfg
+# says where) and merge it into each language's .po; then translate the new (empty or fuzzy) entries
+i18n: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg --no-wrap --add-location=file --sort-output \
+		--project=Ranklab -o ui/locales/messages.pot .
+	$(BIN)/pybabel update --no-wrap -i ui/locales/messages.pot -d ui/locales -D messages
+
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

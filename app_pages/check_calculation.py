@@ -7,59 +7,60 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import check, exercises
-from ui import lessons, options, render, teach_view
+from ui import lessons, options, render, teach_view, views
+from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 PAGE = "check_calculation"
 MEASURES = ["P@{k}", "R@{k}", "RR", "AP", "AP@{k}", "DCG@{k}", "nDCG@{k}", "nDCG(dcg='exp-log2')@{k}"]
 HELP = {
-    "P": "P@k = relevant documents in the top k, divided by k.",
-    "R": "R@k = relevant documents in the top k, divided by R (every relevant document judged).",
-    "RR": "RR = 1 / rank of the first relevant document.",
-    "AP": "AP = sum of the precision at each relevant rank, divided by R.",
-    "DCG": "DCG@k = sum over ranks i of gain_i / log2(i + 1); the gain is the grade.",
-    "nDCG": "nDCG@k = DCG@k / IDCG@k; IDCG is the DCG of every judged document sorted by grade.",
+    "P": N_("P@k = relevant documents in the top k, divided by k."),
+    "R": N_("R@k = relevant documents in the top k, divided by R (every relevant document judged)."),
+    "RR": N_("RR = 1 / rank of the first relevant document."),
+    "AP": N_("AP = sum of the precision at each relevant rank, divided by R."),
+    "DCG": N_("DCG@k = sum over ranks i of gain_i / log2(i + 1); the gain is the grade."),
+    "nDCG": N_("nDCG@k = DCG@k / IDCG@k; IDCG is the DCG of every judged document sorted by grade."),
 }
 
 
 def _example():
     """The ranking and judgments to work on: the shared example or a generated exercise."""
-    source = st.radio("Work on", ["The shared example", "A generated exercise"], horizontal=True,
-                      key=f"{PAGE}.source")
+    source = st.radio(_("Work on"), [N_("The shared example"), N_("A generated exercise")], horizontal=True,
+                      format_func=shown(_), key=f"{PAGE}.source")
     if source == "The shared example":
         lessons.example_controls(PAGE)
         cq = lessons.current()
-        return cq.ranking, cq.judgments, cq.labels, cq.k, f"query “{cq.name}”"
+        return cq.ranking, cq.judgments, cq.labels, cq.k, _("query “{name}”").format(name=cq.name)
     c1, c2 = st.columns(2)
-    level = c1.selectbox("Level", list(exercises.LEVELS), format_func=lambda v: exercises.LEVELS[v],
+    level = c1.selectbox(_("Level"), list(exercises.LEVELS), format_func=shown(lambda v: _(exercises.LEVELS[v])),
                          key=f"{PAGE}.level")
-    seed = int(c2.number_input("Exercise number", 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
+    seed = int(c2.number_input(_("Exercise number"), 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
     ex = exercises.generate(seed, level)
-    return list(ex.ranking), ex.judgments, {}, 3 if level == 1 else 5, f"exercise {seed}"
+    return list(ex.ranking), ex.judgments, {}, 3 if level == 1 else 5, _("exercise {seed}").format(seed=seed)
 
 
 def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
     """Text inputs for the steps, grouped by rank; returns the typed texts by step key."""
-    shown = [b for b in blanks if b.key == "value"] if final_only else blanks
+    asked = [b for b in blanks if b.key == "value"] if final_only else blanks
     by_rank: dict[str, list] = {}
     rest = []
-    for b in shown:
-        name, _, rank = b.key.partition("@")
+    for b in asked:
+        name, _at, rank = b.key.partition("@")
         (by_rank.setdefault(rank, []) if rank else rest).append(b)
     typed = {}
     with st.form(f"{PAGE}.form.{sig}"):
         for rank, group in by_rank.items():
             cols = st.columns(len(group) + 1)
-            cols[0].markdown(f"**rank {rank}**")
+            cols[0].markdown(_("**rank {rank}**").format(rank=rank))
             for col, b in zip(cols[1:], group, strict=True):
                 typed[b.key] = col.text_input(b.label, key=f"{PAGE}.answer.{sig}.{b.key}", max_chars=40,
-                                              placeholder="a whole number" if b.integer else "e.g. 0.5 or 1/2")
+                                              placeholder=_("a whole number") if b.integer else _("e.g. 0.5 or 1/2"))
         cols = st.columns(max(1, len(rest)))
         for col, b in zip(cols, rest, strict=True):
-            label = f"{measure} (your final answer)" if b.key == "value" else b.label
+            label = _("{measure} (your final answer)").format(measure=measure) if b.key == "value" else b.label
             typed[b.key] = col.text_input(label, key=f"{PAGE}.answer.{sig}.{b.key}", max_chars=40,
-                                          placeholder="a whole number" if b.integer else "e.g. 0.54 or 2/3")
-        st.form_submit_button("Check my numbers", type="primary")
+                                          placeholder=_("a whole number") if b.integer else _("e.g. 0.54 or 2/3"))
+        st.form_submit_button(_("Check my numbers"), type="primary")
     return typed
 
 
@@ -75,54 +76,59 @@ def _show_result(result) -> None:
         for i, s in enumerate(result.steps):
             if s.status == "blank":
                 continue
-            mark = {"correct": "✓ right", "wrong": "✗ wrong", "unreadable": "? unreadable"}[s.status]
-            rows.append({"step": s.label, "you typed": s.given_text.strip()[:40], "verdict": mark,
-                         "right value": teach_view.fmt(s.expected) if i <= stop else "(fix the first wrong step first)",
-                         "tolerance": "exact" if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
-                         "note": s.note})
+            mark = {"correct": _("✓ right"), "wrong": _("✗ wrong"), "unreadable": _("? unreadable")}[s.status]
+            rows.append({_("step"): s.label, _("you typed"): s.given_text.strip()[:40], _("verdict"): mark,
+                         _("right value"): teach_view.fmt(s.expected) if i <= stop else _("(fix the first wrong step first)"),
+                         _("tolerance"): _("exact") if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
+                         _("note"): s.note})
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if len(result.diagnoses) > 1:
-        st.warning(f"**{len(result.diagnoses)} mistakes give your numbers** — any of them may be yours:")
+        st.warning(_("**{n} mistakes give your numbers** — any of them may be yours:").format(n=len(result.diagnoses)))
     for d in result.diagnoses:
-        fit = ("exactly the number you typed" if d.compared == 1
-               else f"{d.matched} of the {d.compared} numbers you typed from there on")
-        st.warning(f"**Likely mistake: {escape_markdown(d.mistake.title)}.** {escape_markdown(d.mistake.explanation)}\n\n"
-                   f"Under that mistake this step comes out as {teach_view.fmt(d.value)}: {fit}.")
-    st.caption("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.54 is checked to "
-               "±0.005, 0.5429 to ±0.00005); fractions such as 2/3 are exact, 2.17/4 is ±0.005/4; counts "
-               "must be exact. A step computed from numbers you rounded is right when it follows from them.")
+        fit = (_("exactly the number you typed") if d.compared == 1
+               else _("{matched} of the {compared} numbers you typed from there on").format(matched=d.matched,
+                                                                                          compared=d.compared))
+        st.warning(_("**Likely mistake: {title}.** {explanation}").format(
+            title=escape_markdown(_(d.mistake.title)), explanation=escape_markdown(_(d.mistake.explanation))) + "\n\n"
+            + _("Under that mistake this step comes out as {value}: {fit}.").format(value=teach_view.fmt(d.value), fit=fit))
+    st.caption(_("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.54 is checked to "
+                 "±0.005, 0.5429 to ±0.00005); fractions such as 2/3 are exact, 2.17/4 is ±0.005/4; counts "
+                 "must be exact. A step computed from numbers you rounded is right when it follows from them."))
 
 
 def main() -> None:
-    st.title("Check my calculation")
-    st.markdown("Work a measure out on paper, type your numbers, and Ranklab marks the **first wrong step** "
-                "and names the **likely mistake** — it recomputes the example under each classic mistake "
-                "and looks for the one that gives your numbers.")
+    st.title(_("Check my calculation"))
+    st.markdown(_("Work a measure out on paper, type your numbers, and Ranklab marks the **first wrong step** "
+                  "and names the **likely mistake** — it recomputes the example under each classic mistake "
+                  "and looks for the one that gives your numbers."))
     options.sync(PAGE)  # the choices below from the link, or into it
     render.messages()
     ranking, judgments, labels, k, where = _example()
-    template = st.selectbox("Measure", MEASURES, format_func=lambda m: m.format(k=k), key=f"{PAGE}.measure")
+    template = st.selectbox(_("Measure"), MEASURES, format_func=lambda m: m.format(k=k), key=f"{PAGE}.measure")
     choice = template.format(k=k)  # the choice survives a change of k
     measure = metrics.parse(choice)
-    st.caption(HELP.get(measure.name, "") + (" The gain here is 2^grade − 1." if "exp-log2" in choice else ""))
-    st.markdown(f"**The example** ({render.plain(where, 120)}): judged documents not retrieved still count for R "
-                "and for the ideal ordering.")
+    st.caption((_(HELP[measure.name]) if measure.name in HELP else "")
+               + (" " + _("The gain here is 2^grade − 1.") if "exp-log2" in choice else ""))
+    st.markdown(_("**The example** ({where}): judged documents not retrieved still count for R and for the "
+                  "ideal ordering.").format(where=render.plain(where, 120)))
     st.dataframe(teach_view.ranking_frame(ranking, judgments, labels), hide_index=True, width="stretch")
     try:
         blanks = check.blanks(measure, ranking, judgments)
     except ValueError as err:
-        st.error(escape_markdown(f"This example cannot be checked: {err}"))
+        st.error(escape_markdown(_("This example cannot be checked: {error}").format(error=err)))
         return
-    final_only = st.radio("What will you type?", ["The final value only", "Every step"], horizontal=True,
-                          key=f"{PAGE}.detail") == "The final value only"
+    final_only = st.radio(_("What will you type?"), [N_("The final value only"), N_("Every step")], horizontal=True,
+                          format_func=shown(_), key=f"{PAGE}.detail") == "The final value only"
     sig = teach_view.signature(str(measure), ranking, judgments)
     typed = _answer_form(blanks, str(measure), sig, final_only)
     if any(t.strip() for t in typed.values() if t):
         _show_result(check.check(measure, ranking, judgments, typed))
-    with st.expander("Show the worked solution"):
+    with st.expander(_("Show the worked solution")):
         e = metrics.explain(measure, ranking, judgments)
         st.latex(e.formula)
-        st.dataframe(e.to_frame(), hide_index=True, width="stretch")
+        frame = e.to_frame()
+        st.dataframe(frame.rename(columns={c: _(views.HEADERS[c]) for c in frame.columns if c in views.HEADERS}),
+                     hide_index=True, width="stretch")
 
 
 main()

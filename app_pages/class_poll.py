@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import poll_view, render
+from ui.i18n import _
 
 PAGE = "class_poll"
 
@@ -10,15 +11,15 @@ PAGE = "class_poll"
 def main() -> None:
     code = st.query_params.get(poll_view.PARAM)
     if code is not None:
-        st.title("Class poll")
+        st.title(_("Class poll"))
         poll_view.student(code)
         return
     render.lesson_header(
-        "Class poll",
-        "Predict first, then look: ask the class for a measure of the current example before you "
+        _("Class poll"),
+        _("Predict first, then look: ask the class for a measure of the current example before you "
         "show it. Students answer on their phones with the code; the answers appear here as they "
         "come, and you reveal the right one when you choose. No accounts, nothing personal is kept, "
-        "and a poll closes by itself after four hours.")
+        "and a poll closes by itself after four hours."))
     render.messages()
     poll_view.join(PAGE)
     poll_view.teacher(PAGE)

@@ -13,7 +13,7 @@ from metrics.teaching import diagnose as dg
 from ui import diagnose_view as view
 from ui import state
 from ui.files import Source, file_source, read, text_source, upload_source
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, _, ngettext, shown
 from ui.views import escape_markdown
 
 PAGE = "diagnose"
@@ -129,11 +129,11 @@ def page() -> None:
                "printed (or just its name). Ranklab searches the conventions — tie order, float32 scores, gain, "
                "ideal list, AP denominator, duplicates, identical ids, missing queries, relevance level, cutoff, "
                "flattened queries — for the set that reproduces them, and names per query what moved the value."))
-    data_choice = st.radio(_("Data"), DATA, format_func=_, horizontal=True, key=f"{PAGE}.data")
+    data_choice = st.radio(_("Data"), DATA, format_func=shown(_), horizontal=True, key=f"{PAGE}.data")
     left, right = st.columns([1, 2])
     measure_text = left.text_input(_("Measure"), "nDCG@10", key=f"{PAGE}.measure",
                                    help=_("Ranklab notation (nDCG@10, AP) or trec_eval's (ndcg_cut_10, map)"))
-    their_choice = right.radio(_("Their numbers"), THEIRS, format_func=_, horizontal=True, key=f"{PAGE}.theirs")
+    their_choice = right.radio(_("Their numbers"), THEIRS, format_func=shown(_), horizontal=True, key=f"{PAGE}.theirs")
     with right:
         reader_theirs = their_inputs(their_choice)
     reader_data = data_inputs(data_choice)

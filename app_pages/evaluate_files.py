@@ -18,12 +18,13 @@ from metrics.io.writers import write_csv, write_json, write_trec
 from ui import evaluation_view as view
 from ui import state
 from ui.files import Source, file_source, read, text_source, upload_source
+from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "collection"
-SAMPLE_RUNS = {"BM25 (run_bm25.txt)": "run_bm25.txt", "TF baseline (run_tf.txt)": "run_tf.txt"}
-SOURCES = ("Sample collection", "Upload files", "Paste text")
+SAMPLE_RUNS = {"BM25 (run_bm25.txt)": "run_bm25.txt", N_("TF baseline (run_tf.txt)"): "run_tf.txt"}
+SOURCES = (N_("Sample collection"), N_("Upload files"), N_("Paste text"))
 DEFAULT_MEASURES = "P@10 R@100 RR AP nDCG@10"
 # the last good evaluation, kept when new input is malformed. It holds only what the page
 # shows (numbers, links, the run's tag), never the files' bytes or parsed tables.
@@ -43,26 +44,26 @@ def max_bytes() -> int:
 def inputs(source: str) -> tuple[Source, Source] | None:
     """The qrels and the run, or None while something is missing."""
     if source == SOURCES[0]:
-        label = st.selectbox("Run", list(SAMPLE_RUNS), key="evaluate_files.sample_run")
-        st.caption("324 short documents, 30 queries with graded judgments (0–3), two systems — "
-                   "made by `assets/make_collection.py`.")
+        label = st.selectbox(_("Run"), list(SAMPLE_RUNS), format_func=shown(_), key="evaluate_files.sample_run")
+        st.caption(_("324 short documents, 30 queries with graded judgments (0–3), two systems — "
+                     "made by `assets/make_collection.py`."))
         return file_source(SAMPLE / "qrels.txt"), file_source(SAMPLE / SAMPLE_RUNS[label])
     if source == SOURCES[1]:
         limit = upload_limit_mb()
-        st.caption(f"TREC qrels and runs, two-column `qid docid` lists, JSONL (seed 003), CSV/TSV with "
-                   f"named columns, each optionally `.gz`. Up to {limit} MB per file "
-                   f"(`server.maxUploadSize` in `.streamlit/config.toml`); a `.gz` may expand to at most "
-                   f"{format_size(max_bytes())}.")
+        st.caption(_("TREC qrels and runs, two-column `qid docid` lists, JSONL (seed 003), CSV/TSV with "
+                     "named columns, each optionally `.gz`. Up to {limit} MB per file "
+                     "(`server.maxUploadSize` in `.streamlit/config.toml`); a `.gz` may expand to at most "
+                     "{size}.").format(limit=limit, size=format_size(max_bytes())))
         left, right = st.columns(2)
-        qrels_file = left.file_uploader("Qrels (judgments)", key="evaluate_files.qrels_upload")
-        run_file = right.file_uploader("Run", key="evaluate_files.run_upload")
+        qrels_file = left.file_uploader(_("Qrels (judgments)"), key="evaluate_files.qrels_upload")
+        run_file = right.file_uploader(_("Run"), key="evaluate_files.run_upload")
         if qrels_file is None or run_file is None:
             return None
         return upload_source(qrels_file), upload_source(run_file)
     left, right = st.columns(2)
-    qrels_text = left.text_area("Qrels: `qid iter docid grade` per line", key="evaluate_files.qrels_text",
+    qrels_text = left.text_area(_("Qrels: `qid iter docid grade` per line"), key="evaluate_files.qrels_text",
                                 height=180, placeholder="q1 0 d1 2\nq1 0 d2 0")
-    run_text = right.text_area("Run: `qid Q0 docid rank score tag` (or `qid docid`) per line",
+    run_text = right.text_area(_("Run: `qid Q0 docid rank score tag` (or `qid docid`) per line"),
                                key="evaluate_files.run_text", height=180,
                                placeholder="q1 Q0 d2 1 3.1 mine\nq1 Q0 d1 2 2.5 mine")
     if not qrels_text.strip() or not run_text.strip():
@@ -94,21 +95,23 @@ def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, 
     """Read both files, evaluate, and keep only the small results: the tables are dropped
     when this returns."""
     qrels_source, run_source = files
-    with st.status("Reading and evaluating…", expanded=False) as status:
+    with st.status(_("Reading and evaluating…"), expanded=False) as status:
         try:
-            status.update(label=f"Reading {escape_markdown(qrels_source.name)} ({qrels_source.size / 1e6:.1f} MB)…")
+            status.update(label=_("Reading {name} ({size} MB)…").format(name=escape_markdown(qrels_source.name),
+                                                                         size=f"{qrels_source.size / 1e6:.1f}"))
             qrels = read("qrels", qrels_source, max_bytes=max_bytes())
-            status.update(label=f"Reading {escape_markdown(run_source.name)} ({run_source.size / 1e6:.1f} MB)…")
+            status.update(label=_("Reading {name} ({size} MB)…").format(name=escape_markdown(run_source.name),
+                                                                         size=f"{run_source.size / 1e6:.1f}"))
             run = read("run", run_source, dedup=dedup, max_bytes=max_bytes())
-            status.update(label=f"Evaluating {len(run):,} lines…")
+            status.update(label=_("Evaluating {n} lines…").format(n=f"{len(run):,}"))
             result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
             names = [str(m) for m in ms]
             links = _links(qrels, run, result.per_query, names)
         except Exception:
-            status.update(label="Stopped: see the message below", state="error")
+            status.update(label=_("Stopped: see the message below"), state="error")
             raise
-        status.update(label=f"Read {len(run):,} run lines and {len(qrels):,} judgments; evaluated "
-                            f"{len(result.per_query):,} queries", state="complete")
+        status.update(label=_("Read {lines} run lines and {judgments} judgments; evaluated {queries} queries").format(
+            lines=f"{len(run):,}", judgments=f"{len(qrels):,}", queries=f"{len(result.per_query):,}"), state="complete")
     return {"result": result, "measures": names, "links": links, "tag": run.tag or None,
             "names": (qrels_source.name, run_source.name)}
 
@@ -118,28 +121,28 @@ def show(last: dict) -> None:
     names = last["measures"]
     ms = [metrics.parse(n) for n in names]
     qrels_name, run_name = last["names"]
-    st.subheader(f"{escape_markdown(run_name)} against {escape_markdown(qrels_name)}")
+    st.subheader(_("{run} against {qrels}").format(run=escape_markdown(run_name), qrels=escape_markdown(qrels_name)))
     for text in result.warnings:
         st.warning(escape_markdown(text))
     if not result.per_query:
-        st.info("No query is both judged and in the run, so there is nothing to average.")
+        st.info(_("No query is both judged and in the run, so there is nothing to average."))
         return
-    st.dataframe([{"measure": n, "trec_eval name": m.trec_name or "—", "mean" if m.family.aggregate == "mean"
-                   else "sum": result.aggregate[n]} for n, m in zip(names, ms, strict=True)],
+    st.dataframe([{_("measure"): n, _("trec_eval name"): m.trec_name or "—", _("mean") if m.family.aggregate == "mean"
+                   else _("sum"): result.aggregate[n]} for n, m in zip(names, ms, strict=True)],
                  hide_index=True, key="evaluate_files.aggregate")
-    st.markdown(f"**Per query** ({len(result.per_query):,} queries; click a column to sort)")
+    st.markdown(_("**Per query** ({n} queries; click a column to sort)").format(n=f"{len(result.per_query):,}"))
     st.dataframe(view.per_query_rows(result.per_query, names), hide_index=True, height=300,
                  key="evaluate_files.per_query")
-    measure = st.selectbox("Distribution of", names, key="evaluate_files.measure")
+    measure = st.selectbox(_("Distribution of"), names, key="evaluate_files.measure")
     st.altair_chart(view.distribution_chart(result.per_query, measure), width="stretch")
     worst, best = view.extremes(result.per_query, measure)
     left, right = st.columns(2)
-    for column, title, pairs in ((left, "Worst queries", worst), (right, "Best queries", best)):
-        column.markdown(f"**{title}** on {escape_markdown(measure)}")
+    for column, title, pairs in ((left, _("Worst queries"), worst), (right, _("Best queries"), best)):
+        column.markdown(_("**{title}** on {measure}").format(title=title, measure=escape_markdown(measure)))
         for qid, value in pairs:
             code = last["links"].get(qid)
             # the playground is the app's default page, served at the root; the code is base64url
-            link = f"[open in the playground](./?{state.PARAM}={code})" if code else ""
+            link = f"[{_('open in the playground')}](./?{state.PARAM}={code})" if code else ""
             column.markdown(f"{escape_markdown(qid)} — {metrics.num(value, fixed=True)} {link}")
 
     def trec() -> str:
@@ -159,11 +162,11 @@ def show(last: dict) -> None:
 
     # made when clicked, not held in the session on every rerun
     a, b, c = st.columns(3)
-    a.download_button("Download CSV", table, "evaluation.csv", "text/csv", key="evaluate_files.csv",
+    a.download_button(_("Download CSV"), table, "evaluation.csv", "text/csv", key="evaluate_files.csv",
                       on_click="ignore")
-    b.download_button("Download JSON", payload, "evaluation.json", "application/json", key="evaluate_files.json",
+    b.download_button(_("Download JSON"), payload, "evaluation.json", "application/json", key="evaluate_files.json",
                       on_click="ignore")
-    c.download_button("Download trec_eval text", trec, "evaluation.trec.txt", "text/plain",
+    c.download_button(_("Download trec_eval text"), trec, "evaluation.trec.txt", "text/plain",
                       key="evaluate_files.trec", on_click="ignore")
 
 
@@ -175,20 +178,20 @@ def release_memory() -> None:
 
 
 def page() -> None:
-    st.title("Evaluate files")
-    st.write("Evaluate a whole run against its judgments, as `ranklab evaluate` does: the same "
-             "numbers as trec_eval (pytrec_eval) for every measure both compute.")
-    source = st.radio("Data", SOURCES, horizontal=True, key="evaluate_files.source")
+    st.title(_("Evaluate files"))
+    st.write(_("Evaluate a whole run against its judgments, as `ranklab evaluate` does: the same "
+               "numbers as trec_eval (pytrec_eval) for every measure both compute."))
+    source = st.radio(_("Data"), SOURCES, horizontal=True, format_func=shown(_), key="evaluate_files.source")
     files = inputs(source)
     left, mid, right, far = st.columns([3, 2, 1, 1])
-    text = left.text_input("Measures", DEFAULT_MEASURES, key="evaluate_files.measures",
-                           help="Ranklab notation (nDCG(dcg='exp-log2')@10) or trec_eval names (ndcg_cut_10)")
+    text = left.text_input(_("Measures"), DEFAULT_MEASURES, key="evaluate_files.measures",
+                           help=_("Ranklab notation (nDCG(dcg='exp-log2')@10) or trec_eval names (ndcg_cut_10)"))
     conventions = ["trec_eval", *[n for n in metrics.conventions.PRESETS if n != "trec_eval"]]
-    convention = mid.selectbox("Convention", conventions, key="evaluate_files.convention")
-    depth = right.number_input("Depth (-M)", min_value=0, value=0, step=10, key="evaluate_files.depth",
-                               help="0 = the whole ranking")
-    dedup = far.selectbox("Duplicates", DEDUP, key="evaluate_files.dedup")
-    complete = st.checkbox("Count judged queries missing from the run as 0 (trec_eval -c)",
+    convention = mid.selectbox(_("Convention"), conventions, key="evaluate_files.convention")
+    depth = right.number_input(_("Depth (-M)"), min_value=0, value=0, step=10, key="evaluate_files.depth",
+                               help=_("0 = the whole ranking"))
+    dedup = far.selectbox(_("Duplicates"), DEDUP, key="evaluate_files.dedup")
+    complete = st.checkbox(_("Count judged queries missing from the run as 0 (trec_eval -c)"),
                            key="evaluate_files.complete")
     error = None
     last = st.session_state.get(LAST)
@@ -207,13 +210,13 @@ def page() -> None:
         except (ValueError, TypeError, OSError) as err:
             error = str(err)
     elif source != SOURCES[0]:
-        st.info("Give both files to evaluate them.")
+        st.info(_("Give both files to evaluate them."))
     if error:
-        st.error("These files could not be evaluated:")
+        st.error(_("These files could not be evaluated:"))
         st.code(error, language=None)
     if last is not None:
         if error:
-            st.caption("Showing the previous results.")
+            st.caption(_("Showing the previous results."))
         show(last)
 
 
@@ -222,7 +225,7 @@ def main() -> None:
     try:
         page()
     except Exception as err:   # noqa: BLE001 - the last line of defence: no traceback reaches a user
-        st.error("Something went wrong on this page. The message below says what; the files were not changed.")
+        st.error(_("Something went wrong on this page. The message below says what; the files were not changed."))
         st.code(f"{type(err).__name__}: {str(err)[:2000]}", language=None)
 
 

@@ -4,13 +4,14 @@ import streamlit as st
 
 import metrics
 from ui import charts, lessons, options, render, views
+from ui.i18n import N_, _, ngettext, shown
 
 PAGE = "lesson_ap"
 
 DENOMINATORS = [
-    ("R", "R — every relevant document (trec_eval map, map_cut_k)"),
-    ("retrieved", "relevant retrieved in the top k (sklearn, torchmetrics)"),
-    ("min(k,R)", "min(k, R) (Spark, recommender libraries)"),
+    ("R", N_("R — every relevant document (trec_eval map, map_cut_k)")),
+    ("retrieved", N_("relevant retrieved in the top k (sklearn, torchmetrics)")),
+    ("min(k,R)", N_("min(k, R) (Spark, recommender libraries)")),
 ]
 
 
@@ -18,11 +19,11 @@ def main() -> None:
     options.sync(PAGE)  # the denominator from the link, or into it
     lessons.run(
         PAGE,
-        "Average precision and MAP",
-        "Walk down the ranking; **each time you meet a relevant document, note the precision at that rank**. "
+        _("Average precision and MAP"),
+        _("Walk down the ranking; **each time you meet a relevant document, note the precision at that rank**. "
         "Average precision adds those precisions and divides by a **denominator**: trec_eval divides by R, "
         "the number of relevant documents *judged*, so a relevant document that was never retrieved "
-        "pulls AP down. **MAP** is the mean of AP over queries.",
+        "pulls AP down. **MAP** is the mean of AP over queries."),
         lesson)
 
 
@@ -31,47 +32,50 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
-    denominator = st.radio("AP's denominator", [p for p, _ in DENOMINATORS], format_func=dict(DENOMINATORS).get,
+    denominator = st.radio(_("AP's denominator"), [p for p, _text in DENOMINATORS],
+                           format_func=shown(lambda p: _(dict(DENOMINATORS)[p])),
                            key=f"{PAGE}.denominator", horizontal=True)
     if denominator == "R":
         ap = metrics.explain(f"AP@{k}", ranking, judgments)
-        st.metric(f"AP@{k} (divided by R = {ap.summary['R']})", metrics.num(ap.value, fixed=True))
+        st.metric(_("{measure} (divided by R = {r})").format(measure=f"AP@{k}", r=ap.summary['R']), metrics.num(ap.value, fixed=True))
     else:
         ap = metrics.explain(metrics.parse("AP").with_params(denominator=denominator).with_cutoff(k), ranking, judgments)
-        st.metric(f"{ap.measure} (divided by {ap.summary['denominator']})", metrics.num(ap.value, fixed=True))
+        st.metric(_("{measure} (divided by {denominator})").format(measure=ap.measure,
+                                                                  denominator=ap.summary['denominator']), metrics.num(ap.value, fixed=True))
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.caption("In general")
+        st.caption(_("In general"))
         render.formula(ap, substituted=False)
-        st.caption("With the numbers")
+        st.caption(_("With the numbers"))
         render.formula(ap)
-        render.download_solution(ap, k=k, labels=labels, key=f"{PAGE}.ap", title="Average precision")
+        render.download_solution(ap, k=k, labels=labels, key=f"{PAGE}.ap", title=_("Average precision"))
     with right:
-        st.markdown("**The denominator, named.** The same sum divided three ways:")
+        st.markdown(_("**The denominator, named.** The same sum divided three ways:"))
         for param, text in DENOMINATORS:
             e = metrics.explain(metrics.parse("AP").with_params(denominator=param).with_cutoff(k), ranking, judgments)
-            st.markdown(f"- {text}: **{metrics.num(e.value, fixed=True)}** (÷ {e.summary['denominator']})")
+            st.markdown(f"- {_(text)}: **{metrics.num(e.value, fixed=True)}** (÷ {e.summary['denominator']})")
 
     full = metrics.explain(f"AP@{len(ranking)}", ranking, judgments)
     charts_row = st.columns(2, gap="large")
     with charts_row[0]:
-        st.caption("AP adds the bright bars (relevant ranks up to k) and divides by the denominator.")
+        st.caption(_("AP adds the bright bars (relevant ranks up to k) and divides by the denominator."))
         render.chart(charts.precision_at_ranks, full.columns, k=k, max_grade=max(judgments.values(), default=1),
                      key=f"{PAGE}.precisions", name="precision_at_each_rank")
     with charts_row[1]:
         every_rank = metrics.parse("AP").with_cutoff(len(ranking))
         series = {f"÷ {p}": views.curve(metrics.explain(every_rank.with_params(denominator=p), ranking, judgments),
                                         "ap_at_i")
-                  for p, _ in DENOMINATORS}
-        render.chart(charts.metric_over_k, series, k=k, title="AP@k for each denominator (click a point)",
+                  for p, _text in DENOMINATORS}
+        render.chart(charts.metric_over_k, series, k=k, title=_("AP@k for each denominator (click a point)"),
                      key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)
 
-    st.subheader("Step by step")
+    st.subheader(_("Step by step"))
     render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="average_precision_steps",
-                      caption=f"'adds' is P@i at each relevant rank; AP@{k} is the running sum at rank {k} "
-                              f"divided by the denominator.")
+                      caption=_("'adds' is P@i at each relevant rank; AP@{k} is the running sum at rank {k} "
+                                "divided by the denominator.").format(k=k))
 
-    st.subheader(f"MAP over the {len(ex.queries)} quer{'y' if len(ex.queries) == 1 else 'ies'} of this example")
+    st.subheader(ngettext("MAP over the {n} query of this example", "MAP over the {n} queries of this example",
+                          len(ex.queries)).format(n=len(ex.queries)))
     qrels, run = ex.qrels_run()
     measure = f"AP@{k}"
     ev = metrics.evaluate(qrels, run, [measure])
@@ -82,8 +86,8 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": key, "value": ev.per_query[qid][key]}
             for qid in ev.per_query]
     render.chart(charts.per_query_bars, rows, ev.aggregate, key=f"{PAGE}.bars", name="average_precision_per_query")
-    st.caption("Seed 004 rounds the third query's AP (0.225) to 0.22 in its prose and to 0.23 in its code; "
-               "the exact value is 0.225.")
+    st.caption(_("Seed 004 rounds the third query's AP (0.225) to 0.22 in its prose and to 0.23 in its code; "
+                 "the exact value is 0.225."))
 
 
 main()

@@ -4,17 +4,18 @@ import streamlit as st
 
 import metrics
 from ui import charts, lessons, options, render, views
+from ui.i18n import N_, _, shown
 
 PAGE = "lesson_dcg"
 
 CONVENTIONS = {
-    "log2": "gain = grade, discount = log2(i + 1) (trec_eval)",
-    "exp-log2": "gain = 2^grade − 1, discount = log2(i + 1) (Burges; ranx ndcg_burges)",
-    "jarvelin": "gain = grade, ranks 1..2 undiscounted, then ÷ log2(i) (Järvelin–Kekäläinen, seed 002)",
+    "log2": N_("gain = grade, discount = log2(i + 1) (trec_eval)"),
+    "exp-log2": N_("gain = 2^grade − 1, discount = log2(i + 1) (Burges; ranx ndcg_burges)"),
+    "jarvelin": N_("gain = grade, ranks 1..2 undiscounted, then ÷ log2(i) (Järvelin–Kekäläinen, seed 002)"),
 }
 IDEALS = {
-    "qrels": "from every judged document (trec_eval)",
-    "ranking": "from the retrieved list only (sklearn ndcg_score)",
+    "qrels": N_("from every judged document (trec_eval)"),
+    "ranking": N_("from the retrieved list only (sklearn ndcg_score)"),
 }
 
 
@@ -22,10 +23,10 @@ def main() -> None:
     options.sync(PAGE)  # the gain/discount and ideal switches from the link, or into it
     lessons.run(
         PAGE,
-        "CG → DCG → IDCG → nDCG",
-        "**CG@k** adds the grades of the top k, ignoring their order. **DCG@k** divides each gain by a "
+        _("CG → DCG → IDCG → nDCG"),
+        _("**CG@k** adds the grades of the top k, ignoring their order. **DCG@k** divides each gain by a "
         "**discount** that grows with the rank, so a good result lower down is worth less. **IDCG@k** is "
-        "the DCG of the best possible ordering, and **nDCG@k = DCG@k / IDCG@k** is between 0 and 1.",
+        "the DCG of the best possible ordering, and **nDCG@k = DCG@k / IDCG@k** is between 0 and 1."),
         lesson, strip=False)
 
 
@@ -33,12 +34,12 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     """Everything k and the gain/discount and ideal switches change: they rerun only this part."""
     ex, q, k = inputs.example, inputs.query, inputs.k
     if ex.mode == "binary":
-        st.info("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades.", icon="ℹ️")
+        st.info(_("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades."), icon="ℹ️")
     n = len(q.ranking)
     switches = st.columns(2)
-    dcg = switches[0].radio("gain and discount", list(CONVENTIONS), format_func=CONVENTIONS.get,
+    dcg = switches[0].radio(_("gain and discount"), list(CONVENTIONS), format_func=shown(lambda c: _(CONVENTIONS[c])),
                             key=f"{PAGE}.dcg")
-    ideal = switches[1].radio("ideal ordering", list(IDEALS), format_func=IDEALS.get, key=f"{PAGE}.ideal")
+    ideal = switches[1].radio(_("ideal ordering"), list(IDEALS), format_func=shown(lambda i: _(IDEALS[i])), key=f"{PAGE}.ideal")
     ndcg = metrics.parse("nDCG").with_params(dcg=dcg, ideal=ideal)
 
     ranking, judgments, labels = inputs.ranking, inputs.judgments, inputs.labels
@@ -50,47 +51,47 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     cols[1].metric(f"DCG@{k}", metrics.num(e.summary["DCG"], fixed=True))
     cols[2].metric(f"IDCG@{k}", metrics.num(e.summary["IDCG"], fixed=True))
     cols[3].metric(e.measure, metrics.num(e.value, fixed=True))
-    st.caption("In general")
+    st.caption(_("In general"))
     render.formula(e, substituted=False)
-    st.caption("With the numbers")
+    st.caption(_("With the numbers"))
     render.formula(e)
     render.download_solution(e, k=k, labels=labels, key=f"{PAGE}.ndcg", title="nDCG")
 
-    st.subheader("The actual ordering beside the ideal one")
+    st.subheader(_("The actual ordering beside the ideal one"))
     full = metrics.explain(ndcg.with_cutoff(n), ranking, judgments)
     sides = st.columns(2, gap="large")
     with sides[0]:
-        st.markdown("**Actual ordering**")
+        st.markdown(_("**Actual ordering**"))
         render.chart(charts.gain_bars, full.columns, title="", max_grade=top_grade, k=k,
                      key=f"{PAGE}.actual", name="dcg_actual")
     with sides[1]:
         ideal_cols = full.ideal or {}
-        st.markdown("**Ideal ordering** (the grades sorted, best first)")
+        st.markdown(_("**Ideal ordering** (the grades sorted, best first)"))
         if ideal_cols.get("rank"):
             render.chart(charts.gain_bars, ideal_cols, title="", max_grade=top_grade,
                                           k=k, key=f"{PAGE}.ideal_chart", name="dcg_ideal")
         else:
-            st.info("No relevant document is judged, so there is no ideal ordering (nDCG is 0).")
+            st.info(_("No relevant document is judged, so there is no ideal ordering (nDCG is 0)."))
 
     series = {"nDCG@k": views.curve(full, "ndcg")}
-    render.chart(charts.metric_over_k, series, k=k, title="nDCG at every k (click a point)",
+    render.chart(charts.metric_over_k, series, k=k, title=_("nDCG at every k (click a point)"),
                  key=f"{PAGE}.over_k", name="ndcg_over_k", pick_k=True)
     falls = views.falls(series["nDCG@k"])
     st.markdown(
-        "**Why can nDCG@k fall as k grows?** DCG@k never falls, but IDCG@k grows too: the ideal list "
-        "puts the best grades first, so each extra rank adds to IDCG at least as much as it adds to "
-        "DCG — unless the actual ranking places a good document there. "
-        + (f"Here nDCG falls at k = {', '.join(map(str, falls))}." if falls else
-           "Here it does not fall: try moving a grade-0 item up on the Playground."))
+        _("**Why can nDCG@k fall as k grows?** DCG@k never falls, but IDCG@k grows too: the ideal list "
+          "puts the best grades first, so each extra rank adds to IDCG at least as much as it adds to "
+          "DCG — unless the actual ranking places a good document there.") + " "
+        + (_("Here nDCG falls at k = {ks}.").format(ks=", ".join(map(str, falls))) if falls else
+           _("Here it does not fall: try moving a grade-0 item up on the Playground.")))
     dcg_series = {"DCG": views.curve(full, "dcg"), "IDCG": views.curve(full, "idcg")}
-    render.chart(charts.metric_over_k, dcg_series, k=k, title="DCG and IDCG at every k", y_title="gain",
+    render.chart(charts.metric_over_k, dcg_series, k=k, title=_("DCG and IDCG at every k"), y_title=_("gain"),
                                       domain_one=False,
                  key=f"{PAGE}.dcg_over_k", name="dcg_idcg_over_k", pick_k=True)
 
-    st.subheader("Step by step")
+    st.subheader(_("Step by step"))
     render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="ndcg_steps",
-                      caption="'adds' = gain ÷ discount; DCG@i is its running sum; the ideal columns do the "
-                              "same for the grades sorted from best to worst.")
+                      caption=_("'adds' = gain ÷ discount; DCG@i is its running sum; the ideal columns do the "
+                                "same for the grades sorted from best to worst."))
 
 
 main()

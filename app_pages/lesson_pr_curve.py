@@ -4,6 +4,7 @@ import streamlit as st
 
 import metrics
 from ui import charts, lessons, render
+from ui.i18n import _
 
 PAGE = "lesson_prc"
 
@@ -11,12 +12,12 @@ PAGE = "lesson_prc"
 def main() -> None:
     lessons.run(
         PAGE,
-        "The precision–recall curve",
-        "Walk down the ranking and plot, at each rank i, the **recall** so far against the **precision** so "
+        _("The precision–recall curve"),
+        _("Walk down the ranking and plot, at each rank i, the **recall** so far against the **precision** so "
         "far. The raw curve zig-zags; the **interpolated** precision at recall r is the best precision at "
         "any recall ≥ r, a staircase that never goes up. Averaging it at the 11 recall levels "
         "0, 0.1, …, 1 gives the **11-point average precision**. **R-precision** is the precision at rank R "
-        "(R = number of relevant documents), where precision and recall are equal.",
+        "(R = number of relevant documents), where precision and recall are equal."),
         lesson)
 
 
@@ -28,17 +29,17 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     rprec = metrics.explain("Rprec", ranking, judgments)
     cols = st.columns(2)
     with cols[0]:
-        st.metric("11-point average", metrics.num(eleven.value, fixed=True))
+        st.metric(_("11-point average"), metrics.num(eleven.value, fixed=True))
         render.formula(eleven, substituted=False)
     with cols[1]:
-        st.metric(f"R-precision (R = {rprec.summary['R']})", metrics.num(rprec.value, fixed=True))
+        st.metric(_("R-precision (R = {r})").format(r=rprec.summary['R']), metrics.num(rprec.value, fixed=True))
         render.formula(rprec, substituted=False)
-    st.caption("With the numbers")
+    st.caption(_("With the numbers"))
     render.formula(eleven)
     render.formula(rprec)
     with st.container(horizontal=True):
-        render.download_solution(eleven, k=k, labels=labels, key=f"{PAGE}.11pt", title="11-point average")
-        render.download_solution(rprec, k=k, labels=labels, key=f"{PAGE}.rprec", title="R-precision")
+        render.download_solution(eleven, k=k, labels=labels, key=f"{PAGE}.11pt", title=_("11-point average"))
+        render.download_solution(rprec, k=k, labels=labels, key=f"{PAGE}.rprec", title=_("R-precision"))
 
     columns = eleven.columns
     if eleven.summary.get("R"):
@@ -46,15 +47,15 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                                      eleven.summary["levels"], eleven.summary["iprec"],
                      key=f"{PAGE}.curve", name="precision_recall_curve")
     else:
-        st.info("No relevant document is judged: recall is undefined and the curve is empty.")
+        st.info(_("No relevant document is judged: recall is undefined and the curve is empty."))
 
-    st.subheader("Step by step")
+    st.subheader(_("Step by step"))
     render.step_table(columns, k=k, labels=labels, key=f"{PAGE}.steps", name="precision_recall_curve_steps",
-                      caption="'interpolated P' at rank i is the highest precision at this rank or below.")
-    levels = [{"recall level": level, "interpolated precision": round(p, 4)}
+                      caption=_("'interpolated P' at rank i is the highest precision at this rank or below."))
+    levels = [{_("recall level"): level, _("interpolated precision"): round(p, 4)}
               for level, p in zip(eleven.summary.get("levels", []), eleven.summary.get("iprec", []), strict=True)]
     if levels:
-        with st.expander("The 11 recall levels"):
+        with st.expander(_("The 11 recall levels")):
             st.dataframe(levels, hide_index=True, width="stretch")
 
 

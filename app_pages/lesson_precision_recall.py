@@ -4,6 +4,7 @@ import streamlit as st
 
 import metrics
 from ui import charts, lessons, render, views
+from ui.i18n import _
 
 PAGE = "lesson_pr"
 
@@ -11,11 +12,11 @@ PAGE = "lesson_pr"
 def main() -> None:
     lessons.run(
         PAGE,
-        "Precision, recall and F1 at k",
-        "Cut the ranking after **k** results and treat the top k as the system's *yes* answers. "
+        _("Precision, recall and F1 at k"),
+        _("Cut the ranking after **k** results and treat the top k as the system's *yes* answers. "
         "**Precision@k**: how many of those k are relevant. **Recall@k**: how many of all the relevant "
         "documents made it into the top k. **F1@k** balances the two (their harmonic mean). "
-        "None of them cares about the order *inside* the top k.",
+        "None of them cares about the order *inside* the top k."),
         lesson)
 
 
@@ -29,7 +30,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         with col:
             st.metric(e.measure, metrics.num(e.value, fixed=True))
             render.formula(e, substituted=False)
-    st.caption("With the numbers")
+    st.caption(_("With the numbers"))
     for e in explained.values():
         render.formula(e)
     row = st.container(horizontal=True)
@@ -44,21 +45,22 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         render.chart(charts.confusion_matrix, counts["TP"], counts["FP"], counts["FN"], counts["TN"], k,
                      key=f"{PAGE}.confusion", name="confusion_matrix")
         st.markdown(
-            f"Of the **{population}** documents we know, the top {k} holds **TP = {counts['TP']}** relevant "
-            f"and **FP = {counts['FP']}** non-relevant ones; **FN = {counts['FN']}** relevant documents are "
-            f"below the cut (or never retrieved) and **TN = {counts['TN']}** non-relevant ones are rightly "
-            f"left out. Precision = TP / (TP + FP) = TP / k; recall = TP / (TP + FN) = TP / R.")
+            _("Of the **{population}** documents we know, the top {k} holds **TP = {tp}** relevant "
+              "and **FP = {fp}** non-relevant ones; **FN = {fn}** relevant documents are "
+              "below the cut (or never retrieved) and **TN = {tn}** non-relevant ones are rightly "
+              "left out. Precision = TP / (TP + FP) = TP / k; recall = TP / (TP + FN) = TP / R.").format(
+                population=population, k=k, tp=counts["TP"], fp=counts["FP"], fn=counts["FN"], tn=counts["TN"]))
     with right:
         full = metrics.explain(f"P@{len(ranking)}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
         series = {"P": views.curve(full, "precision"), "R": views.curve(full, "recall"),
                   "F1": views.curve(full, "f1")}
-        render.chart(charts.metric_over_k, series, k=k, title="P, R and F1 at every k (click a point to set k)",
+        render.chart(charts.metric_over_k, series, k=k, title=_("P, R and F1 at every k (click a point to set k)"),
                      key=f"{PAGE}.over_k", name="precision_recall_over_k", pick_k=True)
-        st.caption("Recall never goes down as k grows; precision can go either way.")
+        st.caption(_("Recall never goes down as k grows; precision can go either way."))
 
-    st.subheader("Step by step")
+    st.subheader(_("Step by step"))
     render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="precision_recall_steps",
-                      caption=f"Row k = {k} is highlighted: its P@i, R@i and F1@i are the values above.")
+                      caption=_("Row k = {k} is highlighted: its P@i, R@i and F1@i are the values above.").format(k=k))
 
 
 main()

@@ -6,13 +6,14 @@ import streamlit as st
 
 import metrics
 from ui import charts, history, render, state, views, widgets
+from ui.i18n import _
 
 PAGE = "many"
 
 
 def add_query() -> None:
     ex = state.get_example()
-    name = f"query {len(ex.queries) + 1}"
+    name = _("query {n}").format(n=len(ex.queries) + 1)
     state.set_example(replace(ex, queries=(*ex.queries, state.Query(name)), current=len(ex.queries)))
 
 
@@ -29,9 +30,9 @@ def rename(i: int, key: str) -> None:
 
 
 def main() -> None:
-    st.title("Many queries")
-    st.markdown("Each query has its own ranking and grades. **MRR** and **MAP** are plain means over "
-                "queries of RR and AP: every query counts the same, however many relevant documents it has.")
+    st.title(_("Many queries"))
+    st.markdown(_("Each query has its own ranking and grades. **MRR** and **MAP** are plain means over "
+                  "queries of RR and AP: every query counts the same, however many relevant documents it has."))
     render.messages()
     ex = state.get_example()
     top = st.columns([3, 4, 3])
@@ -46,18 +47,18 @@ def main() -> None:
         with tabs[i]:
             head = st.columns([4, 1])
             key = f"{PAGE}.name.{i}.v{st.session_state.get(state.KEYS['version'], 0)}"
-            head[0].text_input("query name", q.name, key=key, on_change=rename, args=(i, key),
+            head[0].text_input(_("query name"), q.name, key=key, on_change=rename, args=(i, key),
                                max_chars=state.LIMITS.name_chars)
-            head[1].button("remove query", key=f"{PAGE}.remove.{i}", on_click=remove_query, args=(i,),
+            head[1].button(_("remove query"), key=f"{PAGE}.remove.{i}", on_click=remove_query, args=(i,),
                            disabled=len(ex.queries) < 2, width="stretch")
             left, right = st.columns([3, 2])
             with left:
                 widgets.ranking_editor(PAGE, i, height=320)
             with right:
-                st.caption("relevant but not retrieved")
+                st.caption(_("relevant but not retrieved"))
                 widgets.tray_editor(PAGE, i)
     with tabs[-1]:
-        st.button("add an empty query", key=f"{PAGE}.add", on_click=add_query,
+        st.button(_("add an empty query"), key=f"{PAGE}.add", on_click=add_query,
                   disabled=len(ex.queries) >= state.LIMITS.queries)
 
     ex = state.get_example()  # k and the preset note come after the editors: they see this run's edits
@@ -71,7 +72,7 @@ def main() -> None:
     qrels, run = ex.qrels_run()
     names = ex.query_names()
     ev = metrics.evaluate(qrels, run, ["RR", "AP", f"nDCG@{k}"])
-    st.subheader(f"Per query, and the mean (k = {k})")
+    st.subheader(_("Per query, and the mean (k = {k})").format(k=k))
     rows = [{"query": f"{qid}: {names[qid][:30]}", "measure": m, "value": ev.per_query[qid][m]}
             for qid in ev.per_query for m in ev.measures]
     render.chart(charts.per_query_bars, rows, ev.aggregate, key=f"{PAGE}.bars", name="per_query")
@@ -82,7 +83,7 @@ def main() -> None:
              for qid in ev.per_query]
     st.dataframe(table, hide_index=True, width="stretch")
     frame = render.frame_of(table)
-    st.download_button("CSV of this table", lambda: frame.to_csv(index=False), file_name="per_query.csv",
+    st.download_button(_("CSV of this table"), lambda: frame.to_csv(index=False), file_name="per_query.csv",
                        mime="text/csv", key=f"{PAGE}.csv", on_click="ignore", icon=":material/download:")
 
 

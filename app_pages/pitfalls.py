@@ -10,21 +10,25 @@ import streamlit as st
 import metrics
 from metrics.teaching import pitfalls
 from ui import lessons, render, teach_view, teaching_charts
+from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 PAGE = "pitfalls"
-VERDICT = {True: "✓ right", False: "✗ wrong", None: "another convention"}
+VERDICT = {True: N_("✓ right"), False: N_("✗ wrong"), None: N_("another convention")}
 
 
 def _outcomes(p) -> pd.DataFrame:
-    rows = [{"computation": o.label, "value": "error" if o.error else teach_view.fmt(o.value),
-             "verdict": VERDICT[o.right], "note": " — ".join(t for t in (o.error, o.note) if t)}
+    rows = [{_("computation"): _(o.label), _("value"): _("error") if o.error else teach_view.fmt(o.value),
+             _("verdict"): _(VERDICT[o.right]), _("note"): " — ".join(_(t) for t in (o.error, o.note) if t)}
             for o in p.outcomes]
-    return pd.DataFrame(rows, columns=["computation", "value", "verdict", "note"])
+    return pd.DataFrame(rows, columns=[_("computation"), _("value"), _("verdict"), _("note")])
+
+
+EXAMPLE_KEYS = (N_("ranking"), N_("judgments"), N_("qrels"), N_("run"))  # the keys of the pitfalls' examples
 
 
 def _example(example: dict) -> str:
-    return "  \n".join(f"**{escape_markdown(k)}**: {escape_markdown(teach_view.describe(v))}"
+    return "  \n".join(f"**{escape_markdown(_(k))}**: {escape_markdown(teach_view.describe(v))}"
                        for k, v in example.items())
 
 
@@ -35,51 +39,52 @@ def _try_it(key: str) -> None:
     """The interactive part of some pitfalls: the same effect on the current example."""
     if key not in TRY:
         return
-    st.subheader("Try it")
+    st.subheader(_("Try it"))
     if key != "p_at_k_short":
         lessons.example_controls(PAGE, k=False)
     cq = lessons.current()
     if key == "ndcg_falling":
-        st.markdown(f"**On your example** (query “{render.plain(cq.name)}”): nDCG at each cutoff k")
+        st.markdown(_("**On your example** (query “{name}”): nDCG at each cutoff k").format(name=render.plain(cq.name)))
         p = pitfalls.ndcg_falling(cq.ranking, cq.judgments)
         st.altair_chart(teaching_charts.values_over_k([o.value for o in p.outcomes], "nDCG"), width="stretch")
     elif key == "p_at_k_short":
         k = st.slider("k", 1, 10, 5, key=f"{PAGE}.k")
         st.dataframe(_outcomes(pitfalls.p_at_k_short(k)), hide_index=True, width="stretch")
     elif key == "seed002_ndcg":
-        k = int(st.number_input("k (the seed uses 100)", 1, 1000, 100, key=f"{PAGE}.seed002_k"))
+        k = int(st.number_input(_("k (the seed uses 100)"), 1, 1000, 100, key=f"{PAGE}.seed002_k"))
         qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the seed's loader keeps grade > 0
         p = pitfalls.seed002_ndcg(qrels, {"q1": cq.ranking}, k)
-        st.markdown(f"**Seed 002's code on your example** (query “{render.plain(cq.name)}”, k = {k}):")
+        st.markdown(_("**Seed 002's code on your example** (query “{name}”, k = {k}):").format(
+            name=render.plain(cq.name), k=k))
         st.dataframe(_outcomes(p), hide_index=True, width="stretch")
     elif key == "ap_denominators":
         k = cq.k
-        rows = [{"computation": m, "value": teach_view.fmt(metrics.score(m, cq.ranking, cq.judgments))}
+        rows = [{_("computation"): m, _("value"): teach_view.fmt(metrics.score(m, cq.ranking, cq.judgments))}
                 for m in (f"AP@{k}", f"AP(denominator='retrieved')@{k}", f"AP(denominator='min(k,R)')@{k}")]
-        st.markdown(f"**On your example** (query “{render.plain(cq.name)}”, k = {k}):")
+        st.markdown(_("**On your example** (query “{name}”, k = {k}):").format(name=render.plain(cq.name), k=k))
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def main() -> None:
-    st.title("Pitfall gallery")
-    st.markdown("Nine ways ranking metrics go wrong in real code and papers — each with a tiny example, "
-                "the wrong numbers next to the right one, and why.")
+    st.title(_("Pitfall gallery"))
+    st.markdown(_("Nine ways ranking metrics go wrong in real code and papers — each with a tiny example, "
+                  "the wrong numbers next to the right one, and why."))
     render.messages()
     gallery = {key: fn() for key, fn in pitfalls.GALLERY.items()}
-    key = st.radio("Pitfall", list(gallery), format_func=lambda k: gallery[k].title, key=f"{PAGE}.choice")
+    key = st.radio(_("Pitfall"), list(gallery), format_func=shown(lambda k: _(gallery[k].title)), key=f"{PAGE}.choice")
     p = gallery[key]
-    st.header(p.title)
-    st.markdown(f"**What goes wrong.** {escape_markdown(p.what)}")
-    st.markdown("**The example**  \n" + _example(p.example))
-    st.markdown("**Wrong and right, side by side**")
+    st.header(_(p.title))
+    st.markdown(_("**What goes wrong.** {what}").format(what=escape_markdown(_(p.what))))
+    st.markdown(_("**The example**") + "  \n" + _example(p.example))
+    st.markdown(_("**Wrong and right, side by side**"))
     st.dataframe(_outcomes(p), hide_index=True, width="stretch",
-                 column_config={"computation": st.column_config.TextColumn(width="large"),
-                                "value": st.column_config.TextColumn(width="small"),
-                                "verdict": st.column_config.TextColumn(width="small"),
-                                "note": st.column_config.TextColumn(width="large")})
-    st.markdown(f"**Why.** {escape_markdown(p.why)}")
+                 column_config={_("computation"): st.column_config.TextColumn(width="large"),
+                                _("value"): st.column_config.TextColumn(width="small"),
+                                _("verdict"): st.column_config.TextColumn(width="small"),
+                                _("note"): st.column_config.TextColumn(width="large")})
+    st.markdown(_("**Why.** {why}").format(why=escape_markdown(_(p.why))))
     if key == "seed002_ndcg":
-        with st.expander("Seed 002's NDCG function, reproduced line for line"):
+        with st.expander(_("Seed 002's NDCG function, reproduced line for line")):
             st.code(inspect.getsource(pitfalls.seed002_ndcg_as_written), language="python")
     _try_it(key)
 

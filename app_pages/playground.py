@@ -4,47 +4,48 @@ import streamlit as st
 
 import metrics
 from ui import charts, history, paste_box, presenter, render, state, views, widgets
+from ui.i18n import N_, _
 
 PAGE = "playground"
 
 # measure (with {k} for the cutoff), what to call it, and the lesson that explains it
 SUMMARY = [
-    ("P@{k}", "Precision@k", "app_pages/lesson_precision_recall.py"),
-    ("R@{k}", "Recall@k", "app_pages/lesson_precision_recall.py"),
-    ("F1@{k}", "F1@k", "app_pages/lesson_precision_recall.py"),
-    ("Success@{k}", "Success@k", "app_pages/lesson_reciprocal_rank.py"),
-    ("RR@{k}", "RR@k", "app_pages/lesson_reciprocal_rank.py"),
-    ("AP@{k}", "AP@k", "app_pages/lesson_average_precision.py"),
-    ("DCG@{k}", "DCG@k", "app_pages/lesson_dcg.py"),
-    ("nDCG@{k}", "nDCG@k", "app_pages/lesson_dcg.py"),
-    ("Rprec", "R-precision", "app_pages/lesson_pr_curve.py"),
-    ("11pt", "11-point avg", "app_pages/lesson_pr_curve.py"),
+    ("P@{k}", N_("Precision@k"), "app_pages/lesson_precision_recall.py"),
+    ("R@{k}", N_("Recall@k"), "app_pages/lesson_precision_recall.py"),
+    ("F1@{k}", N_("F1@k"), "app_pages/lesson_precision_recall.py"),
+    ("Success@{k}", N_("Success@k"), "app_pages/lesson_reciprocal_rank.py"),
+    ("RR@{k}", N_("RR@k"), "app_pages/lesson_reciprocal_rank.py"),
+    ("AP@{k}", N_("AP@k"), "app_pages/lesson_average_precision.py"),
+    ("DCG@{k}", N_("DCG@k"), "app_pages/lesson_dcg.py"),
+    ("nDCG@{k}", N_("nDCG@k"), "app_pages/lesson_dcg.py"),
+    ("Rprec", N_("R-precision"), "app_pages/lesson_pr_curve.py"),
+    ("11pt", N_("11-point avg"), "app_pages/lesson_pr_curve.py"),
 ]
 GROUPED = [("precision", "P"), ("recall", "R"), ("f1", "F1"), ("mrr", "MRR"), ("map", "MAP"), ("ndcg", "nDCG")]
 
 
 def summary(ranking, judgments, k: int) -> None:
     """Every measure at k, each a link to the lesson that explains it."""
-    st.markdown(f"**Every metric at k = {k}** (click one for its lesson)")
+    st.markdown(_("**Every metric at k = {k}** (click one for its lesson)").format(k=k))
     # one list, in reading order, that never cuts a value (two columns cut them at 1024 px
     # with the sidebar open); ten short lines fit beside the grid
     with st.container(gap="xxsmall"):
         for measure, title, lesson in SUMMARY:
             e = metrics.explain(measure.format(k=k), ranking, judgments)
-            st.page_link(lesson, label=f"{title.replace('@k', f'@{k}')} = **{metrics.num(e.value)}**",
-                         help=f"{e.measure}: open the lesson", width="content")
+            st.page_link(lesson, label=f"{_(title).replace('@k', f'@{k}')} = **{metrics.num(e.value)}**",
+                         help=_("{measure}: open the lesson").format(measure=e.measure), width="content")
 
 
 def grouped_summary(q, k: int) -> None:
     groups = q.group_lists()
     ids = [item.id for item in q.ranking]
-    st.subheader("Seed 001's grouped reading")
-    st.caption("Ground truth as groups: any id of a group satisfies it, every group must be satisfied. "
-               "Groups: " + " AND ".join("(" + " or ".join(render.plain(d, 40) for d in g) + ")" for g in groups))
+    st.subheader(_("Seed 001's grouped reading"))
+    st.caption(_("Ground truth as groups: any id of a group satisfies it, every group must be satisfied. "
+                 "Groups: ") + _(" AND ").join("(" + _(" or ").join(render.plain(d, 40) for d in g) + ")" for g in groups))
     cols = st.columns(len(GROUPED))
     for col, (fn, title) in zip(cols, GROUPED, strict=True):
         value = getattr(metrics.grouped, fn)(ids, groups, k=k)
-        col.metric(f"{title}@{k} (groups)", metrics.num(value))
+        col.metric(_("{measure} (groups)").format(measure=f"{title}@{k}"), metrics.num(value))
 
 
 @st.fragment
@@ -59,7 +60,7 @@ def main() -> None:
     if presenter.active():
         presenter.show(PAGE)
         return
-    st.title("Playground")
+    st.title(_("Playground"))
     render.messages()
     undo_row = st.container()  # filled after the editors, so that it knows this run's edits
     top = st.columns([3, 2, 3])
@@ -74,20 +75,20 @@ def main() -> None:
     head = st.container()
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.markdown(f"**Ranked results** for *{widgets.query_title(state.get_example().query)}* — edit a grade "
-                    "(0 = not relevant) or a label; add rows at the bottom")
+        st.markdown(_("**Ranked results** for *{query}* — edit a grade (0 = not relevant) or a label; add rows "
+                      "at the bottom").format(query=widgets.query_title(state.get_example().query)))
         widgets.ranking_editor(PAGE, height=390)
         paste_slot = st.container()
     lower = st.columns([3, 2], gap="large")
     with lower[1]:
-        st.markdown("**Relevant but not retrieved** (they count in R and in the ideal ordering)")
+        st.markdown(_("**Relevant but not retrieved** (they count in R and in the ideal ordering)"))
         widgets.tray_editor(PAGE)
     below = st.container()
     # the measures as soon as both editors have applied this run's edit: they are what the
     # reader watches; the containers keep every part in its place whatever the order
     at_k(head, right, below)
     with lower[0]:
-        st.markdown("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons")
+        st.markdown(_("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons"))
         drag = st.container()
         # the picker and its buttons next: after a move they are under the reader's pointer
         actions(st.session_state.get(state.KEYS["version"], 0))
@@ -103,7 +104,7 @@ def main() -> None:
     with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
         # the browser's address is the link (no code block showing it again: st.code made the
         # first visit load a 1.5 MB syntax highlighter, and it changed on every rerun)
-        render.copy_link(link, label="Copy link to this example")
+        render.copy_link(link, label=_("Copy link to this example"))
         presenter.toggle(on=True)
 
 
@@ -135,7 +136,7 @@ def at_k(head, right, below) -> None:
         series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
                   "nDCG": views.curve(nd, "ndcg")}
         render.chart(charts.metric_over_k, series, k=k,
-                     title="Precision, recall and nDCG at every k (click a point)",
+                     title=_("Precision, recall and nDCG at every k (click a point)"),
                      key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
 
 

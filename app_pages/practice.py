@@ -8,6 +8,7 @@ import streamlit as st
 
 from metrics.teaching import exercises
 from ui import options, render, state, teach_view
+from ui.i18n import _, shown
 from ui.views import escape_markdown
 
 PAGE = "practice"
@@ -60,16 +61,17 @@ def _question(ex, i: int, q) -> None:
     key = f"{PAGE}.q.{ex.seed}.{ex.level}.{i}"
     st.markdown(f"**{i + 1}.** {escape_markdown(q.prompt)}")
     if q.kind == "predict":
-        choice = st.radio("Your prediction", q.choices, index=None, horizontal=True, key=f"{key}.answer")
-        clicked = st.button("Reveal", key=f"{key}.check")
+        choice = st.radio(_("Your prediction"), q.choices, index=None, horizontal=True, format_func=shown(_),
+                          key=f"{key}.answer")
+        clicked = st.button(_("Reveal"), key=f"{key}.check")
     else:
         c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-        choice = c1.text_input("Your answer", key=f"{key}.answer", max_chars=40, placeholder="e.g. 0.5 or 1/2")
-        clicked = c2.button("Check", key=f"{key}.check")
+        choice = c1.text_input(_("Your answer"), key=f"{key}.answer", max_chars=40, placeholder=_("e.g. 0.5 or 1/2"))
+        clicked = c2.button(_("Check"), key=f"{key}.check")
     if clicked:
         st.session_state[f"{key}.graded"] = True
         grade = exercises.grade_answer(q, choice)
-        if choice not in (None, "") and not grade.message.startswith(("Could not read", "Choose one", "Type an")):
+        if grade.counted:
             _record(f"{ex.seed}/{ex.level}/{i}", grade.correct)
     if st.session_state.get(f"{key}.graded"):
         grade = exercises.grade_answer(q, choice)
@@ -77,33 +79,33 @@ def _question(ex, i: int, q) -> None:
 
 
 def _worksheet(seed: int, level: int) -> None:
-    st.subheader("Worksheet for a class")
+    st.subheader(_("Worksheet for a class"))
     c1, c2 = st.columns([1, 3])
-    count = int(c1.number_input("Exercises", 1, MAX_SHEET, 3, key=f"{PAGE}.sheet_count"))
-    title = c2.text_input("Title", "Ranking metrics worksheet", max_chars=120, key=f"{PAGE}.sheet_title")
+    count = int(c1.number_input(_("Exercises"), 1, MAX_SHEET, 3, key=f"{PAGE}.sheet_count"))
+    title = c2.text_input(_("Title"), _("Ranking metrics worksheet"), max_chars=120, key=f"{PAGE}.sheet_title")
     seeds = [min(seed + n, exercises.MAX_SEED) for n in range(count)]
     sheet = [exercises.generate(s, level) for s in dict.fromkeys(seeds)]
-    title = title.strip() or "Ranking metrics worksheet"
+    title = title.strip() or _("Ranking metrics worksheet")
     d1, d2 = st.columns(2)
-    d1.download_button("Download Markdown", exercises.worksheet_markdown(sheet, title=title),
+    d1.download_button(_("Download Markdown"), exercises.worksheet_markdown(sheet, title=title),
                        file_name=f"worksheet-{seed}-level{level}.md", mime="text/markdown", key=f"{PAGE}.md")
-    d2.download_button("Download HTML (open it, then print)", exercises.worksheet_html(sheet, title=title),
+    d2.download_button(_("Download HTML (open it, then print)"), exercises.worksheet_html(sheet, title=title),
                        file_name=f"worksheet-{seed}-level{level}.html", mime="text/html", key=f"{PAGE}.html")
-    st.caption(f"Exercises {', '.join(map(str, dict.fromkeys(seeds)))} at level {exercises.LEVELS[level]}, "
-               "with the answer key on the last page.")
+    st.caption(_("Exercises {seeds} at level {level}, with the answer key on the last page.").format(
+        seeds=", ".join(map(str, dict.fromkeys(seeds))), level=_(exercises.LEVELS[level])))
 
 
 def main() -> None:
-    st.title("Practice")
-    st.markdown("A new ranking every time. Work each answer out on paper, then check it. "
-                "The exercise number is in the address bar: share the link and others get the same exercise.")
+    st.title(_("Practice"))
+    st.markdown(_("A new ranking every time. Work each answer out on paper, then check it. "
+                  "The exercise number is in the address bar: share the link and others get the same exercise."))
     _init_from_url()
     render.messages()
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-    level = c1.segmented_control("Level", list(exercises.LEVELS), format_func=lambda v: exercises.LEVELS[v],
+    level = c1.segmented_control(_("Level"), list(exercises.LEVELS), format_func=shown(lambda v: _(exercises.LEVELS[v])),
                                  key=f"{PAGE}.level") or 1
-    seed = int(c2.number_input("Exercise number", 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
-    c3.button("New exercise", on_click=_new_exercise, key=f"{PAGE}.new")
+    seed = int(c2.number_input(_("Exercise number"), 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
+    c3.button(_("New exercise"), on_click=_new_exercise, key=f"{PAGE}.new")
     st.query_params["seed"] = str(seed)
     st.query_params["level"] = str(level)
     st.session_state[f"{PAGE}.url"] = (seed, level)
@@ -111,17 +113,17 @@ def main() -> None:
 
     score_box = st.empty()  # filled after the questions, so a click counts at once
     ex = exercises.generate(seed, level)
-    st.subheader(f"Exercise {seed} ({exercises.LEVELS[level]})")
+    st.subheader(_("Exercise {seed} ({level})").format(seed=seed, level=_(exercises.LEVELS[level])))
     st.dataframe(teach_view.ranking_frame(list(ex.ranking), ex.judgments), hide_index=True, width="content",
-                 column_config={"document": st.column_config.TextColumn(width="medium")})
+                 column_config={_("document"): st.column_config.TextColumn(width="medium")})
     if ex.missed:
-        st.caption("Rows marked “not retrieved” are judged relevant but the system missed them: "
-                   "they count for R and for the ideal ordering.")
+        st.caption(_("Rows marked “not retrieved” are judged relevant but the system missed them: "
+                     "they count for R and for the ideal ordering."))
     for i, q in enumerate(ex.questions):
         _question(ex, i, q)
     score = st.session_state.get(SCORE, {})
-    score_box.metric("Your score this session", f"{sum(score.values())} / {len(score)}",
-                     help="Only your first answer to each question counts.")
+    score_box.metric(_("Your score this session"), f"{sum(score.values())} / {len(score)}",
+                     help=_("Only your first answer to each question counts."))
     st.divider()
     _worksheet(seed, level)
 

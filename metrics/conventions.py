@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ._i18n import N_
 from .measures import Measure, parse
 
 __all__ = ["Convention", "PRESETS", "apply", "get"]
@@ -55,31 +56,31 @@ def _c(name, title, description, params=None, renames=None, grouped=False, ties=
 PRESETS: dict[str, Convention] = {
     c.name: c
     for c in [
-        _c("trec_eval", "trec_eval / pytrec_eval",
-           "Linear gain, log2(i+1) discount, ideal from every judged document, AP divided by R."),
+        _c("trec_eval", N_("trec_eval / pytrec_eval"),
+           N_("Linear gain, log2(i+1) discount, ideal from every judged document, AP divided by R.")),
         _c("sklearn", "scikit-learn",
-           "ndcg_score takes the ideal from the supplied list only; average_precision_score divides "
-           "by the relevant documents retrieved. Tied scores: ndcg_score and dcg_score average over "
-           "every order of the tied documents (McSherry & Najork); average_precision_score counts a "
-           "tie group all at once, at its last rank.",
+           N_("ndcg_score takes the ideal from the supplied list only; average_precision_score divides "
+              "by the relevant documents retrieved. Tied scores: ndcg_score and dcg_score average over "
+              "every order of the tied documents (McSherry & Najork); average_precision_score counts a "
+              "tie group all at once, at its last rank."),
            {"ideal": "ranking", "denominator": "retrieved"}, ties={"*": "average", "AP": "threshold"}),
-        _c("seed004", "Seed 004 notebook (Pinecone)",
-           "Ideal ordering sorts the retrieved list's labels; AP divided by the number of relevant results.",
+        _c("seed004", N_("Seed 004 notebook (Pinecone)"),
+           N_("Ideal ordering sorts the retrieved list's labels; AP divided by the number of relevant results."),
            {"ideal": "ranking"}),
-        _c("exp-gain", "2^rel - 1 gain (ranx ndcg_burges, ir_measures dcg='exp-log2')",
-           "Gain 2^grade - 1 rewards highly relevant documents much more than linear gain.",
+        _c("exp-gain", N_("2^rel - 1 gain (ranx ndcg_burges, ir_measures dcg='exp-log2')"),
+           N_("Gain 2^grade - 1 rewards highly relevant documents much more than linear gain."),
            {"dcg": "exp-log2"}),
-        _c("seed002", "Seed 002 course lab (Järvelin–Kekäläinen)",
-           "DCG = rel_1 + sum over i >= 2 of rel_i / log2(i): ranks 1 and 2 undiscounted.",
+        _c("seed002", N_("Seed 002 course lab (Järvelin–Kekäläinen)"),
+           N_("DCG = rel_1 + sum over i >= 2 of rel_i / log2(i): ranks 1 and 2 undiscounted."),
            {"dcg": "jarvelin"}),
-        _c("recommenders", "Spark / recommenders",
-           "AP@k divided by min(k, R): a query with many relevant documents can still reach 1.",
+        _c("recommenders", N_("Spark / recommenders"),
+           N_("AP@k divided by min(k, R): a query with many relevant documents can still reach 1."),
            {"denominator": "min(k,R)"}),
-        _c("seed001", "Seed 001 RAG notes (grouped ground truth)",
-           "Ground truth is groups of ids; any id satisfies its group (see metrics.grouped).",
+        _c("seed001", N_("Seed 001 RAG notes (grouped ground truth)"),
+           N_("Ground truth is groups of ids; any id satisfies its group (see metrics.grouped)."),
            grouped=True),
-        _c("seed000", "Seed 000 QA notes (Haystack)",
-           "The retriever's 'Recall' is the share of queries with any relevant document retrieved: Success@k.",
+        _c("seed000", N_("Seed 000 QA notes (Haystack)"),
+           N_("The retriever's 'Recall' is the share of queries with any relevant document retrieved: Success@k."),
            renames={"R": "Success"}),
     ]
 }

@@ -25,6 +25,8 @@ from functools import lru_cache
 import altair as alt
 import pandas as pd
 
+from .i18n import _, current_language
+
 __all__ = [
     "GRADE_COLORS", "SERIES_COLORS", "grade_scale", "grade_text_color", "Plot", "ranking_strip",
     "metric_over_k", "confusion_matrix", "pr_curve", "per_query_bars", "gain_bars",
@@ -66,7 +68,7 @@ class Plot:
     def spec(self) -> dict:
         """The Vega-Lite spec with the datasets as DataFrames (``st.vega_lite_chart`` sends
         them as Arrow). A fresh dict: the cached template is never shared."""
-        spec = json.loads(_template_json(self.template, self.shape))
+        spec = json.loads(_template_json(self.template, self.shape, current_language()))
         data = dict(self.data)
         if self.k is not None:
             k = int(self.k)
@@ -89,8 +91,10 @@ class Plot:
 
 
 @lru_cache(maxsize=256)
-def _template_json(template: Callable[..., alt.TopLevelMixin], shape: tuple) -> str:
-    # validated in the tests (Plot.to_dict), not on every build
+def _template_json(template: Callable[..., alt.TopLevelMixin], shape: tuple, language: str) -> str:
+    # validated in the tests (Plot.to_dict), not on every build; one per language: the
+    # templates' titles and axes are translated (ui.i18n) when they are built
+    del language  # a cache key only: the template reads the session's language itself
     return json.dumps(template(*shape).to_dict(validate=False))
 
 
@@ -160,8 +164,9 @@ def _k_shape(n: int) -> int:
     return n if n <= SHORT else (50 if n <= 50 else 51)
 
 
-def _k_axis(n: int, title: str = "k (cutoff)") -> alt.Axis:
+def _k_axis(n: int, title: str | None = None) -> alt.Axis:
     """An integer axis: every k for short lists, otherwise whole-number ticks Vega picks."""
+    title = _("k (cutoff)") if title is None else title
     if n <= SHORT:
         return alt.Axis(title=title, format="d", tickMinStep=1, values=list(range(1, n + 1)))
     return alt.Axis(title=title, format="d", tickMinStep=1)
@@ -198,7 +203,7 @@ def _strip_template(n: int, top: int, title: str):
         color=alt.condition("datum.grade === null", alt.value(UNJUDGED_FILL),
                             alt.Color("grade:O", scale=grade_scale(top),
                                       # a narrow block beside the tiles (a wide one took half a phone's width)
-                                      legend=alt.Legend(title="grade", orient="right", direction="vertical",
+                                      legend=alt.Legend(title=_("grade"), orient="right", direction="vertical",
                                                         columns=(top + 2) // 2,  # two rows, as the strip is short
                                                         symbolSize=60, labelFontSize=FONT - 3,
                                                         rowPadding=1, columnPadding=4))),
@@ -220,7 +225,7 @@ def _strip_template(n: int, top: int, title: str):
 
 
 def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str = "",
-                  y_title: str = "value", selectable: bool = True, domain_one: bool = True,
+                  y_title: str | None = None, selectable: bool = True, domain_one: bool = True,
                   height: int = 330) -> Plot:
     """One line per measure over k = 1..n, a rule at the current k, click a point to pick k.
 
@@ -235,6 +240,7 @@ def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str =
         "measure": [name for name, values in series.items() for _ in values],
         "value": [float(v) for values in series.values() for v in values],
     }, columns=["k", "measure", "value"])
+    y_title = _("value") if y_title is None else y_title
     return Plot(_over_k_template, (_k_shape(n), names, title, y_title, selectable, domain_one, height),
                 {"points": data}, k=k)
 
@@ -260,7 +266,7 @@ def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable:
     label = one.mark_text(
         align="left", dx=6, dy=-6, fontSize=FONT, fontWeight="bold", baseline="top",
     ).encode(x=f"{K}:Q", y=alt.value(0), text="text:N")
-    chart = alt.layer(line, points, rule, label).properties(title=title or "over k")
+    chart = alt.layer(line, points, rule, label).properties(title=title or _("over k"))
     return _base(chart, height=height)
 
 
@@ -274,8 +280,8 @@ def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> Plot:
     """
     counts = {"TP": tp, "FP": fp, "FN": fn, "TN": tn}
     data = pd.DataFrame({
-        "actual": ["relevant", "not relevant", "relevant", "not relevant"],
-        "predicted": [f"in top {k}"] * 2 + [f"not in top {k}"] * 2,
+        "actual": [_("relevant"), _("not relevant"), _("relevant"), _("not relevant")],
+        "predicted": [_("in top {k}").format(k=k)] * 2 + [_("not in top {k}").format(k=k)] * 2,
         "cell": list(counts), "count": [int(c) for c in counts.values()], "good": [True, False, False, True],
         "text": [f"{cell} = {int(c)}" for cell, c in counts.items()],
     })
@@ -283,18 +289,18 @@ def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> Plot:
 
 
 def _confusion_template(k: int):
-    order_x = ["relevant", "not relevant"]
-    order_y = [f"in top {k}", f"not in top {k}"]
+    order_x = [_("relevant"), _("not relevant")]
+    order_y = [_("in top {k}").format(k=k), _("not in top {k}").format(k=k)]
     base = alt.Chart(_named("cells")).encode(
-        x=alt.X("actual:N", sort=order_x, title="actual condition", axis=alt.Axis(labelAngle=0, orient="top")),
-        y=alt.Y("predicted:N", sort=order_y, title="predicted (the cutoff)"),
+        x=alt.X("actual:N", sort=order_x, title=_("actual condition"), axis=alt.Axis(labelAngle=0, orient="top")),
+        y=alt.Y("predicted:N", sort=order_y, title=_("predicted (the cutoff)")),
     )
     rect = base.mark_rect(stroke="#ffffff", strokeWidth=4).encode(
         color=alt.Color("good:N", scale=alt.Scale(domain=[True, False], range=["#c3f0ca", "#ffd6d6"]),
                         legend=None),
     )
     text = base.mark_text(fontSize=FONT + 7, fontWeight="bold").encode(text="text:N")
-    return _base(alt.layer(rect, text).properties(title=f"confusion matrix at k = {k}"), height=280)
+    return _base(alt.layer(rect, text).properties(title=_("confusion matrix at k = {k}").format(k=k)), height=280)
 
 
 def pr_curve(recall: Sequence[float], precision: Sequence[float], interpolated: Sequence[float],
@@ -314,18 +320,18 @@ def pr_curve(recall: Sequence[float], precision: Sequence[float], interpolated: 
     if len(levels) != len(iprec):
         raise ValueError(f"{len(levels)} recall levels for {len(iprec)} precision values")
     eleven = pd.DataFrame({"recall": [float(r) for r in levels], "precision": [float(p) for p in iprec],
-                           "curve": "11 recall levels"})
-    data = {"raw": frame(precision, "raw P@i"), "interpolated": frame(interpolated, "interpolated"),
+                           "curve": _("11 recall levels")})
+    data = {"raw": frame(precision, _("raw P@i")), "interpolated": frame(interpolated, _("interpolated")),
             "eleven": eleven}
     return Plot(_pr_template, (k,), data)
 
 
 def _pr_template(k: int | None):
-    names = ["raw P@i", "interpolated", "11 recall levels"]
+    names = [_("raw P@i"), _("interpolated"), _("11 recall levels")]
     color = alt.Color("curve:N", scale=alt.Scale(domain=names, range=SERIES_COLORS[:3]),
                       legend=alt.Legend(title=None, orient="top"))
-    x = alt.X("recall:Q", scale=alt.Scale(domain=[0, 1]), title="recall")
-    y = alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title="precision")
+    x = alt.X("recall:Q", scale=alt.Scale(domain=[0, 1]), title=_("recall"))
+    y = alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title=_("precision"))
     raw_line = alt.Chart(_named("raw")).mark_line(point=alt.OverlayMarkDef(size=80), strokeDash=[4, 3]).encode(
         x=x, y=y, color=color, order="rank:Q",
         tooltip=[alt.Tooltip("rank:Q"), alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("precision:Q", format=".3f")],
@@ -335,9 +341,9 @@ def _pr_template(k: int | None):
     )
     dots = alt.Chart(_named("eleven")).mark_point(shape="diamond", size=140, filled=True).encode(
         x=x, y=y, color=color,
-        tooltip=[alt.Tooltip("recall:Q", title="recall level"), alt.Tooltip("precision:Q", format=".4f")],
+        tooltip=[alt.Tooltip("recall:Q", title=_("recall level")), alt.Tooltip("precision:Q", format=".4f")],
     )
-    title = "precision–recall curve" + (f" (ranks 1..{k})" if k else "")
+    title = (_("precision–recall curve (ranks 1..{k})").format(k=k) if k else _("precision–recall curve"))
     return _base(alt.layer(raw_line, interp_line, dots).properties(title=title), height=380)
 
 
@@ -362,15 +368,15 @@ def _bars_template(names: tuple, order: tuple):
     bars = alt.Chart(_named("bars")).mark_bar().encode(
         x=alt.X("query:N", sort=list(order), title=None, axis=alt.Axis(labelAngle=0, labelLimit=160)),
         xOffset=alt.XOffset("measure:N", sort=list(names)),
-        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="value"),
+        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title=_("value")),
         color=color,
         tooltip=[alt.Tooltip("query:N"), alt.Tooltip("measure:N"), alt.Tooltip("value:Q", format=".4f")],
     )
     rules = alt.Chart(_named("means")).mark_rule(strokeDash=[8, 4], strokeWidth=2).encode(
         y="value:Q", color=color,
-        tooltip=[alt.Tooltip("measure:N", title="mean of"), alt.Tooltip("value:Q", format=".4f")],
+        tooltip=[alt.Tooltip("measure:N", title=_("mean of")), alt.Tooltip("value:Q", format=".4f")],
     )
-    return _base(alt.layer(bars, rules).properties(title="per query (bars) and the mean (dashed)"), height=340)
+    return _base(alt.layer(bars, rules).properties(title=_("per query (bars) and the mean (dashed)")), height=340)
 
 
 def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k: int,
@@ -392,15 +398,15 @@ def gain_bars(columns: Mapping[str, Sequence], *, title: str, max_grade: int, k:
 
 
 def _gain_template(top: int, title: str):
-    base = _with_k(alt.Chart(_named("gains"))).encode(x=alt.X("rank:O", title="rank", axis=alt.Axis(labelAngle=0)))
+    base = _with_k(alt.Chart(_named("gains"))).encode(x=alt.X("rank:O", title=_("rank"), axis=alt.Axis(labelAngle=0)))
     gain = base.mark_bar(opacity=0.3, color="#9ca3af").encode(
-        y=alt.Y("gain:Q", title="gain ÷ discount (pale: gain)"))
+        y=alt.Y("gain:Q", title=_("gain ÷ discount (pale: gain)")))
     added = base.mark_bar(width={"band": 0.55}).encode(
         y="added:Q",
-        color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right")),
+        color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title=_("grade"), orient="right")),
         opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(FADED)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("grade:O"), alt.Tooltip("gain:Q", format=".3f"),
-                 alt.Tooltip("added:Q", format=".3f", title="gain ÷ discount")],
+                 alt.Tooltip("added:Q", format=".3f", title=_("gain ÷ discount"))],
     )
     chart = alt.layer(gain, added)
     return _base(chart.properties(title=title) if title else chart, height=300)
@@ -426,16 +432,16 @@ def precision_at_ranks(columns: Mapping[str, Sequence], *, k: int, max_grade: in
 
 
 def _precision_template(top: int):
-    base = _with_k(alt.Chart(_named("ranks"))).encode(x=alt.X("rank:O", title="rank i", axis=alt.Axis(labelAngle=0)))
+    base = _with_k(alt.Chart(_named("ranks"))).encode(x=alt.X("rank:O", title=_("rank i"), axis=alt.Axis(labelAngle=0)))
     bars = base.mark_bar().encode(
         y=alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title="P@i"),
-        color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title="grade", orient="right")),
+        color=alt.Color("grade:O", scale=grade_scale(top), legend=alt.Legend(title=_("grade"), orient="right")),
         opacity=alt.condition(f"datum.relevant && datum.rank <= datum.{K}", alt.value(1.0), alt.value(0.3)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("precision:Q", format=".4f"), alt.Tooltip("relevant:N")],
     )
     text = base.transform_filter("datum.relevant").mark_text(dy=-10, fontSize=FONT - 1).encode(
         y="precision:Q", text=alt.Text("precision:Q", format=".2f"))
-    return _base(alt.layer(bars, text).properties(title="P@i at each rank i"),
+    return _base(alt.layer(bars, text).properties(title=_("P@i at each rank i")),
                  height=320)
 
 
@@ -462,15 +468,15 @@ def poll_answers(values: Sequence[float], *, answer: float | None = None, lo: fl
 
 
 def _poll_template(lo: float, hi: float, revealed: bool):
-    x = alt.X("start:Q", bin="binned", scale=alt.Scale(domain=[lo, hi]), title="answer")
+    x = alt.X("start:Q", bin="binned", scale=alt.Scale(domain=[lo, hi]), title=_("answer"))
     bars = alt.Chart(_named("bins")).mark_bar(color=SERIES_COLORS[1]).encode(
-        x=x, x2="end:Q", y=alt.Y("count:Q", title="students", axis=alt.Axis(tickMinStep=1, format="d")),
-        tooltip=[alt.Tooltip("start:Q", title="from"), alt.Tooltip("end:Q", title="to"), alt.Tooltip("count:Q")],
+        x=x, x2="end:Q", y=alt.Y("count:Q", title=_("students"), axis=alt.Axis(tickMinStep=1, format="d")),
+        tooltip=[alt.Tooltip("start:Q", title=_("from")), alt.Tooltip("end:Q", title=_("to")), alt.Tooltip("count:Q")],
     )
     layers = [bars]
     if revealed:
         layers.append(alt.Chart(_named("answer")).mark_rule(color="#111111", strokeWidth=3, strokeDash=[6, 4])
                       .encode(x="answer:Q"))
-    title = "the class's answers" + (" and the right one (dashed)" if revealed else "")
+    title = _("the class's answers and the right one (dashed)") if revealed else _("the class's answers")
     return _base(alt.layer(*layers).properties(
-        title=title, description="histogram of the answers sent to the poll"), height=260)
+        title=title, description=_("histogram of the answers sent to the poll")), height=260)

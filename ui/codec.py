@@ -21,6 +21,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .i18n import N_, _
 from .model import MODES, Example, Item, Query
 from .validation import LIMITS, ExampleError, shown, validate
 
@@ -75,7 +76,7 @@ def to_data(example: Example, form: Form = LINK) -> dict:
             key["current"]: example.current, key["queries"]: qs}
 
 
-def from_data(data, form: Form = LINK, *, what: str = "the link") -> Example:
+def from_data(data, form: Form = LINK, *, what: str | None = None) -> Example:
     """The example in decoded JSON ``data`` written in ``form``; every field's type is checked
     before it is used, then the example is validated. Messages call the source ``what``.
 
@@ -87,36 +88,37 @@ def from_data(data, form: Form = LINK, *, what: str = "the link") -> Example:
     ...
     ui.validation.ExampleError: the link holds an unknown field 'x'
     """
+    what = _("the link") if what is None else _(what)
     key = form.keys
     if not isinstance(data, dict):
-        raise ExampleError(f"{what}'s data is not an object")
+        raise ExampleError(_("{what}'s data is not an object").format(what=what))
     version = data.get(key["version"])
     if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
-        raise ExampleError(f"{what} has version {shown(version, 10)}, this app reads version {VERSION}")
+        raise ExampleError(_('{what} has version {version}, this app reads version {ours}').format(what=what, version=shown(version, 10), ours=VERSION))
     unknown = set(data) - {key[f] for f in _TOP}
     if unknown:
-        raise ExampleError(f"{what} holds an unknown field {shown(sorted(map(str, unknown))[0], 10)}")
+        raise ExampleError(_('{what} holds an unknown field {field}').format(what=what, field=shown(sorted(map(str, unknown))[0], 10)))
     written = data.get(key["mode"])
     modes = {text: mode for mode, text in form.modes.items()}
     mode = modes.get(written) if isinstance(written, str) else None
     if mode is None:
-        raise ExampleError(f"{what}'s mode is neither binary nor graded")
+        raise ExampleError(_("{what}'s mode is neither binary nor graded").format(what=what))
     qs = data.get(key["queries"])
     if not isinstance(qs, list):
-        raise ExampleError(f"{what} holds no list of queries")
+        raise ExampleError(_('{what} holds no list of queries').format(what=what))
     if len(qs) > LIMITS.queries:
-        raise ExampleError(f"{len(qs)} queries is too many (at most {LIMITS.queries})")
+        raise ExampleError(_('{n} queries is too many (at most {queries})').format(n=len(qs), queries=LIMITS.queries))
 
     def items(rows, where):
         if not isinstance(rows, list):
-            raise ExampleError(f"{where} is not a list")
+            raise ExampleError(_('{where} is not a list').format(where=where))
         if len(rows) > LIMITS.items:
-            raise ExampleError(f"{where}: {len(rows):,} items is too many (at most {LIMITS.items:,})")
+            raise ExampleError(_('{where}: {n} items is too many (at most {items})').format(where=where, n=f"{len(rows):,}", items=f"{LIMITS.items:,}"))
         out = []
         for pos, row in enumerate(rows, start=1):
             if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
                     and isinstance(row[1], str)):
-                raise ExampleError(f"{where}, position {pos}: expected [id, label, grade]")
+                raise ExampleError(_('{where}, position {pos}: expected [id, label, grade]').format(where=where, pos=pos))
             out.append(Item(row[0], row[1], row[2]))
         return tuple(out)
 
@@ -124,15 +126,15 @@ def from_data(data, form: Form = LINK, *, what: str = "the link") -> Example:
     queries = []
     for n, q in enumerate(qs, start=1):
         if not isinstance(q, dict) or not isinstance(q.get(key["name"]), str) or set(q) - query_keys:
-            raise ExampleError(f"query {n} of {what} is malformed")
+            raise ExampleError(_('query {n} of {what} is malformed').format(n=n, what=what))
         groups = q.get(key["groups"])
         if groups is not None:
             if not isinstance(groups, list) or not all(
                     isinstance(g, list) and all(isinstance(d, str) for d in g) for g in groups):
-                raise ExampleError(f"query {n} of {what}: groups must be lists of ids")
+                raise ExampleError(_('query {n} of {what}: groups must be lists of ids').format(n=n, what=what))
             groups = tuple(tuple(g) for g in groups)
-        queries.append(Query(q[key["name"]], items(q.get(key["ranking"], []), f"query {n}, ranking"),
-                             items(q.get(key["tray"], []), f"query {n}, not retrieved"), groups))
+        queries.append(Query(q[key["name"]], items(q.get(key["ranking"], []), _("query {n}, ranking").format(n=n)),
+                             items(q.get(key["tray"], []), _("query {n}, not retrieved").format(n=n)), groups))
     return validate(Example(tuple(queries), data.get(key["k"]), mode, data.get(key["current"], 0)))
 
 
@@ -166,7 +168,7 @@ def encode(example: Example) -> str:
     return f"{VERSION}.{packed}"
 
 
-_DAMAGED = "this link is damaged (its data does not unpack); the example was not changed"
+_DAMAGED = N_("this link is damaged (its data does not unpack); the example was not changed")
 
 
 def decode(text: str) -> Example:
@@ -182,31 +184,30 @@ def decode(text: str) -> Example:
     ui.validation.ExampleError: this link is damaged (its data does not unpack); the example was not changed
     """
     if not isinstance(text, str) or not text:
-        raise ExampleError("the link holds no example")
+        raise ExampleError(_('the link holds no example'))
     if len(text) > LIMITS.url_chars * 4:
-        raise ExampleError(f"this link is too long ({len(text):,} characters)")
-    version, _, packed = text.partition(".")
+        raise ExampleError(_('this link is too long ({n} characters)').format(n=f"{len(text):,}"))
+    version, _dot, packed = text.partition(".")
     if version != str(VERSION) or not packed:
-        raise ExampleError(f"this link was made by another version of Ranklab ({shown(version, 10)}); "
-                           "the example was not changed")
+        raise ExampleError(_('this link was made by another version of Ranklab ({version}); the example was not changed').format(version=shown(version, 10)))
     try:
         blob = base64.urlsafe_b64decode(packed.encode("ascii") + b"=" * (-len(packed) % 4))
         unpacker = zlib.decompressobj()
         raw = unpacker.decompress(blob, LIMITS.json_bytes)
         if unpacker.unconsumed_tail or not unpacker.eof:
-            raise ValueError("truncated or too large")
+            raise ValueError(_('truncated or too large'))
         raw = raw.decode("utf-8")
         if _json_depth(raw) > LIMITS.json_depth:
-            raise ValueError("nested too deeply")
+            raise ValueError(_('nested too deeply'))
         data = json.loads(raw)
     except (binascii.Error, zlib.error, ValueError, UnicodeError, RecursionError, MemoryError):
-        raise ExampleError(_DAMAGED) from None
+        raise ExampleError(_(_DAMAGED)) from None
     try:
         return from_data(data)
     except ExampleError as err:
-        raise ExampleError(f"this link is invalid: {err}; the example was not changed") from None
+        raise ExampleError(_('this link is invalid: {err}; the example was not changed').format(err=err)) from None
     except (TypeError, ValueError, OverflowError, RecursionError) as err:   # a gap in the checks above
-        raise ExampleError(f"this link is invalid ({type(err).__name__}); the example was not changed") from None
+        raise ExampleError(_('this link is invalid ({name}); the example was not changed').format(name=type(err).__name__)) from None
 
 
 def permalink_params(example: Example) -> dict[str, str]:

@@ -12,6 +12,7 @@ import numpy as np
 from metrics.io import Qrels, Run
 from metrics.io.keys import take
 
+from .i18n import _, ngettext
 from .model import Example, Item, Query
 from .validation import LIMITS, printable, validate
 
@@ -58,10 +59,11 @@ def distribution_chart(per_query: dict[str, dict[str, float]], measure: str, *, 
         .mark_bar()
         .encode(
             x=alt.X("value:Q", bin=binning, title=measure),
-            y=alt.Y("count():Q", title="queries"),
-            tooltip=[alt.Tooltip("count():Q", title="queries")],
+            y=alt.Y("count():Q", title=_("queries")),
+            tooltip=[alt.Tooltip("count():Q", title=_("queries"))],
         )
-        .properties(height=220, title=f"{measure} over {len(data)} queries")
+        .properties(height=220, title=ngettext("{measure} over {n} query", "{measure} over {n} queries",
+                                                  len(data)).format(measure=measure, n=len(data)))
     )
 
 

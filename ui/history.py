@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from .i18n import _
+
 __all__ = ["DEPTH", "History", "record", "undo", "redo", "buttons"]
 
 DEPTH = 50          # steps kept; the oldest is dropped beyond
@@ -143,7 +145,7 @@ def buttons(page: str) -> None:
     st = _st()
     h = _history()
     row = st.container(horizontal=True)
-    row.button("↶ Undo", key=f"{page}.undo", on_click=undo, disabled=not h.can_undo,
-               help=f"undo the last change of the example (up to {DEPTH}; k is not undone)")
-    row.button("↷ Redo", key=f"{page}.redo", on_click=redo, disabled=not h.can_redo,
-               help="redo the change just undone")
+    row.button(_("↶ Undo"), key=f"{page}.undo", on_click=undo, disabled=not h.can_undo,
+               help=_("undo the last change of the example (up to {depth}; k is not undone)").format(depth=DEPTH))
+    row.button(_("↷ Redo"), key=f"{page}.redo", on_click=redo, disabled=not h.can_redo,
+               help=_("redo the change just undone"))

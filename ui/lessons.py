@@ -12,6 +12,8 @@ import metrics
 from ui import options, predict, presenter, render, state, views, widgets
 from ui.model import Example, Query
 
+from .i18n import _
+
 __all__ = ["LessonInputs", "inputs", "current", "run", "example_controls", "MAX_MEASURES", "read_measures",
            "measures_box"]
 
@@ -131,12 +133,12 @@ def read_measures(text: str, default: str, *, limit: int = MAX_MEASURES) -> tupl
     try:
         measures = [str(m) for m in metrics.parse_many(text)]
     except ValueError as err:
-        notes.append(("error", f"{err}. Using the default measures instead."))
+        notes.append(("error", _("{error}. Using the default measures instead.").format(error=err)))
         measures = [str(m) for m in metrics.parse_many(default)]
     measures = list(dict.fromkeys(measures))
     if len(measures) > limit:
-        notes.append(("warning", f"{len(measures)} measures: only the first {limit} are computed; "
-                                 f"left out: {', '.join(measures[limit:])}."))
+        notes.append(("warning", _("{n} measures: only the first {limit} are computed; left out: {rest}.").format(
+            n=len(measures), limit=limit, rest=", ".join(measures[limit:]))))
         measures = measures[:limit]
     return measures, notes
 

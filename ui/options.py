@@ -44,6 +44,8 @@ from urllib.parse import urlencode
 
 from metrics.teaching import exercises
 
+from .i18n import N_, _
+
 __all__ = ["Option", "OptionError", "OPTIONS", "option", "encode_params", "decode_params",
            "sync", "params", "stale", "query_string"]
 
@@ -84,13 +86,13 @@ class Option:
                 if raw == text:
                     return value
             allowed = ", ".join(self.values.values())
-            raise OptionError(f"the link's {self.param}={shown!r} is not one of {allowed}; "
-                              + (self.fallback or f"the default ({self.values[self.default]}) is used"))
+            raise OptionError(_("the link's {param}={shown} is not one of {allowed}; ").format(param=self.param, shown=f"{shown!r}", allowed=allowed)
+                              + (_(self.fallback) if self.fallback else _("the default ({value}) is used").format(
+                                  value=self.values[self.default])))
         text = str(raw).strip()
         if text.isascii() and text.isdigit() and len(text) <= 12 and self.low <= int(text) <= self.high:
             return int(text)
-        raise OptionError(f"the link's {self.param}={shown!r} is not a whole number from {self.low} to "
-                          f"{self.high}; " + (self.fallback or f"the default ({self.default}) is used"))
+        raise OptionError(_("the link's {param}={shown} is not a whole number from {low} to {high}; ").format(param=self.param, shown=f"{shown!r}", low=self.low, high=self.high) + (_(self.fallback) if self.fallback else _("the default ({value}) is used").format(value=self.default)))
 
 
 def _choices(*pairs: tuple[object, str]) -> dict[object, str]:
@@ -119,9 +121,9 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
                _choices(("The final value only", "final"), ("Every step", "steps"))),
     ),
     "practice": (
-        Option("seed", "practice.seed", None, low=0, high=exercises.MAX_SEED, fallback="it is ignored"),
+        Option("seed", "practice.seed", None, low=0, high=exercises.MAX_SEED, fallback=N_("it is ignored")),
         Option("level", "practice.level", 1, _choices(*((v, str(v)) for v in exercises.LEVELS)),
-               fallback="it is ignored"),
+               fallback=N_("it is ignored")),
     ),
 }
 
@@ -131,7 +133,7 @@ def option(page: str, param: str) -> Option:
     for opt in OPTIONS[page]:
         if opt.param == param:
             return opt
-    raise KeyError(f"{page} has no option {param!r}")
+    raise KeyError(_('{page} has no option {param}').format(page=page, param=f"{param!r}"))
 
 
 def encode_params(page: str, values: Mapping[str, object]) -> dict[str, str]:

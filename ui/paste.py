@@ -41,6 +41,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from .i18n import _
 from .model import Item, Query
 from .validation import LIMITS
 
@@ -88,7 +89,7 @@ class _Problems:
 
     def add(self, line: int, reason: str) -> None:
         if len(self.lines) < MAX_PROBLEMS:
-            self.lines.append(f"line {line}: {reason}")
+            self.lines.append(_("line {line}: {reason}").format(line=line, reason=reason))
         else:
             self.more += 1
 
@@ -96,7 +97,8 @@ class _Problems:
         self.lines.append(text)
 
     def all(self) -> tuple[str, ...]:
-        return (*self.lines, f"… and {self.more} more lines that cannot be read") if self.more else tuple(self.lines)
+        return ((*self.lines, _("… and {n} more lines that cannot be read").format(n=self.more)) if self.more
+                else tuple(self.lines))
 
 
 def _short(text: str, limit: int = 30) -> str:
@@ -109,11 +111,11 @@ def _id(text: str) -> str:
     """A document id, trimmed; ValueError with the reason when it cannot be one."""
     doc = text.strip()
     if not doc:
-        raise ValueError("the id is empty")
+        raise ValueError(_('the id is empty'))
     if not doc.isprintable():
-        raise ValueError(f"id {_short(doc)} has a character that is not printable (a tab, a line break …)")
+        raise ValueError(_('id {doc} has a character that is not printable (a tab, a line break …)').format(doc=_short(doc)))
     if len(doc) > LIMITS.id_chars:
-        raise ValueError(f"id {_short(doc)} is longer than {LIMITS.id_chars} characters")
+        raise ValueError(_('id {doc} is longer than {id_chars} characters').format(doc=_short(doc), id_chars=LIMITS.id_chars))
     return doc
 
 
@@ -123,10 +125,10 @@ def _grade(text: str) -> int | None:
     if not text:
         return None
     if not (text.isascii() and _GRADE.fullmatch(text)):
-        raise ValueError(f"grade {_short(text, 12)} is not a whole number")
+        raise ValueError(_('grade {text} is not a whole number').format(text=_short(text, 12)))
     grade = int(float(text))
     if not 0 <= grade <= LIMITS.grade_max:
-        raise ValueError(f"grade {grade} is out of range (0 to {LIMITS.grade_max})")
+        raise ValueError(_('grade {grade} is out of range (0 to {grade_max})').format(grade=grade, grade_max=LIMITS.grade_max))
     return grade
 
 
@@ -135,9 +137,9 @@ def _label(text: str) -> str | None:
     if not text:
         return None
     if not text.isprintable():
-        raise ValueError(f"label {_short(text)} has a character that is not printable (a tab, a line break …)")
+        raise ValueError(_('label {text} has a character that is not printable (a tab, a line break …)').format(text=_short(text)))
     if len(text) > LIMITS.label_chars:
-        raise ValueError(f"the label is longer than {LIMITS.label_chars} characters")
+        raise ValueError(_('the label is longer than {label_chars} characters').format(label_chars=LIMITS.label_chars))
     return text
 
 
@@ -164,9 +166,9 @@ def _header(line: str) -> tuple[str, list[str]] | None:
 
 def _add(rows: list[Row], seen: dict[str, int], row: Row, line: int, problems: _Problems) -> None:
     if row.id in seen:
-        problems.add(line, f"id {_short(row.id)} appears twice (first on line {seen[row.id]})")
+        problems.add(line, _('id {id} appears twice (first on line {seen})').format(id=_short(row.id), seen=seen[row.id]))
     elif len(rows) >= LIMITS.items:
-        problems.add(line, f"a list holds at most {LIMITS.items:,} items")
+        problems.add(line, _('a list holds at most {items} items').format(items=f"{LIMITS.items:,}"))
     else:
         seen[row.id] = line
         rows.append(row)
@@ -204,12 +206,12 @@ def _csv(text: str, first: int, delimiter: str, names: list[str], problems: _Pro
         except StopIteration:
             break
         except csv.Error as err:
-            problems.add(start, f"not valid CSV ({err})")
+            problems.add(start, _('not valid CSV ({err})').format(err=err))
             break  # the reader cannot resume after a broken quote
         if not "".join(record).strip():
             continue
         if len(record) != len(names):
-            problems.add(start, f"expected {len(names)} fields ({delimiter.join(names)}), found {len(record)}")
+            problems.add(start, _('expected {n} fields ({names}), found {n2}').format(n=len(names), names=delimiter.join(names), n2=len(record)))
             continue
         try:
             doc = _id(record[at_id])
@@ -232,19 +234,19 @@ def _trec(lines, problems: _Problems) -> Pasted:
         f = line.split()
         is_run = len(f) >= 6 and f[1] == "Q0"
         if not is_run and len(f) != 4:
-            problems.add(n, f"expected 'qid Q0 doc rank score tag' or 'qid 0 doc grade', found {len(f)} fields")
+            problems.add(n, _("expected 'qid Q0 doc rank score tag' or 'qid 0 doc grade', found {n} fields").format(n=len(f)))
             continue
         if query is None:
             query = f[0]
         elif f[0] != query:
-            problems.add(n, f"query {_short(f[0])} is not {_short(query)}: paste the lines of one query")
+            problems.add(n, _('query {f} is not {query}: paste the lines of one query').format(f=_short(f[0]), query=_short(query)))
             continue
         try:
             doc = _id(f[2])
             if is_run:
                 score = float(f[4]) if len(f[4]) <= 40 else math.nan
                 if not math.isfinite(score):
-                    raise ValueError(f"score {_short(f[4], 12)} is not a finite number")
+                    raise ValueError(_('score {f} is not a finite number').format(f=_short(f[4], 12)))
             else:
                 grade = _grade(f[3])
         except ValueError as err:
@@ -252,9 +254,9 @@ def _trec(lines, problems: _Problems) -> Pasted:
             continue
         seen = seen_run if is_run else seen_qrels
         if doc in seen:
-            problems.add(n, f"document {_short(doc)} appears twice (first on line {seen[doc]})")
+            problems.add(n, _('document {doc} appears twice (first on line {seen})').format(doc=_short(doc), seen=seen[doc]))
         elif is_run and len(retrieved) >= LIMITS.items:
-            problems.add(n, f"a ranking holds at most {LIMITS.items:,} items")
+            problems.add(n, _('a ranking holds at most {items} items').format(items=f"{LIMITS.items:,}"))
         elif is_run:
             seen[doc] = n
             retrieved.append((doc, score))
@@ -262,7 +264,7 @@ def _trec(lines, problems: _Problems) -> Pasted:
             seen[doc] = n
             judged[doc] = grade
     if not retrieved and judged:
-        problems.add(min(seen_qrels.values()), "qrels lines but no run line (qid Q0 doc rank score tag): nothing is ranked")
+        problems.add(min(seen_qrels.values()), _('qrels lines but no run line (qid Q0 doc rank score tag): nothing is ranked'))
         return Pasted("trec", (), query=query, problems=problems.all())
     # trec_eval's order: score descending, ties by doc id descending (two stable sorts)
     retrieved.sort(key=lambda pair: pair[0], reverse=True)
@@ -270,7 +272,8 @@ def _trec(lines, problems: _Problems) -> Pasted:
     ranking = tuple(Row(doc, judged.get(doc)) for doc, _ in retrieved)
     tray = tuple(Row(doc, g) for doc, g in judged.items() if g > 0 and doc not in seen_run)
     if len(tray) > LIMITS.items:
-        problems.note(f"{len(tray):,} relevant documents not retrieved: the first {LIMITS.items:,} are kept")
+        problems.note(_("{n} relevant documents not retrieved: the first {most} are kept").format(
+            n=f"{len(tray):,}", most=f"{LIMITS.items:,}"))
         tray = tray[: LIMITS.items]
     return Pasted("trec", ranking, tray, query, problems.all())
 
@@ -278,16 +281,16 @@ def _trec(lines, problems: _Problems) -> Pasted:
 def parse(text: str) -> Pasted:
     """Read pasted text (see the module's description); :class:`PasteError` when nothing can be read."""
     if not isinstance(text, str):
-        raise PasteError(f"expected text, got {type(text).__name__}")
+        raise PasteError(_('expected text, got {name}').format(name=type(text).__name__))
     if len(text) > MAX_CHARS:
-        raise PasteError(f"the text has {len(text):,} characters: at most {MAX_CHARS:,} can be read")
+        raise PasteError(_('the text has {n} characters: at most {MAX_CHARS} can be read').format(n=f"{len(text):,}", MAX_CHARS=f"{MAX_CHARS:,}"))
     text = text.lstrip("\ufeff")  # a byte-order mark from a spreadsheet's export
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if len(lines) > MAX_LINES:
-        raise PasteError(f"the text has {len(lines):,} lines: at most {MAX_LINES:,} can be read")
+        raise PasteError(_('the text has {n} lines: at most {MAX_LINES} can be read').format(n=f"{len(lines):,}", MAX_LINES=f"{MAX_LINES:,}"))
     data = [(n, line) for n, line in lines if not _is_comment(line)]  # '#' comments: TREC lines only
     if not data:
-        raise PasteError("nothing to read: paste one id per line, a CSV with a header, or TREC run and qrels lines")
+        raise PasteError(_('nothing to read: paste one id per line, a CSV with a header, or TREC run and qrels lines'))
     problems = _Problems()
     header = _header(lines[0][1])
     if header:
@@ -298,7 +301,7 @@ def parse(text: str) -> Pasted:
         pasted = _list(lines, problems)  # every line is data: an id may start with a '#'
 
     if not pasted.ranking:
-        raise PasteError("nothing could be read" + (": " + "; ".join(pasted.problems) if pasted.problems else
+        raise PasteError(_('nothing could be read') + (": " + "; ".join(pasted.problems) if pasted.problems else
                                                     " (a header but no rows)"))
     return pasted
 

@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from .i18n import _
+
 __all__ = ["Poll", "PollStore", "SQLitePolls", "PollError", "TTL", "BUSY_MS", "CODE_ALPHABET",
            "default_path", "normalize_code"]
 
@@ -123,20 +125,20 @@ def _digest(token: str) -> str:
 
 def _number(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise PollError(f"{what} must be a number, not {type(value).__name__}")
+        raise PollError(_('{what} must be a number, not {name}').format(what=what, name=type(value).__name__))
     value = float(value)
     if not math.isfinite(value) or abs(value) > 1e12:
-        raise PollError(f"{what} must be a finite number of reasonable size")
+        raise PollError(_('{what} must be a finite number of reasonable size').format(what=what))
     return value
 
 
 def _text(value: object, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise PollError(f"{what} must be some text")
+        raise PollError(_('{what} must be some text').format(what=what))
     if len(value) > limit:
-        raise PollError(f"{what} is longer than {limit} characters")
+        raise PollError(_('{what} is longer than {limit} characters').format(what=what, limit=limit))
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in value) or any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
-        raise PollError(f"{what} holds control characters")
+        raise PollError(_('{what} holds control characters').format(what=what))
     return value.strip()
 
 
@@ -181,25 +183,25 @@ class SQLitePolls:
         now = time.time() if now is None else now
         question = _text(question, "the question", MAX_QUESTION)
         if kind not in KINDS:
-            raise PollError(f"a poll is of kind {' or '.join(KINDS)}, not {kind!r}")
+            raise PollError(_('a poll is of kind {kinds}, not {kind}').format(kinds=' or '.join(KINDS), kind=f"{kind!r}"))
         choices = tuple(_text(c, "a choice", MAX_CHOICE) for c in choices)
         if kind == "choice":
             if not 2 <= len(choices) <= MAX_CHOICES or len(set(choices)) != len(choices):
-                raise PollError(f"a choice poll needs 2 to {MAX_CHOICES} different choices")
+                raise PollError(_('a choice poll needs 2 to {most} different choices').format(most=MAX_CHOICES))
             if answer is not None and answer not in choices:
-                raise PollError("the answer must be one of the choices")
+                raise PollError(_('the answer must be one of the choices'))
         elif choices:
-            raise PollError("a number poll has no choices")
+            raise PollError(_('a number poll has no choices'))
         elif answer is not None:
             answer = _number(answer, "the answer")
         if not isinstance(example, str) or len(example) > 20_000:
-            raise PollError("the example's link is too long for a poll")
+            raise PollError(_("the example's link is too long for a poll"))
         owner = secrets.token_urlsafe(16)
         with self._connect() as db:
             db.execute("DELETE FROM polls WHERE expires <= ?", (now,))
             db.execute("DELETE FROM votes WHERE code NOT IN (SELECT code FROM polls)")
-            for _ in range(20):
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            for _attempt in range(20):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _position in range(CODE_LENGTH))
                 try:
                     db.execute("INSERT INTO polls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
                                (code, question, kind, "\n".join(choices), None if answer is None else str(answer),
@@ -208,7 +210,7 @@ class SQLitePolls:
                 except sqlite3.IntegrityError:  # a code in use: draw again
                     continue
             else:  # pragma: no cover - 32^6 codes
-                raise PollError("no free poll code; try again")
+                raise PollError(_('no free poll code; try again'))
         return Poll(code, question, kind, choices, answer, example, now, now + TTL, False), owner
 
     def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool:
@@ -245,13 +247,13 @@ class SQLitePolls:
         if poll is None or poll.revealed:
             return False
         if not isinstance(voter, str) or not 8 <= len(voter) <= 100 or not (voter.isascii() and voter.isprintable()):
-            raise PollError("a voter token is 8 to 100 printable ASCII characters")
+            raise PollError(_('a voter token is 8 to 100 printable ASCII characters'))
         if poll.kind == "number":
             stored = repr(_number(value, "the answer"))
         elif value in poll.choices:
             stored = value
         else:
-            raise PollError("the answer must be one of the choices")
+            raise PollError(_('the answer must be one of the choices'))
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:

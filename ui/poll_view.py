@@ -15,6 +15,7 @@ import streamlit as st
 import metrics
 
 from . import charts, codec, render, state, views
+from .i18n import _, ngettext, shown
 from .model import Example
 from .poll_store import PollError, SQLitePolls, default_path, normalize_code
 from .presenter import FOCUS
@@ -53,11 +54,12 @@ def question(example: Example, focus: str) -> tuple[str, float]:
     >>> question(build_preset("cat"), "AP")     # relevant at 2, 4, 5, 7: AP@2 = (1/2) / 4
     ('What is AP@2 of this ranking?', 0.125)
     """
-    measure, title, _ = FOCUS[focus]
+    measure, title, _curve = FOCUS[focus]
     k = state.effective_k(example)
     ranking, judgments = example.query.inputs(example.mode)
     value = metrics.score(measure.format(k=k), ranking, judgments)
-    return f"What is {title.replace('@k', f'@{k}')} of this ranking?", round(float(value), 4)
+    return (_("What is {measure} of this ranking?").format(measure=_(title).replace("@k", f"@{k}")),
+            round(float(value), 4))
 
 
 def _qr_png(link: str) -> bytes:
@@ -78,11 +80,11 @@ def join(page: str) -> None:
             st.session_state[f"{page}.bad"] = True
 
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.text_input("a student? type the poll's code", key=f"{page}.code", max_chars=12,
-                      placeholder="e.g. K7QX2M", width=260)
-        st.button("Join", key=f"{page}.join", on_click=go)
+        st.text_input(_("a student? type the poll's code"), key=f"{page}.code", max_chars=12,
+                      placeholder=_("e.g. {code}").format(code="K7QX2M"), width=260)
+        st.button(_("Join"), key=f"{page}.join", on_click=go)
     if st.session_state.pop(f"{page}.bad", False):
-        st.error("A poll code is six letters and digits, as your teacher shows it.")
+        st.error(_("A poll code is six letters and digits, as your teacher shows it."))
 
 
 def teacher(page: str) -> None:
@@ -94,12 +96,13 @@ def teacher(page: str) -> None:
         if not ex.query.ranking:
             render.empty_notice()
             return
-        focus = st.segmented_control("ask for", list(FOCUS), default="AP", key=f"{page}.focus",
-                                     format_func=lambda name: FOCUS[name][1])
+        focus = st.segmented_control(_("ask for"), list(FOCUS), default="AP", key=f"{page}.focus",
+                                     format_func=shown(lambda name: _(FOCUS[name][1])))
         text, answer = question(ex, focus or "AP")
-        st.markdown(f"**The question:** {views.escape_markdown(text)} (the class sees the ranking "
-                    f"and k = {state.effective_k(ex)}; the answer is {metrics.num(answer)})")
-        if st.button("Open the poll", type="primary", key=f"{page}.open"):
+        st.markdown(_("**The question:** {question} (the class sees the ranking and k = {k}; the answer is "
+                      "{answer})").format(question=views.escape_markdown(text), k=state.effective_k(ex),
+                                           answer=metrics.num(answer)))
+        if st.button(_("Open the poll"), type="primary", key=f"{page}.open"):
             try:
                 poll, owner = store().create(text, kind="number", answer=answer, example=codec.encode(ex))
             except PollError as err:
@@ -111,14 +114,14 @@ def teacher(page: str) -> None:
     link = f"{(st.context.url or '').split('?')[0]}?{PARAM}={poll.code}"
     left, right = st.columns([2, 3], gap="large")
     with left:
-        st.markdown("Students open this link or scan the code, then answer:")
+        st.markdown(_("Students open this link or scan the code, then answer:"))
         st.text(link)  # plain text, so that it copies as it is
-        st.markdown(f"## Code: `{poll.code}`")
-        st.image(_qr_png(link), width=220, caption="the poll's link as a QR code")
+        st.markdown(_("## Code: `{code}`").format(code=poll.code))
+        st.image(_qr_png(link), width=220, caption=_("the poll's link as a QR code"))
     with right:
         st.markdown(f"**{views.escape_markdown(poll.question)}**")
         results(poll.code)
-    if st.button("Close this poll and open another", key=f"{page}.another"):
+    if st.button(_("Close this poll and open another"), key=f"{page}.another"):
         st.session_state.pop(OWNED, None)
         st.rerun()
 
@@ -128,18 +131,19 @@ def results(code: str) -> None:
     """The answers so far, refreshed every :data:`REFRESH` seconds; the reveal button."""
     poll = store().get(code)
     if poll is None:
-        st.warning("This poll has expired.")
+        st.warning(_("This poll has expired."))
         return
     values = store().votes(code)
-    st.markdown(f"**{len(values)}** answer{'s' if len(values) != 1 else ''} so far")
+    st.markdown(ngettext("**{n}** answer so far", "**{n}** answers so far", len(values)).format(n=len(values)))
     render.chart(charts.poll_answers, values, answer=poll.answer if poll.revealed else None,
                  key="poll.answers", name="poll_answers", export=False)
     if poll.revealed:
         close = sum(abs(v - poll.answer) <= 0.05 for v in values)
-        st.success(f"The answer: {metrics.num(poll.answer)} — {close} of {len(values)} within 0.05.")
+        st.success(_("The answer: {answer} — {close} of {n} within 0.05.").format(
+            answer=metrics.num(poll.answer), close=close, n=len(values)))
     else:
         owner = st.session_state.get(OWNED, (None, None))[1]
-        st.button("Reveal the answer", type="primary", key="poll.reveal",
+        st.button(_("Reveal the answer"), type="primary", key="poll.reveal",
                   on_click=lambda: store().reveal(code, owner))
 
 
@@ -148,7 +152,7 @@ def student(code_text: str) -> None:
     code = normalize_code(code_text)
     poll = store().get(code) if code else None
     if poll is None:
-        st.error("No open poll has this code: check it with your teacher (polls close after a few hours).")
+        st.error(_("No open poll has this code: check it with your teacher (polls close after a few hours)."))
         return
     try:
         example = codec.decode(poll.example)
@@ -159,17 +163,18 @@ def student(code_text: str) -> None:
         render.strip(views.item_rows(example.query.ranking), k, key="poll.strip")
     st.markdown(f"### {views.escape_markdown(poll.question)}")
     if poll.revealed:
-        st.success(f"The answer is {metrics.num(poll.answer)}.")
+        st.success(_("The answer is {answer}.").format(answer=metrics.num(poll.answer)))
         return
-    guess = st.number_input("your answer", min_value=0.0, max_value=1.0, step=0.01, format="%.4f",
+    guess = st.number_input(_("your answer"), min_value=0.0, max_value=1.0, step=0.01, format="%.4f",
                             key="poll.guess")
-    if st.button("Send my answer", type="primary", key="poll.send"):
+    if st.button(_("Send my answer"), type="primary", key="poll.send"):
         try:
             sent = store().vote(poll.code, voter(), float(guess))
         except PollError as err:
             render.notes([("error", str(err))])
             return
         if sent:
-            st.success(f"Sent: {metrics.num(float(guess))}. You can change it until the answer is revealed.")
+            st.success(_("Sent: {answer}. You can change it until the answer is revealed.").format(
+                answer=metrics.num(float(guess))))
         else:
-            st.warning("This poll is closed.")
+            st.warning(_("This poll is closed."))

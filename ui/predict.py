@@ -13,6 +13,7 @@ import streamlit as st
 from metrics.teaching import exercises
 
 from . import state
+from .i18n import _, shown
 from .views import escape_markdown
 
 __all__ = ["predict_first", "MEASURES"]
@@ -32,7 +33,7 @@ def predict_first(page: str, inputs) -> None:
     if page not in MEASURES or len(inputs.ranking) < 2:
         return
     key = f"{page}.predict"
-    box = st.expander(f"Predict first: what will a swap do to {MEASURES[page].format(k='k')}?",
+    box = st.expander(_("Predict first: what will a swap do to {measure}?").format(measure=MEASURES[page].format(k="k")),
                       key=f"{key}.open", on_change="rerun")
     if not box.open:
         return
@@ -43,11 +44,11 @@ def predict_first(page: str, inputs) -> None:
     with box:
         st.markdown(escape_markdown(direction.prompt))
         cols = st.columns([3, 2, 2], vertical_alignment="bottom")
-        choice = cols[0].radio("your prediction", direction.choices, index=None, horizontal=True,
+        choice = cols[0].radio(_("your prediction"), direction.choices, format_func=shown(_), index=None, horizontal=True,
                                key=f"{tag}.direction")
-        guess = cols[1].text_input("and its new value (optional)", key=f"{tag}.value", max_chars=40,
-                                   placeholder="e.g. 0.5 or 1/2")
-        if cols[2].button("Reveal", key=f"{tag}.reveal", type="primary"):
+        guess = cols[1].text_input(_("and its new value (optional)"), key=f"{tag}.value", max_chars=40,
+                                   placeholder=_("e.g. 0.5 or 1/2"))
+        if cols[2].button(_("Reveal"), key=f"{tag}.reveal", type="primary"):
             st.session_state[f"{tag}.revealed"] = True
         if st.session_state.get(f"{tag}.revealed"):
             _reveal(direction, value, choice, guess, inputs, i, j, key)
@@ -55,7 +56,7 @@ def predict_first(page: str, inputs) -> None:
 
 def _reveal(direction, value, choice, guess, inputs, i: int, j: int, key: str) -> None:
     if choice is None:
-        st.info("Commit to a prediction first: up, down or the same.")
+        st.info(_("Commit to a prediction first: up, down or the same."))
         return
     grade = exercises.grade_answer(direction, choice)
     (st.success if grade.correct else st.error)(escape_markdown(grade.message))
@@ -64,10 +65,11 @@ def _reveal(direction, value, choice, guess, inputs, i: int, j: int, key: str) -
         (st.success if graded.correct else st.warning)(escape_markdown(graded.message))
     before = exercises.working(direction.measure, inputs.ranking, inputs.judgments)
     after = exercises.working(direction.measure, exercises.swapped(inputs.ranking, i, j), inputs.judgments)
-    st.markdown(f"**Before:** {escape_markdown(before)}  \n**After:** {escape_markdown(after)}")
+    st.markdown(_("**Before:** {before}  \n**After:** {after}").format(before=escape_markdown(before),
+                                                                        after=escape_markdown(after)))
     buttons = st.container(horizontal=True)
-    buttons.button("Apply the swap to the example", key=f"{key}.apply", on_click=_apply, args=(i, j))
-    buttons.button("Another change", key=f"{key}.next", on_click=_next, args=(key,))
+    buttons.button(_("Apply the swap to the example"), key=f"{key}.apply", on_click=_apply, args=(i, j))
+    buttons.button(_("Another change"), key=f"{key}.next", on_click=_next, args=(key,))
 
 
 def _apply(i: int, j: int) -> None:

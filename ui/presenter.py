@@ -14,6 +14,7 @@ import streamlit as st
 import metrics
 
 from . import charts, render, state, views, widgets
+from .i18n import N_, _
 
 __all__ = ["VIEW", "PRESENT", "FOCUS", "active", "note_lesson", "toggle", "show", "focus"]
 
@@ -21,11 +22,11 @@ VIEW, PRESENT = "view", "present"   # the URL parameter and its value
 LESSON_KEY = "presenter.lesson"     # the lesson the teacher was on last (session)
 # focus name -> (measure at k, what to call it, the curve over k: (measure at n, its running column))
 FOCUS = {
-    "P": ("P@{k}", "Precision@k", ("P@{n}", "precision")),
-    "R": ("R@{k}", "Recall@k", ("P@{n}", "recall")),
-    "RR": ("RR@{k}", "RR@k", ("RR", None)),
-    "AP": ("AP@{k}", "AP@k", ("AP@{n}", "ap_at_i")),
-    "nDCG": ("nDCG@{k}", "nDCG@k", ("nDCG@{n}", "ndcg")),
+    "P": ("P@{k}", N_("Precision@k"), ("P@{n}", "precision")),
+    "R": ("R@{k}", N_("Recall@k"), ("P@{n}", "recall")),
+    "RR": ("RR@{k}", N_("RR@k"), ("RR", None)),
+    "AP": ("AP@{k}", N_("AP@k"), ("AP@{n}", "ap_at_i")),
+    "nDCG": ("nDCG@{k}", N_("nDCG@k"), ("nDCG@{n}", "ndcg")),
 }
 LESSONS = {"lesson_pr": "P", "lesson_rr": "RR", "lesson_ap": "AP", "lesson_dcg": "nDCG", "lesson_prc": "P"}
 SHOWN = ("P", "R", "RR", "AP", "nDCG")
@@ -64,9 +65,9 @@ def toggle(*, on: bool) -> None:
         else:
             st.query_params.pop(VIEW, None)
 
-    st.button("Presenter view" if on else "Leave presenter view", key=f"presenter.{'on' if on else 'off'}",
+    st.button(_("Presenter view") if on else _("Leave presenter view"), key=f"presenter.{'on' if on else 'off'}",
               on_click=switch, icon=":material/present_to_all:" if on else ":material/close_fullscreen:",
-              help="one example for a projector: ranking, measures and a curve on one screen" if on else None)
+              help=_("one example for a projector: ranking, measures and a curve on one screen") if on else None)
 
 
 def _set_k(step: int) -> None:
@@ -95,10 +96,10 @@ def show(page: str) -> None:
         if q.ranking:
             k = state.effective_k(ex)
             st.button("k −", key="presenter.k-", on_click=_set_k, args=(-1,), shortcut="Left",
-                      disabled=k <= 1, help="one result less in the top k")
+                      disabled=k <= 1, help=_("one result less in the top k"))
             st.markdown(f"**k = {k}**", width="content")
             st.button("k +", key="presenter.k+", on_click=_set_k, args=(1,), shortcut="Right",
-                      disabled=k >= len(q.ranking), help="one result more in the top k")
+                      disabled=k >= len(q.ranking), help=_("one result more in the top k"))
         toggle(on=False)
     if not q.ranking:
         render.empty_notice()
@@ -109,10 +110,10 @@ def show(page: str) -> None:
         render.strip(views.item_rows(q.ranking), k, key=f"{page}.present.strip")
     moves = st.container(horizontal=True, vertical_alignment="center", gap="small")
     with moves:
-        st.button("▲ pick", key="presenter.prev", on_click=_pick, args=(page, -1), shortcut="Up",
-                  help="pick the item above")
-        st.button("▼ pick", key="presenter.next", on_click=_pick, args=(page, 1), shortcut="Down",
-                  help="pick the item below")
+        st.button(_("▲ pick"), key="presenter.prev", on_click=_pick, args=(page, -1), shortcut="Up",
+                  help=_("pick the item above"))
+        st.button(_("▼ pick"), key="presenter.next", on_click=_pick, args=(page, 1), shortcut="Down",
+                  help=_("pick the item below"))
         _moves(page)
     ranking, judgments = q.inputs(ex.mode)
     left, right = st.columns([6, 5], gap="medium")
@@ -120,16 +121,16 @@ def show(page: str) -> None:
         grid = st.columns(3, gap="small")
         order = [chosen] + [name for name in SHOWN if name != chosen]
         for i, name in enumerate(order):
-            measure, title, _ = FOCUS[name]
+            measure, title, _curve = FOCUS[name]
             e = metrics.explain(measure.format(k=k), ranking, judgments)
-            grid[i % 3].metric(title.replace("@k", f"@{k}") + (" — in focus" if name == chosen else ""),
+            grid[i % 3].metric(_(title).replace("@k", f"@{k}") + (_(" — in focus") if name == chosen else ""),
                                metrics.num(e.value), border=name == chosen)
     with right:
         measure, column = FOCUS[chosen][2]
         full = metrics.explain(measure.format(n=len(ranking)), ranking, judgments)
         values = views.rr_curve(full) if column is None else views.curve(full, column)
         render.chart(charts.metric_over_k, {FOCUS[chosen][0].replace("{k}", "k"): values}, k=k,
-                     title=f"{FOCUS[chosen][1]} at every k", height=260, key=f"{page}.present.over_k",
+                     title=_("{measure} at every k").format(measure=_(FOCUS[chosen][1])), height=260, key=f"{page}.present.over_k",
                      name="presenter_over_k", pick_k=True, export=False)
 
 
@@ -143,10 +144,10 @@ def _moves(page: str) -> None:
     if where != "r" or n >= len(q.ranking):
         where, n = st.session_state[key] = ("r", 0)
     # the rank only: the tiles above show the label (user text stays out of Markdown)
-    st.markdown(f"picked: **#{n + 1}**", width="content")
-    st.button("↑ up", key="presenter.up", on_click=widgets.move_item, args=(key, i, "up"),
+    st.markdown(_("picked: **#{n}**").format(n=n + 1), width="content")
+    st.button(_("↑ up"), key="presenter.up", on_click=widgets.move_item, args=(key, i, "up"),
               shortcut="Shift+Up", disabled=n == 0)
-    st.button("↓ down", key="presenter.down", on_click=widgets.move_item, args=(key, i, "down"),
+    st.button(_("↓ down"), key="presenter.down", on_click=widgets.move_item, args=(key, i, "down"),
               shortcut="Shift+Down", disabled=n + 1 >= len(q.ranking))
-    st.button("⤒ top", key="presenter.top", on_click=widgets.move_item, args=(key, i, "top"),
+    st.button(_("⤒ top"), key="presenter.top", on_click=widgets.move_item, args=(key, i, "top"),
               shortcut="T", disabled=n == 0)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .codec import FILE, from_data
+from .i18n import N_
 from .model import Example, Query
 from .validation import LIMITS, ExampleError, check_text
 
@@ -82,7 +83,7 @@ def read_preset(path: Path) -> Preset:
     try:
         title = check_text(about["title"], "title", LIMITS.name_chars)
         source = check_text(about["source"], "source", LIMITS.label_chars, allow_empty=True)
-        example = from_data(data, FILE, what="the preset")
+        example = from_data(data, FILE, what=N_("the preset"))
     except ExampleError as err:
         raise ExampleError(f"{where}: {err}") from None
     except (TypeError, ValueError, OverflowError, RecursionError) as err:   # a gap in the checks
@@ -131,3 +132,21 @@ def default_example() -> tuple[str | None, Example]:
     if name is None:
         return None, Example((Query("query 1"),))
     return name, build_preset(name)
+
+
+def babel_extract(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for preset files (babel.cfg): each file's ``title`` and ``source``,
+    which the picker shows, as ``(line, function, message, comments)``.
+
+    >>> import io
+    >>> list(babel_extract(io.BytesIO(b'{"title": "Cat",\\n "source": "seed 004"}'), [], [], {}))
+    [(1, None, 'Cat', []), (2, None, 'seed 004', [])]
+    """
+    text = fileobj.read().decode("utf-8")
+    data = json.loads(text)
+    lines = text.splitlines()
+    for field in _ABOUT:
+        value = data.get(field) if isinstance(data, dict) else None
+        if isinstance(value, str) and value:
+            line = next((n for n, row in enumerate(lines, start=1) if f'"{field}"' in row), 1)
+            yield line, None, value, []

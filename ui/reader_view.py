@@ -16,6 +16,7 @@ import pandas as pd
 
 from metrics.qa import PER_QUESTION, AnswerExplanation, ReaderEvaluation
 
+from .i18n import N_, _, ngettext
 from .views import escape_markdown
 
 __all__ = ["count", "UNIT_WORDS", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
@@ -55,27 +56,27 @@ MAX_UNITS_SHOWN = 200
 
 # one question: (gold answers, predicted answers best first, unit)
 PRESETS: dict[str, tuple[list[str], list[str], str]] = {
-    "Denver Broncos (SQuAD's example)": (["Denver Broncos"], ["Broncos", "The Denver Broncos!"],
+    N_("Denver Broncos (SQuAD's example)"): (["Denver Broncos"], ["Broncos", "The Denver Broncos!"],
                                          "token"),
-    "Several gold answers": (["Paris", "the city of Paris", "Paris, France"],
+    N_("Several gold answers"): (["Paris", "the city of Paris", "Paris, France"],
                              ["city of Paris", "London"], "token"),
-    "Unanswerable question": ([], ["1931", "no answer"], "token"),
-    "Word order: F1 ignores it, EM does not": (["Denver Broncos"], ["Broncos Denver"], "token"),
-    "Characters: an anagram scores F1 = 1": (["act"], ["cat"], "char"),
-    "Markup is not removed, only punctuation": (["The Beatles"], ["<b>The Beatles</b>",
+    N_("Unanswerable question"): ([], ["1931", "no answer"], "token"),
+    N_("Word order: F1 ignores it, EM does not"): (["Denver Broncos"], ["Broncos Denver"], "token"),
+    N_("Characters: an anagram scores F1 = 1"): (["act"], ["cat"], "char"),
+    N_("Markup is not removed, only punctuation"): (["The Beatles"], ["<b>The Beatles</b>",
                                                                  "**the beatles**"], "token"),
 }
 
 # many questions: rows of (id, gold answers, predictions, retrieved)
 TABLE_PRESETS: dict[str, list[tuple[str, str, str, bool]]] = {
-    "Five questions: top-k, unanswerable, a failed retrieval": [
+    N_("Five questions: top-k, unanswerable, a failed retrieval"): [
         ("q1", "Denver Broncos", "Broncos | Denver Broncos | Carolina", True),
         ("q2", "Paris | the city of Paris", "London | city of Paris", True),
         ("q3", "", "Paris | no answer", True),
         ("q4", "1998", "1998", False),
         ("q5", "", "", True),
     ],
-    "Every answer right at rank 1": [
+    N_("Every answer right at rank 1"): [
         ("a", "Marie Curie", "Marie Curie", True),
         ("b", "", "no answer", True),
         ("c", "1903 | in 1903", "in 1903", True),
@@ -115,7 +116,9 @@ def count(n: int, unit: str) -> str:
     >>> count(1, "token"), count(3, "char")
     ('1 token', '3 characters')
     """
-    return f"{n} {UNIT_WORDS[unit]}{'' if n == 1 else 's'}"
+    if unit == "char":
+        return ngettext("{n} character", "{n} characters", n).format(n=n)
+    return ngettext("{n} token", "{n} tokens", n).format(n=n)
 
 
 def _unit_label(u: str, unit: str) -> str:
@@ -149,15 +152,15 @@ def overlap_markdown(units, common, *, unit: str, colour: str) -> str:
 def steps_frame(e: AnswerExplanation) -> pd.DataFrame:
     """Normalisation stages (rows) of the prediction and of each gold answer (columns)."""
     cols: dict[str, list[str]] = {}
-    stages = [s for s, _ in (e.prediction_steps or (e.gold_steps[0] if e.gold_steps else ()))]
+    stages = [s for s, _text in (e.prediction_steps or (e.gold_steps[0] if e.gold_steps else ()))]
     if not stages:
         from metrics.qa import NORMALIZATION_STAGES
         stages = list(NORMALIZATION_STAGES)
-    cols["stage"] = stages
-    cols["prediction"] = ([t for _, t in e.prediction_steps] if e.prediction_steps
-                          else ["(no answer)"] + [""] * (len(stages) - 1))
+    cols[_("stage")] = [_(STAGES.get(s, s)) for s in stages]
+    cols[_("prediction")] = ([t for _stage, t in e.prediction_steps] if e.prediction_steps
+                             else [_("(no answer)")] + [""] * (len(stages) - 1))
     for i, steps in enumerate(e.gold_steps):
-        cols[f"gold {i + 1}"] = [t for _, t in steps]
+        cols[_("gold {n}").format(n=i + 1)] = [t for _stage, t in steps]
     return pd.DataFrame(cols)
 
 
@@ -168,16 +171,30 @@ def gold_frame(e: AnswerExplanation) -> pd.DataFrame:
         return pd.DataFrame()
     sep = " " if e.unit == "token" else ""
     return pd.DataFrame({
-        "best": ["✓" if i == e.best else "" for i in c["gold_index"]],
-        "gold answer": c["gold"], "normalised": c["normalized"],
-        "common": [sep.join(_unit_label(u, e.unit) for u in x) for x in c["common"]],
-        "common count": c["n_common"], "prediction count": c["n_prediction"],
-        "gold count": c["n_gold"], "precision": c["precision"], "recall": c["recall"],
+        _("best"): ["✓" if i == e.best else "" for i in c["gold_index"]],
+        _("gold answer"): c["gold"], _("normalised"): c["normalized"],
+        _("common"): [sep.join(_unit_label(u, e.unit) for u in x) for x in c["common"]],
+        _("common count"): c["n_common"], _("prediction count"): c["n_prediction"],
+        _("gold count"): c["n_gold"], _("precision"): c["precision"], _("recall"): c["recall"],
         "F1": c["f1"], "EM": c["em"],
     })
 
 
-LABELS = {"accuracy": "accuracy (correct reading)", "em": "exact match", "f1": "F1"}
+LABELS = {"accuracy": N_("accuracy (correct reading)"), "em": N_("exact match"), "f1": "F1"}  # shown with _()
+# the normalisation stages of metrics.qa, as the step table names them
+STAGES = {"original": N_("original"), "lowercase": N_("lowercase"), "remove punctuation": N_("remove punctuation"),
+          "remove articles": N_("remove articles"), "collapse whitespace": N_("collapse whitespace")}
+SCORES = (N_("all questions"), N_("answerable only (_has_answer)"))   # the score columns' headers
+
+
+def score_columns() -> dict:
+    """Each score column's display (4 decimals), by its header in the session's language."""
+    import streamlit as st
+
+    from metrics.qa import PER_QUESTION
+
+    names = [_(SCORES[0]), _(SCORES[1]), "top-1", "top-k", *PER_QUESTION]
+    return {name: st.column_config.NumberColumn(format="%.4f") for name in names}
 
 
 def _ratio(ev: ReaderEvaluation, name: str) -> str:
@@ -193,10 +210,10 @@ def metrics_frame(ev: ReaderEvaluation) -> pd.DataFrame:
         for depth in ("top1", "topk"):
             name = f"reader_{depth}_{kind}"
             has = f"{name}_has_answer"
-            rows.append({"metric": name, "what": f"{LABELS[kind]}, {depth.replace('top', 'top-')}",
-                         "all questions": ev.metrics[name], "= sum / count": _ratio(ev, name),
-                         "answerable only (_has_answer)": ev.metrics[has],
-                         "= sum / count ": _ratio(ev, has)})
+            rows.append({_("metric"): name, _("what"): f"{_(LABELS[kind])}, {depth.replace('top', 'top-')}",
+                         _(SCORES[0]): ev.metrics[name], _("= sum / count"): _ratio(ev, name),
+                         _(SCORES[1]): ev.metrics[has],
+                         _("= sum / count") + " ": _ratio(ev, has)})
     return pd.DataFrame(rows)
 
 
@@ -207,7 +224,7 @@ def single_question_frame(row: dict) -> pd.DataFrame:
     ...                        "topk_em": 1.0, "top1_f1": 0.5, "topk_f1": 1.0})["top-1"].tolist()
     [1.0, 0.0, 0.5]
     """
-    return pd.DataFrame([{"metric": LABELS[kind], "top-1": row[f"top1_{kind}"],
+    return pd.DataFrame([{_("metric"): _(LABELS[kind]), "top-1": row[f"top1_{kind}"],
                           "top-k": row[f"topk_{kind}"]} for kind in ("accuracy", "em", "f1")])
 
 
@@ -215,7 +232,7 @@ def per_question_frame(ev: ReaderEvaluation) -> pd.DataFrame:
     """One row per question: answerable, retrieved and the six per-question scores."""
     rows = []
     for qid, r in ev.per_question.items():
-        rows.append({"question": qid, "answerable": r["answerable"], "retrieved": r["retrieved"],
+        rows.append({_("question"): qid, _("answerable"): r["answerable"], _("retrieved"): r["retrieved"],
                      **{n: r[n] for n in PER_QUESTION}})
     return pd.DataFrame(rows)
 

@@ -10,6 +10,7 @@ permalink as an escaped JSON string.
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -17,6 +18,7 @@ import streamlit as st
 
 from . import charts, codec, state
 from .charts import PICK
+from .i18n import _
 from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
 
 __all__ = ["plain", "messages", "notes", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
@@ -104,9 +106,9 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
                        selection_mode=PICK if pick_k else None)
     if export:
         row = st.container(horizontal=True, vertical_alignment="center")
-        row.download_button("chart as PNG", _png(plot), file_name=f"{name}.png", mime="image/png",
+        row.download_button(_("chart as PNG"), _png(plot), file_name=f"{name}.png", mime="image/png",
                             key=f"{key}.png", on_click="ignore", icon=":material/download:")
-        row.download_button("SVG", _svg(plot), file_name=f"{name}.svg", mime="image/svg+xml",
+        row.download_button(_("SVG"), _svg(plot), file_name=f"{name}.svg", mime="image/svg+xml",
                             key=f"{key}.svg", on_click="ignore", icon=":material/download:")
         # the chart's numbers as a table, when the sidebar's switch asks for them (a table, or
         # a switch, on every chart would be drawn again on every rerun: 30 ms on a lesson)
@@ -133,8 +135,8 @@ def altair_chart(chart, *, key: str, title: str) -> None:
 
 def sidebar_settings() -> None:
     """The app-wide switches in the sidebar: every chart's numbers as a table under it."""
-    st.sidebar.toggle("Show each chart's numbers as a table", key=DATA_TABLES,
-                      help="for screen readers, and to copy the numbers a chart draws")
+    st.sidebar.toggle(_("Show each chart's numbers as a table"), key=DATA_TABLES,
+                      help=_("for screen readers, and to copy the numbers a chart draws"))
 
 
 def describe(spec: Mapping, name: str, with_table: bool) -> str:
@@ -148,14 +150,14 @@ def describe(spec: Mapping, name: str, with_table: bool) -> str:
     title = spec.get("title")
     text = title.get("text") if isinstance(title, Mapping) else title
     text = str(text or name.replace("_", " "))
-    return text + (". Its numbers: switch on 'Show each chart's numbers as a table' in the sidebar."
+    return text + (_(". Its numbers: switch on 'Show each chart's numbers as a table' in the sidebar.")
                    if with_table else ".")
 
 
 def strip(items: Sequence[Mapping], k: int, *, key: str) -> None:
     """The ranked list as coloured tiles (:func:`ui.charts.ranking_strip`), no downloads."""
     chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, export=False,
-          name="the ranked list as tiles coloured by grade, faded past k")
+          name=_("the ranked list as tiles coloured by grade, faded past k"))
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,
@@ -163,16 +165,17 @@ def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, 
     """The per-rank table of an explanation, row k highlighted, with a CSV download."""
     frame = step_frame(columns, labels=labels, k=k)
     shown, gaps = with_gaps_shown(frame)
-    if len(frame) <= 30:  # a Styler costs a few ms per row; longer tables rely on the "at k" marker
+    rank = _("rank")  # step_frame's headers are in the session's language
+    if len(frame) <= 30 and rank in frame:  # a Styler costs a few ms per row; longer tables rely on the "at k" marker
         shown = shown.style.apply(
-            lambda row: ["background-color: #fff3bf; font-weight: 600" if row["rank"] == k else ""] * len(row),
+            lambda row: ["background-color: #fff3bf; font-weight: 600" if row[rank] == k else ""] * len(row),
             axis=1).format(precision=4)
     height = min(38 + 35 * len(frame), 400)
     st.dataframe(shown, hide_index=True, width="stretch", height=height, key=f"{key}.table",
                  column_config={col: st.column_config.TextColumn(alignment="right") for col in gaps})
     if caption:
         st.caption(caption)
-    st.download_button("CSV of this table", lambda: frame.to_csv(index=False), file_name=f"{name}.csv",
+    st.download_button(_("CSV of this table"), lambda: frame.to_csv(index=False), file_name=f"{name}.csv",
                        mime="text/csv", key=f"{key}.csv", on_click="ignore", icon=":material/download:")
 
 
@@ -183,7 +186,7 @@ def formula(explanation, *, substituted: bool = True) -> None:
 
 def download_solution(explanation, *, k: int, labels: Mapping[str, str], key: str, title: str) -> None:
     """The worked solution of one measure as a Markdown file."""
-    st.download_button(f"Worked solution of {explanation.measure} (.md)",
+    st.download_button(_("Worked solution of {measure} (.md)").format(measure=explanation.measure),
                        lambda: worked_solution(explanation, labels=labels, k=k, title=title),
                        file_name=f"{key.replace('.', '_')}.md", mime="text/markdown",
                        key=f"{key}.md", on_click="ignore", icon=":material/download:")
@@ -195,7 +198,7 @@ def lesson_header(title: str, plain_words: str) -> None:
 
 
 def empty_notice() -> None:
-    st.info("The ranking is empty: add items on the Playground (or load a preset) to see this lesson.",
+    st.info(_("The ranking is empty: add items on the Playground (or load a preset) to see this lesson."),
             icon="ℹ️")
 
 
@@ -210,12 +213,12 @@ _COPY_BUTTON = """
            border: 1px solid rgba(49, 51, 63, 0.2); background: #ffffff; color: #31333f; }}
   button:hover {{ border-color: #ff4b4b; color: #ff4b4b; }}
 </style>
-<button id="copy" type="button" title="a link that restores this exact example">🔗 {label}</button>
+<button id="copy" type="button" title="{tip}">🔗 {label}</button>
 <script>
   const button = document.getElementById("copy");
   function done(ok) {{
-    button.textContent = ok ? "✓ Link copied" : "Copy failed: use the address bar";
-    setTimeout(() => {{ button.textContent = "🔗 {label}"; }}, 2500);
+    button.textContent = ok ? {copied} : {failed};
+    setTimeout(() => {{ button.textContent = {again}; }}, 2500);
   }}
   // the page's own address is the permalink (ui.state mirrors the example and the page's
   // options into it), read when clicked: this frame's text never changes, so the browser
@@ -248,7 +251,7 @@ def permalink(page: str | None = None) -> str | None:
     return f"{st.context.url or ''}?{options.query_string(page, {codec.PARAM: code})}" if code else None
 
 
-def copy_link(link: str | None, label: str = "Copy link") -> None:
+def copy_link(link: str | None, label: str | None = None) -> None:
     """A button that copies the page's address, which is ``link`` (:func:`permalink`: the
     example and the page's options), to the clipboard; a note instead when there is no link.
 
@@ -256,6 +259,19 @@ def copy_link(link: str | None, label: str = "Copy link") -> None:
     run, so the browser keeps it instead of loading it again after each edit.
     """
     if not link:
-        st.caption("This example is too large to fit in a link.")
+        st.caption(_("This example is too large to fit in a link."))
         return
-    st.iframe(_COPY_BUTTON.format(label=html.escape(label)), height=42)
+    label = _("Copy link") if label is None else label
+    st.iframe(_COPY_BUTTON.format(  # our own texts: escaped for HTML, and as JSON strings in the script
+        label=html.escape(label), tip=html.escape(_("a link that restores this exact example")),
+        copied=_script_text("✓ " + _("Link copied")), failed=_script_text(_("Copy failed: use the address bar")),
+        again=_script_text("🔗 " + label)), height=42)
+
+
+def _script_text(text: str) -> str:
+    """``text`` as a JavaScript string literal that cannot end the script (``</`` escaped).
+
+    >>> print(_script_text('a "b" </script>'))
+    "a \\"b\\" <\\/script>"
+    """
+    return json.dumps(text, ensure_ascii=False).replace("</", "<\\/")

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from . import presets
 from .codec import PARAM, decode, permalink_params
+from .i18n import _
 from .model import Example, Query, effective_k
 from .presets import build_preset, default_example
 from .validation import LIMITS, ExampleError, validate
@@ -132,7 +133,7 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
     try:
         example = validate(example)
     except ExampleError as err:
-        _messages(st).append(("error", f"{err}. The previous example is kept."))
+        _messages(st).append(("error", _("{error}. The previous example is kept.").format(error=err)))
         return False
     ss = st.session_state
     old = ss.get(KEYS["example"])

@@ -14,6 +14,8 @@ import pandas as pd
 
 from metrics.explain import num
 
+from .i18n import N_, _
+
 __all__ = ["describe", "ranking_frame", "signature", "fmt"]
 
 
@@ -23,7 +25,7 @@ def fmt(x, digits: int = 4) -> str:
     >>> fmt(0.5), fmt(2.0), fmt(None), fmt(1 / 3)
     ('0.5', '2', '—', '0.3333')
     """
-    return num(x, digits, none="—", nan="not a number")  # the one formatter, NaN spelled out
+    return num(x, digits, none="—", nan=_("not a number"))  # the one formatter, NaN spelled out
 
 
 def describe(value, depth: int = 0) -> str:
@@ -35,9 +37,9 @@ def describe(value, depth: int = 0) -> str:
     if isinstance(value, dict):
         if value and all(isinstance(v, dict | list | tuple) for v in value.values()) and depth == 0:
             return "; ".join(f"{k}: {describe(v, depth + 1)}" for k, v in value.items())
-        return ", ".join(f"{k} = {describe(v, depth + 1)}" for k, v in value.items()) or "(none)"
+        return ", ".join(f"{k} = {describe(v, depth + 1)}" for k, v in value.items()) or _("(none)")
     if isinstance(value, list | tuple):
-        return ", ".join(describe(v, depth + 1) for v in value) or "(empty)"
+        return ", ".join(describe(v, depth + 1) for v in value) or _("(empty)")
     return str(value)
 
 
@@ -50,15 +52,16 @@ def ranking_frame(ranking, judgments, labels: dict | None = None) -> pd.DataFram
     """
     labels = labels or {}
     rows = [{"rank": str(i), "document": d, "label": labels.get(d, ""),
-             "grade": "unjudged" if d not in judgments else str(judgments[d])}
+             "grade": _("unjudged") if d not in judgments else str(judgments[d])}
             for i, d in enumerate(ranking, 1)]
     seen = set(ranking)
-    rows += [{"rank": "—", "document": f"{d} (not retrieved)", "label": labels.get(d, ""), "grade": str(g)}
+    rows += [{"rank": "—", "document": _("{doc} (not retrieved)").format(doc=d), "label": labels.get(d, ""), "grade": str(g)}
              for d, g in judgments.items() if d not in seen and g > 0]
     frame = pd.DataFrame(rows, columns=["rank", "document", "label", "grade"])
     if not any(r["label"] for r in rows):
         frame = frame.drop(columns="label")
-    return frame
+    headers = {"rank": N_("rank"), "document": N_("document"), "label": N_("label"), "grade": N_("grade")}
+    return frame.rename(columns={c: _(headers[c]) for c in frame.columns})
 
 
 def signature(*parts) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from .i18n import _
+
 __all__ = ["swap_heatmap", "delta_bars", "conventions_bars", "values_over_k", "user_reach", "removal_lines"]
 
 DIVERGING = "redblue"
@@ -37,13 +39,13 @@ def swap_heatmap(swap_map, *, labels: dict | None = None, extent: float | None =
         alt.Chart(df, title=swap_map.measure)
         .mark_rect(stroke="#ddd", strokeWidth=0.5)
         .encode(
-            x=alt.X("j:O", title="swap with rank j", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("i:O", title="rank i"),
-            color=alt.Color("delta:Q", title="change",
+            x=alt.X("j:O", title=_("swap with rank j"), axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("i:O", title=_("rank i")),
+            color=alt.Color("delta:Q", title=_("change"),
                             scale=alt.Scale(scheme=DIVERGING, domain=[-extent, extent], domainMid=0)),
-            tooltip=[alt.Tooltip("i:O", title="rank i"), alt.Tooltip("label_i:N", title="document at i"),
-                     alt.Tooltip("j:O", title="rank j"), alt.Tooltip("label_j:N", title="document at j"),
-                     alt.Tooltip("change:N", title="change")],
+            tooltip=[alt.Tooltip("i:O", title=_("rank i")), alt.Tooltip("label_i:N", title=_("document at i")),
+                     alt.Tooltip("j:O", title=_("rank j")), alt.Tooltip("label_j:N", title=_("document at j")),
+                     alt.Tooltip("change:N", title=_("change"))],
         )
         .properties(width=side, height=side)
     )
@@ -52,7 +54,8 @@ def swap_heatmap(swap_map, *, labels: dict | None = None, extent: float | None =
 def delta_bars(comparison, measure: str) -> alt.Chart:
     """Per-query difference B - A for one measure, bars coloured by the system that wins."""
     result = comparison.results[measure]
-    df = pd.DataFrame([{"query": q, "delta": d, "better": "B" if d > 1e-12 else "A" if d < -1e-12 else "tie"}
+    tie = _("tie")
+    df = pd.DataFrame([{"query": q, "delta": d, "better": "B" if d > 1e-12 else "A" if d < -1e-12 else tie}
                        for q, d in result.deltas.items()], columns=["query", "delta", "better"])
     biggest = float(df["delta"].abs().max()) if len(df) else 0.0
     extent = biggest if biggest > 0 else 1.0
@@ -60,12 +63,13 @@ def delta_bars(comparison, measure: str) -> alt.Chart:
         alt.Chart(df)  # no chart title: Streamlit squeezes titled charts; the page labels it
         .mark_bar()
         .encode(
-            x=alt.X("delta:Q", title=f"{measure} of B minus {measure} of A",
+            x=alt.X("delta:Q", title=_("{measure} of B minus {measure} of A").format(measure=measure),
                     scale=alt.Scale(domain=[-extent, extent])),
-            y=alt.Y("query:N", sort=None, title="query"),
-            color=alt.Color("better:N", title="better system",
-                            scale=alt.Scale(domain=["A", "B", "tie"], range=["#d95f02", "#1b9e77", "#999999"])),
-            tooltip=["query:N", alt.Tooltip("delta:Q", format="+.4f"), "better:N"],
+            y=alt.Y("query:N", sort=None, title=_("query")),
+            color=alt.Color("better:N", title=_("better system"),
+                            scale=alt.Scale(domain=["A", "B", tie], range=["#d95f02", "#1b9e77", "#999999"])),
+            tooltip=[alt.Tooltip("query:N", title=_("query")), alt.Tooltip("delta:Q", format="+.4f"),
+                     alt.Tooltip("better:N", title=_("better system"))],
         )
         .properties(height=alt.Step(22))  # one band per query, whatever the container
     )
@@ -76,7 +80,7 @@ def conventions_bars(exploration, measure: str, titles: dict | None = None) -> a
     titles = titles or {}
     row = next(r for r in exploration.rows if r.measure == measure)
     df = pd.DataFrame([{"preset": titles.get(p, p), "value": c.value,
-                        "moves": "differs from trec_eval" if c.differs else "same as trec_eval"}
+                        "moves": _("differs from trec_eval") if c.differs else _("same as trec_eval")}
                        for p, c in row.cells.items() if c.value is not None],
                       columns=["preset", "value", "moves"])
     return (
@@ -86,9 +90,10 @@ def conventions_bars(exploration, measure: str, titles: dict | None = None) -> a
             x=alt.X("value:Q", title=measure),
             y=alt.Y("preset:N", sort=None, title=None),
             color=alt.Color("moves:N", title=None,
-                            scale=alt.Scale(domain=["same as trec_eval", "differs from trec_eval"],
+                            scale=alt.Scale(domain=[_("same as trec_eval"), _("differs from trec_eval")],
                                             range=["#9ecae1", "#e6550d"])),
-            tooltip=["preset:N", alt.Tooltip("value:Q", format=".4f"), "moves:N"],
+            tooltip=[alt.Tooltip("preset:N", title=_("convention")), alt.Tooltip("value:Q", format=".4f"),
+                     alt.Tooltip("moves:N", title=_("compared with trec_eval"))],
         )
         .properties(height=alt.Step(24))
     )

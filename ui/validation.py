@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from numbers import Integral, Real
 
+from .i18n import _
 from .model import MODES, Example, Item, Query
 
 __all__ = ["ExampleError", "Limits", "LIMITS", "UNJUDGED", "validate", "printable", "shown"]
@@ -69,22 +70,21 @@ def check_text(value, where: str, limit: int, *, allow_empty: bool = False, stri
     if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < 1e15:
         value = str(value)   # a number typed where text belongs (a label of digits)
     if not isinstance(value, str):
-        raise ExampleError(f"{where}: expected text, got {type(value).__name__}")
+        raise ExampleError(_('{where}: expected text, got {name}').format(where=where, name=type(value).__name__))
     if len(value) > limit + 1000:   # checked before any work on it
-        raise ExampleError(f"{where}: {len(value):,} characters is too long (at most {limit})")
+        raise ExampleError(_('{where}: {n} characters is too long (at most {limit})').format(where=where, n=f"{len(value):,}", limit=limit))
     stripped = value.strip()
     if strip:
         value = stripped
     if not stripped and not allow_empty:
-        raise ExampleError(f"{where}: empty text")
+        raise ExampleError(_('{where}: empty text').format(where=where))
     if len(value) > limit:
-        raise ExampleError(f"{where}: {len(value):,} characters is too long (at most {limit})")
+        raise ExampleError(_('{where}: {n} characters is too long (at most {limit})').format(where=where, n=f"{len(value):,}", limit=limit))
     bad = _UNPRINTABLE.search(value)
     if bad:
         code = ord(bad.group())
-        what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character"
-        raise ExampleError(f"{where}: {what} (U+{code:04X}) at character {bad.start() + 1}; "
-                           "only printable text is accepted")
+        what = _("a lone surrogate") if 0xD800 <= code <= 0xDFFF else _("a control character")
+        raise ExampleError(_('{where}: {what} (U+{code}) at character {value}; only printable text is accepted').format(where=where, what=what, code=f"{code:04X}", value=bad.start() + 1))
     return value
 
 
@@ -128,11 +128,10 @@ def _grade(value, where: str) -> int | None:
         if text in ("", UNJUDGED):
             return None
         if not _WHOLE.fullmatch(text) or int(text) > LIMITS.grade_max:
-            raise ExampleError(f"{where}: grade {shown(value)} is not allowed: use a whole number from 0 to "
-                               f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+            raise ExampleError(_('{where}: grade {value} is not allowed: use a whole number from 0 to {grade_max}, or {unjudged} for unjudged').format(where=where, value=shown(value), grade_max=LIMITS.grade_max, unjudged=UNJUDGED))
         return int(text)
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ExampleError(f"{where}: grade {shown(value)} is not a number")
+        raise ExampleError(_('{where}: grade {value} is not a number').format(where=where, value=shown(value)))
     if isinstance(value, Integral):   # exact: float() of 10**400 overflows
         ok = 0 <= value <= LIMITS.grade_max
     else:
@@ -142,26 +141,25 @@ def _grade(value, where: str) -> int | None:
             f = math.nan
         ok = math.isfinite(f) and f.is_integer() and 0 <= f <= LIMITS.grade_max
     if not ok:
-        raise ExampleError(f"{where}: grade {shown(value)} is not allowed: use a whole number from 0 to "
-                           f"{LIMITS.grade_max}, or {UNJUDGED} for unjudged")
+        raise ExampleError(_('{where}: grade {value} is not allowed: use a whole number from 0 to {grade_max}, or {unjudged} for unjudged').format(where=where, value=shown(value), grade_max=LIMITS.grade_max, unjudged=UNJUDGED))
     return int(value)
 
 
 def _items(items, where: str, seen: set[str]) -> tuple[Item, ...]:
     if not isinstance(items, tuple | list):
-        raise ExampleError(f"{where}: expected a list of items, got {type(items).__name__}")
+        raise ExampleError(_('{where}: expected a list of items, got {name}').format(where=where, name=type(items).__name__))
     if len(items) > LIMITS.items:
-        raise ExampleError(f"{where}: {len(items):,} items is too many (at most {LIMITS.items:,})")
+        raise ExampleError(_('{where}: {n} items is too many (at most {items})').format(where=where, n=f"{len(items):,}", items=f"{LIMITS.items:,}"))
     out = []
     for pos, item in enumerate(items, start=1):
-        at = f"{where}, position {pos}"
+        at = _("{where}, position {pos}").format(where=where, pos=pos)
         if not isinstance(item, Item):
-            raise ExampleError(f"{at}: expected an item, got {type(item).__name__}")
+            raise ExampleError(_('{at}: expected an item, got {name}').format(at=at, name=type(item).__name__))
         doc = _doc_id(item.id, at)
         if doc in seen:
-            raise ExampleError(f"{at}: id {shown(doc, 40)} appears twice")
+            raise ExampleError(_('{at}: id {doc} appears twice').format(at=at, doc=shown(doc, 40)))
         seen.add(doc)
-        out.append(Item(doc, check_text(item.label, f"{at}: label", LIMITS.label_chars, allow_empty=True),
+        out.append(Item(doc, check_text(item.label, _("{at}: label").format(at=at), LIMITS.label_chars, allow_empty=True),
                         _grade(item.grade, at)))
     return tuple(out)
 
@@ -175,40 +173,40 @@ def validate(example: Example) -> Example:
     ui.validation.ExampleError: query 1 'q', ranking, position 1: grade 99 is not allowed: use a whole number from 0 to 10, or ? for unjudged
     """
     if not isinstance(example, Example):
-        raise ExampleError(f"expected an Example, got {type(example).__name__}")
+        raise ExampleError(_('expected an Example, got {name}').format(name=type(example).__name__))
     if not isinstance(example.queries, tuple | list):
-        raise ExampleError(f"the queries must be a list, got {type(example.queries).__name__}")
+        raise ExampleError(_('the queries must be a list, got {name}').format(name=type(example.queries).__name__))
     if not example.queries:
-        raise ExampleError("the example needs at least one query")
+        raise ExampleError(_('the example needs at least one query'))
     if len(example.queries) > LIMITS.queries:
-        raise ExampleError(f"{len(example.queries)} queries is too many (at most {LIMITS.queries})")
+        raise ExampleError(_('{n} queries is too many (at most {queries})').format(n=len(example.queries), queries=LIMITS.queries))
     if not isinstance(example.mode, str) or example.mode not in MODES:
-        raise ExampleError(f"mode must be 'binary' or 'graded', got {shown(example.mode)}")
+        raise ExampleError(_("mode must be 'binary' or 'graded', got {mode}").format(mode=shown(example.mode)))
     if isinstance(example.k, bool) or not isinstance(example.k, Integral) or not 1 <= example.k <= LIMITS.k_max:
-        raise ExampleError(f"k must be a whole number from 1 to {LIMITS.k_max}, got {shown(example.k)}")
+        raise ExampleError(_('k must be a whole number from 1 to {k_max}, got {k}').format(k_max=LIMITS.k_max, k=shown(example.k)))
     if isinstance(example.current, bool) or not isinstance(example.current, Integral) \
             or not 0 <= example.current < len(example.queries):
-        raise ExampleError(f"current query {shown(example.current)} does not exist")
+        raise ExampleError(_('current query {current} does not exist').format(current=shown(example.current)))
     queries = []
     for n, q in enumerate(example.queries, start=1):
         if not isinstance(q, Query):
-            raise ExampleError(f"query {n}: expected a query, got {type(q).__name__}")
-        name = check_text(q.name, f"query {n}: name", LIMITS.name_chars)
-        where = f"query {n} {shown(name, 30)}"
+            raise ExampleError(_('query {n}: expected a query, got {name}').format(n=n, name=type(q).__name__))
+        name = check_text(q.name, _("query {n}: name").format(n=n), LIMITS.name_chars)
+        where = _("query {n} {name}").format(n=n, name=shown(name, 30))
         seen: set[str] = set()
-        ranking = _items(q.ranking, f"{where}, ranking", seen)
-        tray = _items(q.tray, f"{where}, not retrieved", seen)
+        ranking = _items(q.ranking, _("{where}, ranking").format(where=where), seen)
+        tray = _items(q.tray, _("{where}, not retrieved").format(where=where), seen)
         groups = None
         if q.groups is not None:
             if len(q.groups) > LIMITS.items:
-                raise ExampleError(f"{where}: {len(q.groups):,} groups is too many (at most {LIMITS.items:,})")
+                raise ExampleError(_('{where}: {n} groups is too many (at most {items})').format(where=where, n=f"{len(q.groups):,}", items=f"{LIMITS.items:,}"))
             groups = []
             for i, g in enumerate(q.groups, start=1):
                 if len(g) > LIMITS.items:
-                    raise ExampleError(f"{where}, group {i}: {len(g):,} ids is too many (at most {LIMITS.items:,})")
-                ids = tuple(_doc_id(d, f"{where}, group {i}") for d in g)
+                    raise ExampleError(_('{where}, group {i}: {n} ids is too many (at most {items})').format(where=where, i=i, n=f"{len(g):,}", items=f"{LIMITS.items:,}"))
+                ids = tuple(_doc_id(d, _("{where}, group {i}").format(where=where, i=i)) for d in g)
                 if not ids:
-                    raise ExampleError(f"{where}, group {i}: a group needs at least one id")
+                    raise ExampleError(_('{where}, group {i}: a group needs at least one id').format(where=where, i=i))
                 groups.append(ids)
             groups = tuple(groups)
         queries.append(Query(name, ranking, tray, groups))

@@ -17,6 +17,8 @@ import pandas as pd
 
 from metrics.explain import join_terms, num
 
+from .i18n import N_, _
+
 __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
            "item_rows", "falls", "curve", "rr_curve", "escape_markdown", "with_gaps_shown"]
 
@@ -25,12 +27,12 @@ _ZERO_WIDTH = "\u200b"
 
 # friendly headers for the explanation columns
 HEADERS = {
-    "rank": "rank", "doc": "doc", "grade": "grade", "relevant": "relevant", "hits": "hits",
-    "precision": "P@i", "recall": "R@i", "f1": "F1@i", "first_relevant": "first relevant",
-    "reciprocal": "1/rank", "contribution": "adds", "running_sum": "running sum",
-    "ap_at_i": "AP@i", "gain": "gain", "discount": "discount", "cg": "CG@i", "dcg": "DCG@i",
-    "ideal_grade": "ideal grade", "ideal_gain": "ideal gain", "idcg": "IDCG@i", "ndcg": "nDCG@i",
-    "interpolated": "interpolated P", "judged": "judged", "nonrel_above": "non-rel above",
+    "rank": N_("rank"), "doc": N_("doc"), "grade": N_("grade"), "relevant": N_("relevant"), "hits": N_("hits"),
+    "precision": "P@i", "recall": "R@i", "f1": "F1@i", "first_relevant": N_("first relevant"),
+    "reciprocal": N_("1/rank"), "contribution": N_("adds"), "running_sum": N_("running sum"),
+    "ap_at_i": "AP@i", "gain": N_("gain"), "discount": N_("discount"), "cg": "CG@i", "dcg": "DCG@i",
+    "ideal_grade": N_("ideal grade"), "ideal_gain": N_("ideal gain"), "idcg": "IDCG@i", "ndcg": "nDCG@i",
+    "interpolated": N_("interpolated P"), "judged": N_("judged"), "nonrel_above": N_("non-rel above"),
 }
 
 
@@ -38,8 +40,8 @@ def step_frame(columns: Mapping[str, Sequence], *, labels: Mapping[str, str], k:
     """An explanation's per-rank columns as a table, with each doc's label after its id.
 
     Floats are rounded to 4 decimals, integer columns with gaps (unjudged grades, ranks past
-    the ideal list) stay integers; the ``rank`` column keeps its name so row k can be
-    highlighted.
+    the ideal list) stay integers. The headers are in the session's language (the rank's is
+    ``_("rank")``, which :func:`ui.render.step_table` uses to highlight row k).
 
     >>> step_frame({"rank": [1, 2], "doc": ["a", "b"], "ideal grade": [3, None]}, labels={}, k=1)["ideal grade"].tolist()
     [3, <NA>]
@@ -47,8 +49,8 @@ def step_frame(columns: Mapping[str, Sequence], *, labels: Mapping[str, str], k:
     data = {}
     for col, values in columns.items():
         if col == "doc":
-            data["doc"] = list(values)
-            data["label"] = [labels.get(str(d), "") for d in values]
+            data[_("doc")] = list(values)
+            data[_("label")] = [labels.get(str(d), "") for d in values]
             continue
         values = list(values)
         present = [v for v in values if v is not None]
@@ -57,10 +59,11 @@ def step_frame(columns: Mapping[str, Sequence], *, labels: Mapping[str, str], k:
         elif present and len(present) < len(values) and all(
                 isinstance(v, int) and not isinstance(v, bool) for v in present):
             values = pd.array(values, dtype="Int64")  # grades with gaps stay integers, gaps blank
-        data[HEADERS.get(col, col)] = values
+        data[_(HEADERS[col]) if col in HEADERS else col] = values
     frame = pd.DataFrame(data)
-    if "rank" in frame:
-        frame.insert(1, "at k", ["◀ k" if r == k else "" for r in frame["rank"]])
+    rank = _("rank")
+    if rank in frame:
+        frame.insert(1, _("at k"), ["◀ k" if r == k else "" for r in frame[rank]])
     return frame
 
 
@@ -148,13 +151,13 @@ def worked_solution(explanation, *, labels: Mapping[str, str], k: int, title: st
     ('# Recall: R@2 = 1', True)
     """
     frame = step_frame(explanation.columns, labels=labels, k=k)
-    lines = [f"# {title}: {explanation}", "", "Definition:", "", f"$$ {explanation.definition} $$", "",
-             "Step by step:", "", markdown_table(frame), "", "With the numbers:", "",
+    lines = [f"# {title}: {explanation}", "", _("Definition:"), "", f"$$ {explanation.definition} $$", "",
+             _("Step by step:"), "", markdown_table(frame), "", _("With the numbers:"), "",
              f"$$ {explanation.formula} $$", ""]
     if explanation.summary:
         facts = ", ".join(f"{key} = {value}" for key, value in explanation.summary.items()
                           if isinstance(value, int | float))
-        lines += [f"Summary: {facts}", ""]
+        lines += [_("Summary: {facts}").format(facts=facts), ""]
     return "\n".join(lines)
 
 

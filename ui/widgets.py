@@ -13,13 +13,19 @@ import pandas as pd
 import streamlit as st
 
 from . import model, presets, state, validation
+from .i18n import N_, _, ngettext, shown
 from .render import copy_link, messages, permalink, plain
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "move_item", "drag_order", "example_bar", "GRADE_HELP"]
 
-GRADE_HELP = (f"0 = not relevant; 1 to {validation.LIMITS.grade_max} = relevant, higher is better; "
-              f"{validation.UNJUDGED} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
+GRADE_HELP = N_("0 = not relevant; 1 to {grade_max} = relevant, higher is better; "
+                "{unjudged} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
+
+
+def grade_help() -> str:
+    """:data:`GRADE_HELP` in the session's language, with the limits filled in."""
+    return _(GRADE_HELP).format(grade_max=validation.LIMITS.grade_max, unjudged=validation.UNJUDGED)
 
 
 # --------------------------------------------------------------------------- k, mode, presets
@@ -46,17 +52,17 @@ def k_slider(page: str, n: int) -> int:
     key = f"{page}.k"
     k = state.effective_k(ex)
     if ex.k > n and n >= 1:
-        st.caption(f"k = {ex.k} is beyond the {n} ranked items; using k = {k}.")
+        st.caption(_("k = {k_asked} is beyond the {n} ranked items; using k = {k}.").format(k_asked=ex.k, n=n, k=k))
     if n < 2:
-        st.caption(f"k = {k} (the ranking has {n} item{'s' if n != 1 else ''})")
+        st.caption(ngettext("k = {k} (the ranking has {n} item)", "k = {k} (the ranking has {n} items)", n).format(k=k, n=n))
         return k
     _show(key, k, shape=n)
 
     def changed() -> None:
         state.update(k=int(st.session_state[key]))
 
-    st.slider("k — the cutoff (look at the top k results)", 1, n, key=key, on_change=changed,
-              help="Every '@k' measure looks only at the first k results. Click a point on a chart to set it too.")
+    st.slider(_("k — the cutoff (look at the top k results)"), 1, n, key=key, on_change=changed,
+              help=_("Every '@k' measure looks only at the first k results. Click a point on a chart to set it too."))
     return k
 
 
@@ -71,9 +77,9 @@ def mode_switch(page: str) -> str:
         if value in model.MODES:
             state.update(mode=value)
 
-    st.segmented_control("relevance", list(model.MODES), key=key, on_change=changed,
-                         format_func={"binary": "binary (0/1)", "graded": "graded (0..10)"}.get,
-                         help="binary: every positive grade counts as relevant (1); graded: DCG uses the grades")
+    st.segmented_control(_("relevance"), list(model.MODES), key=key, on_change=changed,
+                         format_func={"binary": _("binary (0/1)"), "graded": _("graded (0..10)")}.get,
+                         help=_("binary: every positive grade counts as relevant (1); graded: DCG uses the grades"))
     return ex.mode
 
 
@@ -92,8 +98,8 @@ def preset_picker(page: str) -> None:
     # "restore" in :func:`preset_note` loads the same preset again
     loaded = st.session_state.get(state.KEYS["preset"])
     _show(key, loaded if loaded in presets.PRESETS else None)
-    st.selectbox("load an example", list(presets.PRESETS), key=key, on_change=load,
-                 format_func=lambda name: presets.PRESETS[name].title, placeholder="choose a preset…")
+    st.selectbox(_("load an example"), list(presets.PRESETS), key=key, on_change=load,
+                 format_func=shown(lambda name: _(presets.PRESETS[name].title)), placeholder=_("choose a preset…"))
 
 
 def preset_note() -> None:
@@ -104,11 +110,12 @@ def preset_note() -> None:
         preset = presets.PRESETS[name]
         if state.get_example().queries == preset.queries:
             # a preset file's text is a teacher's: shown as plain text
-            st.caption(f"Loaded: {plain(preset.title)} — {plain(preset.source, 200)}")
+            st.caption(_("Loaded: {title} — {source}").format(title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
         else:
-            st.caption(f"Started from: {plain(preset.title)} — {plain(preset.source, 200)} (edited since)")
-            st.button("↺ restore the preset", key=f"state.restore.{name}", on_click=state.load_preset,
-                      args=(name,), help="load the preset again, as it was")
+            st.caption(_("Started from: {title} — {source} (edited since)").format(
+                title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
+            st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=state.load_preset,
+                      args=(name,), help=_("load the preset again, as it was"))
 
 
 def query_picker(page: str) -> int:
@@ -124,7 +131,7 @@ def query_picker(page: str) -> int:
         if isinstance(value, int):
             state.update(current=value)
 
-    st.selectbox("query", list(range(len(ex.queries))), key=key, on_change=changed,
+    st.selectbox(_("query"), list(range(len(ex.queries))), key=key, on_change=changed,
                  format_func=lambda i: f"{i + 1}. {ex.queries[i].name[:60]}")
     return ex.current
 
@@ -140,7 +147,7 @@ def example_bar(page: str, n: int, *, k_slot: bool = False):
             query_picker(page)
     with cols[-1]:
         mode_switch(page)
-        copy_link(permalink(page), label="Copy link")
+        copy_link(permalink(page))
     if k_slot:
         return cols[-2].container()
     with cols[-2]:
@@ -163,14 +170,14 @@ def _frame(items, *, ranked: bool) -> pd.DataFrame:
 
 def _columns(ranked: bool) -> dict:
     cfg = {
-        "id": st.column_config.TextColumn("id", disabled=True, width="small",
-                                          help="the document id the metrics see (new rows get one)"),
-        "label": st.column_config.TextColumn("label", max_chars=validation.LIMITS.label_chars, width="medium",
-                                             help="what the result is (shown as plain text)"),
-        "grade": st.column_config.TextColumn("grade", max_chars=8, help=GRADE_HELP, width="small"),
+        "id": st.column_config.TextColumn(_("id"), disabled=True, width="small",
+                                          help=_("the document id the metrics see (new rows get one)")),
+        "label": st.column_config.TextColumn(_("label"), max_chars=validation.LIMITS.label_chars, width="medium",
+                                             help=_("what the result is (shown as plain text)")),
+        "grade": st.column_config.TextColumn(_("grade"), max_chars=8, help=grade_help(), width="small"),
     }
     if ranked:
-        cfg["rank"] = st.column_config.NumberColumn("rank", disabled=True, width="small", format="%d")
+        cfg["rank"] = st.column_config.NumberColumn(_("rank"), disabled=True, width="small", format="%d")
     return cfg
 
 
@@ -204,8 +211,8 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     added = len(delta.get("added_rows") or ()) if isinstance(delta, dict) else 0
     if added + len(items) > validation.LIMITS.items:
         # refuse before Streamlit applies the rows (it adds them one by one, which takes minutes)
-        state.reset_editors(f"{added:,} rows added: a list holds at most {validation.LIMITS.items:,} items. "
-                            "The previous example is kept.")
+        state.reset_editors(_("{added} rows added: a list holds at most {most} items. The previous example is "
+                              "kept.").format(added=f"{added:,}", most=f"{validation.LIMITS.items:,}"))
         key, delta = state.editor_key(page, name, index), None
         messages()
     pending = isinstance(delta, dict) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
@@ -311,22 +318,22 @@ def drag_order(page: str, index: int | None = None, *, across: bool = False) -> 
     q = ex.queries[i]
     if not 0 < len(q.ranking) + len(q.tray) <= DRAG_MOST:
         if q.ranking or q.tray:
-            st.caption(f"Dragging is offered for lists of up to {DRAG_MOST} items; use the buttons below.")
+            st.caption(_("Dragging is offered for lists of up to {most} items; use the buttons below.").format(most=DRAG_MOST))
         return
 
     def tile(where: str, n: int, item) -> str:  # unique (it carries the position); shown as plain text
         if across:
             return f"{where}{n} {item.label[:14] or item.id[:14]} · {grade_text(item.grade)}"
-        return f"{where}{n} · {item.label[:40] or item.id} · grade {grade_text(item.grade)}"
+        return f"{where}{n} · {item.label[:40] or item.id} · " + _("grade {grade}").format(grade=grade_text(item.grade))
 
     ranked = [tile("#", n, item) for n, item in enumerate(q.ranking, start=1)]
-    missed = [tile("tray ", n, item) for n, item in enumerate(q.tray, start=1)]
+    missed = [tile(_("tray") + " ", n, item) for n, item in enumerate(q.tray, start=1)]
     lookup = dict(zip(ranked + missed, q.ranking + q.tray, strict=True))
     # a new list (an edit, a move) makes a new component, which starts from the list as it is now
     digest = _digest((ranked, missed))
     with st.container(key=f"{page}-drag-{i}-{digest}"):  # a keyed block: the browser remounts the component
-        result = sort_items([{"header": "ranking, best first", "items": ranked},
-                             {"header": "relevant but not retrieved", "items": missed}],
+        result = sort_items([{"header": _("ranking, best first"), "items": ranked},
+                             {"header": _("relevant but not retrieved"), "items": missed}],
                             multi_containers=True, direction="horizontal" if across else "vertical",
                             custom_style=_drag_css(q.ranking, q.tray, across=across), key=f"{page}.drag.{i}.{digest}")
     try:
@@ -356,8 +363,8 @@ def item_actions(page: str, index: int | None = None) -> None:
     def describe(choice) -> str:
         where, n = choice
         item = (q.ranking if where == "r" else q.tray)[n]
-        place = f"#{n + 1}" if where == "r" else "tray"
-        return f"{place} · {item.label[:40] or item.id} (grade {grade_text(item.grade)})"
+        place = f"#{n + 1}" if where == "r" else _("tray")
+        return f"{place} · {item.label[:40] or item.id} (" + _("grade {grade}").format(grade=grade_text(item.grade)) + ")"
 
     long = len(everything) > DRAG_MOST
     if not long:
@@ -373,19 +380,19 @@ def item_actions(page: str, index: int | None = None) -> None:
         _pick_by_position(key, len(q.ranking), len(q.tray))
         st.caption(plain(describe(st.session_state[key]), 80))
     else:
-        st.selectbox("item", everything, key=widget, format_func=describe, on_change=picked)
+        st.selectbox(_("item"), everything, key=widget, format_func=shown(describe), on_change=picked)
     where = st.session_state[key][0]
     with st.container(horizontal=True, gap="small"):  # wraps when narrow, never cuts a label
         if where == "r":
-            st.button("↑ up", key=f"{key}.up", on_click=move_item, args=(key, i, "up"))
-            st.button("↓ down", key=f"{key}.down", on_click=move_item, args=(key, i, "down"))
-            st.button("⤒ top", key=f"{key}.top", on_click=move_item, args=(key, i, "top"))
-            st.button("→ tray", key=f"{key}.move", on_click=move_item, args=(key, i, "move"),
-                      help="relevant but not retrieved: it leaves the ranking and still counts in R")
+            st.button(_("↑ up"), key=f"{key}.up", on_click=move_item, args=(key, i, "up"))
+            st.button(_("↓ down"), key=f"{key}.down", on_click=move_item, args=(key, i, "down"))
+            st.button(_("⤒ top"), key=f"{key}.top", on_click=move_item, args=(key, i, "top"))
+            st.button(_("→ tray"), key=f"{key}.move", on_click=move_item, args=(key, i, "move"),
+                      help=_("relevant but not retrieved: it leaves the ranking and still counts in R"))
         else:
-            st.button("← retrieve", key=f"{key}.move", on_click=move_item, args=(key, i, "move"),
-                      help="append it to the bottom of the ranking")
-        st.button("remove", key=f"{key}.remove", on_click=move_item, args=(key, i, "remove"))
+            st.button(_("← retrieve"), key=f"{key}.move", on_click=move_item, args=(key, i, "move"),
+                      help=_("append it to the bottom of the ranking"))
+        st.button(_("remove"), key=f"{key}.remove", on_click=move_item, args=(key, i, "remove"))
 
 
 def move_item(key: str, i: int, action: str) -> None:
@@ -426,8 +433,8 @@ def _pick_by_position(key: str, ranked: int, missed: int) -> None:
         def placed() -> None:
             st.session_state[key] = (st.session_state[place], 0)
 
-        st.segmented_control("from", ["r", "t"], key=place, on_change=placed, required=True,
-                             format_func={"r": "the ranking", "t": "not retrieved"}.get)
+        st.segmented_control(_("from"), ["r", "t"], key=place, on_change=placed, required=True,
+                             format_func={"r": _("the ranking"), "t": _("not retrieved")}.get)
         where, n = st.session_state[key]
     number = f"{key}.number"
     _show(number, n + 1, shape=(where, ranked if where == "r" else missed))
@@ -437,7 +444,7 @@ def _pick_by_position(key: str, ranked: int, missed: int) -> None:
         if isinstance(value, int):
             st.session_state[key] = (where, value - 1)
 
-    st.number_input("rank of the item" if where == "r" else "place in the tray", min_value=1,
+    st.number_input(_("rank of the item") if where == "r" else _("place in the tray"), min_value=1,
                     max_value=ranked if where == "r" else missed, step=1, key=number, on_change=numbered)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import _check
+from .._i18n import _, ngettext
 from ..explain import frac, num
 from .normalise import UNITS, _answers, _text, _units, is_no_answer, normalize_steps
 from .scores import _compare, _Match, _scores
@@ -121,10 +122,10 @@ def explain_answer(prediction: str | None, gold, *, unit: str = "token") -> Answ
                 unit=unit, answerable=answerable, abstains=abstains, em=em, f1=f1,
                 correct=correct, definition=DEFINITION)
     if not answerable:
-        reason = ("The question has no gold answer (unanswerable): the prediction abstains, "
-                  "so EM = F1 = 1." if abstains else
-                  "The question has no gold answer (unanswerable) but the prediction gives one: "
-                  "EM = F1 = 0.")
+        reason = (_("The question has no gold answer (unanswerable): the prediction abstains, "
+                    "so EM = F1 = 1.") if abstains else
+                  _("The question has no gold answer (unanswerable) but the prediction gives one: "
+                    "EM = F1 = 0."))
         return AnswerExplanation(**base, precision=f1, recall=f1,
                                  formula=rf"\text{{unanswerable}}:\ EM = F_1 = {num(f1)}",
                                  reason=reason)
@@ -152,16 +153,20 @@ def explain_answer(prediction: str | None, gold, *, unit: str = "token") -> Answ
     p, r = best_match.precision, best_match.recall
     if abstains:
         formula = r"\text{no answer on an answerable question}:\ EM = F_1 = 0"
-        reason = "The prediction abstains but the question has a gold answer: EM = F1 = 0."
+        reason = _("The prediction abstains but the question has a gold answer: EM = F1 = 0.")
     elif c == 0:
         formula = (rf"P = {frac(c, n_p)} = 0,\quad R = {frac(c, n_g)} = 0,\quad "
                    r"F_1 = 0\ (\text{nothing in common})")
-        reason = "No common unit with any gold answer: F1 = 0."
+        reason = _("No common unit with any gold answer: F1 = 0.")
     else:
         formula = (rf"P = {frac(c, n_p)} = {num(p)},\quad R = {frac(c, n_g)} = {num(r)},\quad "
                    rf"F_1 = \frac{{2 \cdot {num(p)} \cdot {num(r)}}}{{{num(p)} + {num(r)}}} = {num(f1)}")
-        reason = (f"{c} common {unit}{'s' if c != 1 else ''} with the best gold answer "
-                  f"(#{best + 1} of {len(golds)}).")
+        reason = (ngettext("{n} common character with the best gold answer (#{best} of {golds}).",
+                           "{n} common characters with the best gold answer (#{best} of {golds}).", c)
+                  if unit == "char" else
+                  ngettext("{n} common token with the best gold answer (#{best} of {golds}).",
+                           "{n} common tokens with the best gold answer (#{best} of {golds}).", c)
+                  ).format(n=c, best=best + 1, golds=len(golds))
     g_norm = gold_steps[best][-1][1]
     return AnswerExplanation(
         **base, columns=cols, best=best,

@@ -51,6 +51,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import core
+from .._i18n import N_, _
 from ..explain import num
 from ..measures import Measure, parse
 from ..ranking import dcg as dcg_kernel
@@ -93,24 +94,24 @@ def parse_answer(text) -> tuple[float, float | None, int | None]:
     (0.5425, 0.00125, None)
     """
     if isinstance(text, bool):
-        raise ValueError("type a number such as 0.54 or 2/3")
+        raise ValueError(_("type a number such as 0.54 or 2/3"))
     if isinstance(text, int | float):
         try:
             value = float(text)
         except OverflowError:
-            raise ValueError("number too large: type a number such as 0.54") from None
+            raise ValueError(_("number too large: type a number such as 0.54")) from None
         if not math.isfinite(value):
-            raise ValueError("type a finite number such as 0.54")
+            raise ValueError(_("type a finite number such as 0.54"))
         return value, MAX_TOLERANCE, None
     if not isinstance(text, str):
-        raise ValueError("type a number such as 0.54 or 2/3")
+        raise ValueError(_("type a number such as 0.54 or 2/3"))
     if len(text) > 10 * MAX_ANSWER_CHARS:  # before any work on it
-        raise ValueError(f"answer too long ({len(text)} characters): type a number such as 0.54")
+        raise ValueError(_("answer too long ({n} characters): type a number such as 0.54").format(n=len(text)))
     s = text.strip()
     if not s:
-        raise ValueError("empty answer")
+        raise ValueError(_("empty answer"))
     if len(s) > MAX_ANSWER_CHARS:
-        raise ValueError(f"answer too long ({len(s)} characters): type a number such as 0.54")
+        raise ValueError(_("answer too long ({n} characters): type a number such as 0.54").format(n=len(s)))
     s = s.replace(" ", "").replace("−", "-")
     if "," in s and "." not in s and all(part.count(",") <= 1 for part in s.split("/")):
         s = s.replace(",", ".")  # decimal comma, also on each side of a fraction
@@ -121,7 +122,7 @@ def parse_answer(text) -> tuple[float, float | None, int | None]:
     if percent:
         s = s[:-1]
     if not re.fullmatch(rf"-?{_DECIMAL}", s):
-        raise ValueError(f"{_short(text)} is not a number: type e.g. 0.54, 2/3, 2.17/4 or 54%")
+        raise ValueError(_("{text} is not a number: type e.g. 0.54, 2/3, 2.17/4 or 54%").format(text=_short(text)))
     decimals = _decimals(s)
     value = float(s)
     if percent:
@@ -143,7 +144,7 @@ def _fraction(text: str, top: str, bottom: str) -> tuple[float, float, None]:
     through the division (first order: δ(a/b) = δa/|b| + |a|·δb/b²), at most ±0.005."""
     a, b = Fraction(top), Fraction(bottom)
     if b == 0:
-        raise ValueError(f"{_short(text)}: division by zero")
+        raise ValueError(_("{text}: division by zero").format(text=_short(text)))
     value = float(a / b)
     da, db = (0.5 * 10.0 ** -_decimals(x) if "." in x else 0.0 for x in (top, bottom))
     if not (da or db):
@@ -193,36 +194,37 @@ def _table(m: Measure, q) -> dict[str, tuple[str, float, bool]]:
     cols, out = e.columns, {}
     name = m.name
     if name in ("P", "R", "F1", "Success"):
-        top = "retrieved" if m.cutoff is None else f"in the top {m.cutoff}"
-        out["hits"] = (f"relevant documents {top}", float(e.summary["hits"]), True)
+        label = (_("relevant documents retrieved") if m.cutoff is None
+                 else _("relevant documents in the top {k}").format(k=m.cutoff))
+        out["hits"] = (label, float(e.summary["hits"]), True)
         if name in ("R", "F1"):
-            out["R"] = ("R, the relevant documents in the judgments", float(e.summary["R"]), True)
+            out["R"] = (_("R, the relevant documents in the judgments"), float(e.summary["R"]), True)
         if name == "F1":
-            out["P"] = ("precision P@k", float(e.summary["P"]), False)
-            out["recall"] = ("recall R@k", float(e.summary["R_value"]), False)
+            out["P"] = (_("precision P@k"), float(e.summary["P"]), False)
+            out["recall"] = (_("recall R@k"), float(e.summary["R_value"]), False)
     elif name == "RR":
         first = e.summary["first_relevant_rank"]
-        out["first_relevant_rank"] = ("rank of the first relevant document (0 if none)",
+        out["first_relevant_rank"] = (_("rank of the first relevant document (0 if none)"),
                                       float(first or 0), True)
     elif name == "AP":
         for r, hit, p, s in zip(cols["rank"], cols["relevant"], cols["precision"], cols["running_sum"],
                                 strict=True):
             if hit:
-                out[f"precision@{r}"] = (f"precision at rank {r} (a relevant document)", float(p), False)
-                out[f"running_sum@{r}"] = (f"sum of those precisions up to rank {r}", float(s), False)
-        out["denominator"] = ("the denominator", float(e.summary["denominator"]), True)
+                out[f"precision@{r}"] = (_("precision at rank {r} (a relevant document)").format(r=r), float(p), False)
+                out[f"running_sum@{r}"] = (_("sum of those precisions up to rank {r}").format(r=r), float(s), False)
+        out["denominator"] = (_("the denominator"), float(e.summary["denominator"]), True)
     else:
         for i, (g, d, c) in enumerate(zip(cols["gain"], cols["discount"], cols["dcg"], strict=True), 1):
-            out[f"gain@{i}"] = (f"gain at rank {i}", float(g), False)
+            out[f"gain@{i}"] = (_("gain at rank {i}").format(i=i), float(g), False)
             if name != "CG":
-                out[f"discount@{i}"] = (f"discount at rank {i}", float(d), False)
-                out[f"dcg@{i}"] = (f"DCG after rank {i}", float(c), False)
+                out[f"discount@{i}"] = (_("discount at rank {i}").format(i=i), float(d), False)
+                out[f"dcg@{i}"] = (_("DCG after rank {i}").format(i=i), float(c), False)
             else:
-                out[f"cg@{i}"] = (f"CG after rank {i}", float(cols["cg"][i - 1]), False)
+                out[f"cg@{i}"] = (_("CG after rank {i}").format(i=i), float(cols["cg"][i - 1]), False)
         if name in ("IDCG", "nDCG"):
             out["DCG"] = ("DCG", float(e.summary["DCG"]), False)
-            out["IDCG"] = ("IDCG, the DCG of the ideal ordering", float(e.summary["IDCG"]), False)
-    out["value"] = (f"the value of {e.measure}", float(e.value), False)
+            out["IDCG"] = (_("IDCG, the DCG of the ideal ordering"), float(e.summary["IDCG"]), False)
+    out["value"] = (_("the value of {measure}").format(measure=e.measure), float(e.value), False)
     return out
 
 
@@ -245,7 +247,7 @@ def _convention(**params) -> Callable:
         changed = m.with_params(**params)
         if changed == m:
             return []
-        return [{k: v for k, (_, v, _) in _table(changed, q).items()}]
+        return [{k: v for k, (_label, v, _integer) in _table(changed, q).items()}]
     return kernel
 
 
@@ -327,7 +329,7 @@ def _dcg_steps(m, q, *, discounts=None, ideal_gains=None, round_to=None):
     if ideal_gains is None:
         ideal_gains = dcg_kernel.ideal_order(m, q)[2].tolist()
     ideal_gains = ideal_gains if m.cutoff is None else ideal_gains[: m.cutoff]
-    _, idcg = run(ideal_gains)
+    _gains, idcg = run(ideal_gains)
     table["DCG"], table["IDCG"] = dcg_value, idcg
     table["value"] = idcg if m.name == "IDCG" else (dcg_value / idcg if idcg > 0 else 0.0)
     return table
@@ -410,53 +412,53 @@ class Mistake:
 
 
 MISTAKES: tuple[Mistake, ...] = (
-    Mistake("ap_retrieved", "AP divided by the relevant documents retrieved instead of R",
-            "AP divides the sum of precisions by R, every relevant document in the judgments — a "
+    Mistake("ap_retrieved", N_("AP divided by the relevant documents retrieved instead of R"),
+            N_("AP divides the sum of precisions by R, every relevant document in the judgments — a "
             "relevant document never retrieved contributes 0. Dividing by the relevant documents "
-            "retrieved is scikit-learn's convention (AP(denominator='retrieved')).",
+            "retrieved is scikit-learn's convention (AP(denominator='retrieved'))."),
             ("AP",), _convention(denominator="retrieved")),
-    Mistake("ap_min_k_r", "AP@k divided by min(k, R) instead of R",
-            "AP@k divides the sum of precisions by R, every relevant document in the judgments, even "
+    Mistake("ap_min_k_r", N_("AP@k divided by min(k, R) instead of R"),
+            N_("AP@k divides the sum of precisions by R, every relevant document in the judgments, even "
             "when R is larger than k. Dividing by min(k, R) is another convention "
-            "(AP(denominator='min(k,R)'), used by Spark and recommender libraries).",
+            "(AP(denominator='min(k,R)'), used by Spark and recommender libraries)."),
             ("AP",), _convention(denominator="min(k,R)")),
-    Mistake("ap_results_or_k", "AP divided by the number of results N or by k instead of R",
-            "AP averages over the relevant documents, not over the ranks: divide the sum of precisions "
+    Mistake("ap_results_or_k", N_("AP divided by the number of results N or by k instead of R"),
+            N_("AP averages over the relevant documents, not over the ranks: divide the sum of precisions "
             "by R, the relevant documents in the judgments — not by the number of results N, nor by "
-            "the cutoff k as P@k does.", ("AP",), ap_divided_by_results_or_k),
-    Mistake("ap_nonrelevant", "precision counted at non-relevant ranks too",
-            "Only ranks holding a relevant document add their precision to AP's sum; the precision at "
-            "a non-relevant rank is skipped.", ("AP",), ap_nonrelevant_counted),
-    Mistake("log2_i", "discount log2(i) instead of log2(i + 1)",
-            "The discount at rank i is log2(i + 1): 1 at rank 1, 1.585 at rank 2, 2 at rank 3. With "
-            "log2(i) rank 1 would be divided by 0 and rank 2 not discounted at all.",
+            "the cutoff k as P@k does."), ("AP",), ap_divided_by_results_or_k),
+    Mistake("ap_nonrelevant", N_("precision counted at non-relevant ranks too"),
+            N_("Only ranks holding a relevant document add their precision to AP's sum; the precision at "
+            "a non-relevant rank is skipped."), ("AP",), ap_nonrelevant_counted),
+    Mistake("log2_i", N_("discount log2(i) instead of log2(i + 1)"),
+            N_("The discount at rank i is log2(i + 1): 1 at rank 1, 1.585 at rank 2, 2 at rank 3. With "
+            "log2(i) rank 1 would be divided by 0 and rank 2 not discounted at all."),
             DCG_FAMILY, log2_i_discount),
-    Mistake("log_base", "natural log or log10 in the discount instead of log2",
-            "The discount is log2(i + 1), the logarithm in base 2: log2(3) = 1.585, where ln(3) = 1.0986 "
-            "and log10(3) = 0.4771. On a calculator, log2(x) = ln(x) / ln(2).",
+    Mistake("log_base", N_("natural log or log10 in the discount instead of log2"),
+            N_("The discount is log2(i + 1), the logarithm in base 2: log2(3) = 1.585, where ln(3) = 1.0986 "
+            "and log10(3) = 0.4771. On a calculator, log2(x) = ln(x) / ln(2)."),
             ("DCG", "IDCG", "nDCG"), log_base_discount),
-    Mistake("ideal_from_ranking", "ideal ordering taken from the list instead of the judgments",
-            "The ideal DCG sorts every judged document, including relevant documents the system never "
-            "retrieved. Sorting only the retrieved list is scikit-learn's convention (ideal='ranking').",
+    Mistake("ideal_from_ranking", N_("ideal ordering taken from the list instead of the judgments"),
+            N_("The ideal DCG sorts every judged document, including relevant documents the system never "
+            "retrieved. Sorting only the retrieved list is scikit-learn's convention (ideal='ranking')."),
             ("IDCG", "nDCG"), _convention(ideal="ranking")),
-    Mistake("ideal_not_sorted", "the ideal list not sorted",
-            "The ideal ordering puts the highest grades first: sort the judged grades in descending "
-            "order before computing IDCG.", ("IDCG", "nDCG"), ideal_not_sorted),
-    Mistake("exp_gain", "2^rel - 1 gain instead of the grade",
-            "This measure's gain is the grade itself (trec_eval). 2^grade - 1 is another convention "
-            "(dcg='exp-log2', ranx's ndcg_burges).", DCG_FAMILY, _convention(dcg="exp-log2")),
-    Mistake("linear_gain", "the grade as gain instead of 2^rel - 1",
-            "This measure uses the exponential gain 2^grade - 1 (dcg='exp-log2'): a grade 3 is worth 7, "
-            "not 3.", DCG_FAMILY, _convention(dcg="log2")),
-    Mistake("p_list_length", "P@k divided by the length of the list instead of k",
-            "P@k always divides by k, even when the list is longer or shorter than k (trec_eval: 2 "
-            "retrieved, both relevant, P@5 = 2/5).", ("P",), p_divided_by_list_length),
-    Mistake("rank_off_by_one", "ranks off by one",
-            "Ranks start at 1: the first document is rank 1, and its discount is log2(1 + 1) = 1.",
+    Mistake("ideal_not_sorted", N_("the ideal list not sorted"),
+            N_("The ideal ordering puts the highest grades first: sort the judged grades in descending "
+            "order before computing IDCG."), ("IDCG", "nDCG"), ideal_not_sorted),
+    Mistake("exp_gain", N_("2^rel - 1 gain instead of the grade"),
+            N_("This measure's gain is the grade itself (trec_eval). 2^grade - 1 is another convention "
+            "(dcg='exp-log2', ranx's ndcg_burges)."), DCG_FAMILY, _convention(dcg="exp-log2")),
+    Mistake("linear_gain", N_("the grade as gain instead of 2^rel - 1"),
+            N_("This measure uses the exponential gain 2^grade - 1 (dcg='exp-log2'): a grade 3 is worth 7, "
+            "not 3."), DCG_FAMILY, _convention(dcg="log2")),
+    Mistake("p_list_length", N_("P@k divided by the length of the list instead of k"),
+            N_("P@k always divides by k, even when the list is longer or shorter than k (trec_eval: 2 "
+            "retrieved, both relevant, P@5 = 2/5)."), ("P",), p_divided_by_list_length),
+    Mistake("rank_off_by_one", N_("ranks off by one"),
+            N_("Ranks start at 1: the first document is rank 1, and its discount is log2(1 + 1) = 1."),
             ("RR", "DCG", "IDCG", "nDCG"), first_rank_off_by_one),
-    Mistake("rounding_early", "rounding too early",
-            "Intermediate numbers were rounded before the final step; keep full precision until the "
-            "end and round only the answer.", ("AP", "DCG", "IDCG", "nDCG"), rounding_too_early),
+    Mistake("rounding_early", N_("rounding too early"),
+            N_("Intermediate numbers were rounded before the final step; keep full precision until the "
+            "end and round only the answer."), ("AP", "DCG", "IDCG", "nDCG"), rounding_too_early),
 )
 
 
@@ -487,8 +489,8 @@ class Diagnosis:
     compared: int
 
 
-ROUNDED_NOTE = "right from the rounded numbers you typed before it; unrounded it is {}"
-FOLLOWS_NOTE = "follows from your earlier numbers"
+ROUNDED_NOTE = N_("right from the rounded numbers you typed before it; unrounded it is {}")
+FOLLOWS_NOTE = N_("follows from your earlier numbers")
 
 
 @dataclass(frozen=True)
@@ -518,26 +520,28 @@ class CheckResult:
         """One plain sentence for the learner."""
         if self.first_wrong is None:
             if not any(s.status != "blank" for s in self.steps):
-                return "Type at least one number to check."
+                return _("Type at least one number to check.")
             if not self.all_correct:
                 bad = next(s for s in self.steps if s.status == "unreadable")
-                return f"Could not read {bad.label}: {bad.note}"
+                return _("Could not read {step}: {note}").format(step=bad.label, note=bad.note)
             if any(s.note for s in self.steps if s.status == "correct"):
-                return ("Every number you typed is right. Some come from numbers you rounded: keep more "
-                        "decimals until the end (see the notes).")
-            return "Every number you typed is right."
+                return _("Every number you typed is right. Some come from numbers you rounded: keep more "
+                         "decimals until the end (see the notes).")
+            return _("Every number you typed is right.")
         s = self.first_wrong
-        text = f"First wrong step: {s.label} — you typed {s.given_text.strip()}, the right value is {num(s.expected)}."
+        text = _("First wrong step: {step} — you typed {typed}, the right value is {value}.").format(
+            step=s.label, typed=s.given_text.strip(), value=num(s.expected))
         if len(self.diagnoses) > 1:
-            titles = "; ".join(d.mistake.title for d in self.diagnoses)
-            text += f" Likely mistake — {len(self.diagnoses)} of them give your numbers: {titles}."
+            titles = "; ".join(_(d.mistake.title) for d in self.diagnoses)
+            text += " " + _("Likely mistake — {n} of them give your numbers: {titles}.").format(
+                n=len(self.diagnoses), titles=titles)
         elif self.diagnoses:
-            text += f" Likely mistake: {self.diagnoses[0].mistake.title}."
+            text += " " + _("Likely mistake: {title}.").format(title=_(self.diagnoses[0].mistake.title))
         elif sum(1 for t in self.steps if t.status != "blank") > 1:
-            text += " None of the usual mistakes gives your number: compare this step with the worked solution."
+            text += " " + _("None of the usual mistakes gives your number: compare this step with the worked solution.")
         else:
-            text += (" None of the usual mistakes gives your number: type every step to find where it goes "
-                     "wrong, or open the worked solution.")
+            text += " " + _("None of the usual mistakes gives your number: type every step to find where it goes "
+                            "wrong, or open the worked solution.")
         return text
 
 
@@ -707,10 +711,10 @@ def check(measure, ranking, judgments, answers: Mapping[str, object]) -> CheckRe
         own = None if ok else _from_own_numbers(key, derivations, table, parsed, verdicts)
         if own is not None and _close(given, own[0], tol, integer):
             ok = own[1]  # right from accepted (rounded) numbers, or a consequence of wrong ones
-            note = ROUNDED_NOTE.format(num(expected)) if ok else FOLLOWS_NOTE
+            note = _(ROUNDED_NOTE).format(num(expected)) if ok else _(FOLLOWS_NOTE)
         elif not ok and decimals is not None and decimals < 2 and not integer \
                 and abs(given - expected) <= 0.5 * 10.0 ** -decimals + EPS:
-            note = "right when rounded to the decimals you typed, but type at least 2 decimals"
+            note = _("right when rounded to the decimals you typed, but type at least 2 decimals")
         parsed[key] = (given, tol, integer)
         verdicts[key] = "correct" if ok else "wrong"
         results.append(StepResult(key, label, expected, text, given, None if integer else tol,

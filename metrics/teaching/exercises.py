@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import core
+from .._i18n import N_, _
 from ..explain import num
 from ..measures import parse
 from .check import EPS, parse_answer
@@ -38,9 +39,9 @@ from .check import EPS, parse_answer
 __all__ = ["LEVELS", "Question", "Exercise", "Grade", "generate", "grade_answer", "swapped", "predict_swap",
            "worksheet_markdown", "worksheet_html", "MAX_SEED", "working"]
 
-LEVELS = {1: "easy", 2: "medium", 3: "hard"}
+LEVELS = {1: N_("easy"), 2: N_("medium"), 3: N_("hard")}  # translated where shown
 MAX_SEED = 2**31 - 1
-PREDICT_CHOICES = ("up", "down", "same")
+PREDICT_CHOICES = (N_("up"), N_("down"), N_("same"))  # the values stay English; shown translated
 DOC_NAMES = "ABCDEFGHIJKL"
 
 
@@ -73,8 +74,12 @@ class Exercise:
 
 @dataclass(frozen=True)
 class Grade:
+    """The verdict on an answer; ``counted`` is False when there was nothing to grade (no
+    answer, an unreadable one, a choice outside the list)."""
+
     correct: bool
     message: str
+    counted: bool = field(default=True, repr=False)
 
 
 def _seed(seed) -> int:
@@ -115,12 +120,14 @@ def working(measure: str, ranking, judgments) -> str:
     name, at = m.name, ("" if m.cutoff is None else f"@{m.cutoff}")
     v = num(e.value)
     if name == "P":
-        return f"{e.measure} = (relevant in the top {s['k']}) / {s['k']} = {s['hits']}/{s['k']} = {v}"
+        return (f"{e.measure} = (" + _("relevant in the top {k}").format(k=s["k"])
+                + f") / {s['k']} = {s['hits']}/{s['k']} = {v}")
     if name == "R":
-        return f"{e.measure} = (relevant in the top {s['k']}) / R = {s['hits']}/{s['R']} = {v}"
+        return (f"{e.measure} = (" + _("relevant in the top {k}").format(k=s["k"])
+                + f") / R = {s['hits']}/{s['R']} = {v}")
     if name == "RR":
         first = s["first_relevant_rank"]
-        return f"{e.measure} = 1/{first} = {v}" if first else f"{e.measure} = 0 (no relevant document)"
+        return f"{e.measure} = 1/{first} = {v}" if first else f"{e.measure} = 0 (" + _("no relevant document") + ")"
     if name == "AP":
         terms = [f"{h}/{r}" for r, h, hit in zip(c["rank"], c["hits"], c["relevant"], strict=True) if hit]
         if not terms or not s["denominator"]:
@@ -147,10 +154,12 @@ def _predict(measure: str, ranking, judgments, i: int, j: int, *, by_rank: bool 
     before = core.score(measure, ranking, judgments)
     after = core.score(measure, swapped(ranking, i, j), judgments)
     answer = "up" if after > before + EPS else "down" if after < before - EPS else "same"
-    who = (f"the results at ranks {i} and {j}" if by_rank
-           else f"{ranking[i - 1]} (rank {i}) and {ranking[j - 1]} (rank {j})")
-    prompt = f"Predict, then reveal: if {who} swap places, does {measure} go up, down or stay the same?"
-    why = f"{measure} goes from {num(round(before, 4))} to {num(round(after, 4))}"
+    who = (_("the results at ranks {i} and {j}").format(i=i, j=j) if by_rank
+           else _("{a} (rank {i}) and {b} (rank {j})").format(a=ranking[i - 1], i=i, b=ranking[j - 1], j=j))
+    prompt = _("Predict, then reveal: if {who} swap places, does {measure} go up, down or stay the same?").format(
+        who=who, measure=measure)
+    why = _("{measure} goes from {before} to {after}").format(measure=measure, before=num(round(before, 4)),
+                                                             after=num(round(after, 4)))
     if answer == "same":
         why += " — " + _why_same(measure, ranking, judgments, i, j)
     return Question("predict", prompt, measure, answer, why + ".", PREDICT_CHOICES)
@@ -160,14 +169,15 @@ def _why_same(measure: str, ranking, judgments, i: int, j: int) -> str:
     m = parse(measure)
     k = m.cutoff
     if k is not None and i > k:
-        return f"both ranks are below the cutoff {k}, so {measure} never sees them"
+        return _("both ranks are below the cutoff {k}, so {measure} never sees them").format(k=k, measure=measure)
     if judgments.get(ranking[i - 1], 0) == judgments.get(ranking[j - 1], 0):
-        return "the two documents are equally relevant"
+        return _("the two documents are equally relevant")
     if m.name in ("P", "R", "Success") and (k is None or j <= k):
-        return f"both stay in the top {k}, and {m.name} counts relevant documents, not their order"
+        return _("both stay in the top {k}, and {name} counts relevant documents, not their order").format(
+            k=k, name=m.name)
     if m.name == "RR":
-        return "the first relevant document stays where it was"
-    return "the change happens where this measure does not look"
+        return _("the first relevant document stays where it was")
+    return _("the change happens where this measure does not look")
 
 
 def _pair(rng, n: int, ranking, judgments, measure: str, want_change: bool):
@@ -206,7 +216,7 @@ def predict_swap(measure: str, ranking, judgments, seed: int) -> tuple[Question,
     i, j = _pair(rng, n, list(ranking), judgments, measure, want_change=seed % 4 != 3)
     direction = _predict(measure, list(ranking), judgments, i, j, by_rank=True)
     after = swapped(ranking, i, j)
-    value = _compute(measure, after, judgments, f"And {measure} after the swap is …?")
+    value = _compute(measure, after, judgments, _("And {measure} after the swap is …?").format(measure=measure))
     return direction, value, i, j
 
 
@@ -220,7 +230,7 @@ def generate(seed: int, level: int = 1) -> Exercise:
     rng = np.random.default_rng([seed, level])
     n = 5 if level == 1 else 8
     ranking = list(DOC_NAMES[:n])
-    for _ in range(100):
+    for _attempt in range(100):
         if level < 3:
             rel = rng.random(n) < 0.45
             grades = [int(x) for x in rel]
@@ -237,28 +247,29 @@ def generate(seed: int, level: int = 1) -> Exercise:
     qs = []
     p_k, r_k, dcg_k, ndcg_k = (str(parse(name).with_cutoff(k)) for name in ("P", "R", "DCG", "nDCG"))
     if level == 1:
-        qs.append(_compute(p_k, ranking, judgments, f"What is {p_k}?"))
-        qs.append(_compute(r_k, ranking, judgments, f"What is {r_k} (recall at {k})?"))
-        qs.append(_compute("RR", ranking, judgments, "What is the reciprocal rank RR?"))
+        qs.append(_compute(p_k, ranking, judgments, _("What is {measure}?").format(measure=p_k)))
+        qs.append(_compute(r_k, ranking, judgments, _("What is {measure} (recall at {k})?").format(measure=r_k, k=k)))
+        qs.append(_compute("RR", ranking, judgments, _("What is the reciprocal rank RR?")))
         i, j = _pair(rng, n, ranking, judgments, p_k, want_change)
         qs.append(_predict(p_k, ranking, judgments, i, j))
     elif level == 2:
-        qs.append(_compute(p_k, ranking, judgments, f"What is {p_k}?"))
+        qs.append(_compute(p_k, ranking, judgments, _("What is {measure}?").format(measure=p_k)))
         qs.append(_compute("AP", ranking, judgments,
-                           "What is the average precision AP (trec_eval: divide by R, every relevant "
-                           "document in the judgments)?"))
+                           _("What is the average precision AP (trec_eval: divide by R, every relevant "
+                             "document in the judgments)?")))
         qs.append(_compute("AP(denominator='retrieved')", ranking, judgments,
-                           "What is AP if you divide by the relevant documents retrieved instead "
-                           "(scikit-learn's convention)?"))
+                           _("What is AP if you divide by the relevant documents retrieved instead "
+                             "(scikit-learn's convention)?")))
         i, j = _pair(rng, n, ranking, judgments, "AP", want_change)
         qs.append(_predict("AP", ranking, judgments, i, j))
     else:
         qs.append(_compute(dcg_k, ranking, judgments,
-                           f"What is {dcg_k} (gain = grade, discount log2(i + 1))?"))
+                           _("What is {measure} (gain = grade, discount log2(i + 1))?").format(measure=dcg_k)))
         qs.append(_compute(ndcg_k, ranking, judgments,
-                           f"What is {ndcg_k}? The ideal ordering sorts every judged document."))
+                           _("What is {measure}? The ideal ordering sorts every judged document.").format(
+                               measure=ndcg_k)))
         qs.append(_compute(str(parse(ndcg_k).with_params(dcg="exp-log2")), ranking, judgments,
-                           f"What is {ndcg_k} with the gain 2^grade - 1?"))
+                           _("What is {measure} with the gain 2^grade - 1?").format(measure=ndcg_k)))
         i, j = _pair(rng, n, ranking, judgments, "nDCG@3", want_change)
         qs.append(_predict("nDCG@3", ranking, judgments, i, j))
     return Exercise(seed, level, tuple(ranking), judgments, tuple(qs))
@@ -274,20 +285,22 @@ def grade_answer(question: Question, text) -> Grade:
     if question.kind == "predict":
         choice = str(text).strip().lower() if text is not None else ""
         if choice not in question.choices:
-            return Grade(False, f"Choose one of: {', '.join(question.choices)}.")
+            return Grade(False, _("Choose one of: {choices}.").format(choices=", ".join(map(_, question.choices))),
+                         counted=False)
         ok = choice == question.answer
-        return Grade(ok, ("Right: " if ok else f"Not quite — it goes {question.answer}: ") + question.reveal)
+        return Grade(ok, (_("Right: {reveal}") if ok else _("Not quite — it goes {answer}: {reveal}")).format(
+            answer=_(question.answer), reveal=question.reveal))
     if text is None or (isinstance(text, str) and not text.strip()):
-        return Grade(False, "Type an answer first.")
+        return Grade(False, _("Type an answer first."), counted=False)
     try:
-        given, tol, _ = parse_answer(text)
+        given, tol, _decimals = parse_answer(text)
     except ValueError as err:
-        return Grade(False, f"Could not read your answer: {err}.")
+        return Grade(False, _("Could not read your answer: {error}.").format(error=err), counted=False)
     ok = abs(given - question.answer) <= tol + EPS
     shown = num(round(question.answer, 4))
     if ok:
-        return Grade(True, f"Right: {shown} (±{tol:g}).")
-    return Grade(False, f"Not quite: the answer is {shown}. {question.reveal}")
+        return Grade(True, _("Right: {answer} (±{tolerance}).").format(answer=shown, tolerance=f"{tol:g}"))
+    return Grade(False, _("Not quite: the answer is {answer}. {reveal}").format(answer=shown, reveal=question.reveal))
 
 
 # --------------------------------------------------------------------------- worksheets
@@ -298,10 +311,10 @@ def _md(text: str) -> str:
 
 
 def _answer_text(q: Question) -> str:
-    return q.answer if isinstance(q.answer, str) else num(round(q.answer, 4))
+    return _(q.answer) if isinstance(q.answer, str) else num(round(q.answer, 4))
 
 
-def worksheet_markdown(exercises, *, title: str = "Ranking metrics worksheet") -> str:
+def worksheet_markdown(exercises, *, title: str | None = None) -> str:
     """A printable worksheet in Markdown, the answer key at the end.
 
     >>> text = worksheet_markdown([generate(1, 1)], title="Week *3*")
@@ -309,21 +322,22 @@ def worksheet_markdown(exercises, *, title: str = "Ranking metrics worksheet") -
     ('# Week \\\\*3\\\\*', True)
     """
     exercises = list(exercises)
+    title = _("Ranking metrics worksheet") if title is None else title
     out = [f"# {_md(title)}", ""]
     for n, ex in enumerate(exercises, 1):
-        out += [f"## Exercise {n} ({LEVELS[ex.level]}, seed {ex.seed})", "",
-                "| rank | document | grade |", "|---:|:---|---:|"]
+        out += ["## " + _("Exercise {n} ({level}, seed {seed})").format(n=n, level=_(LEVELS[ex.level]), seed=ex.seed),
+                "", f"| {_('rank')} | {_('document')} | {_('grade')} |", "|---:|:---|---:|"]
         out += [f"| {r} | {d} | {ex.judgments.get(d, 0)} |" for r, d in enumerate(ex.ranking, 1)]
         out.append("")
         if ex.missed:
-            out += ["Judged relevant but not retrieved: "
-                    + ", ".join(f"{d} (grade {ex.judgments[d]})" for d in ex.missed), ""]
-        out += [f"{i}. {q.prompt}" + (" (up / down / same)" if q.kind == "predict" else "")
+            out += [_("Judged relevant but not retrieved:") + " "
+                    + ", ".join(_("{doc} (grade {grade})").format(doc=d, grade=ex.judgments[d]) for d in ex.missed), ""]
+        out += [f"{i}. {q.prompt}" + (" " + _("(up / down / same)") if q.kind == "predict" else "")
                 for i, q in enumerate(ex.questions, 1)]
         out.append("")
-    out += ["## Answer key", ""]
+    out += ["## " + _("Answer key"), ""]
     for n, ex in enumerate(exercises, 1):
-        out.append(f"**Exercise {n}**")
+        out.append("**" + _("Exercise {n}").format(n=n) + "**")
         out.append("")
         out += [f"{i}. **{_answer_text(q)}** — {q.reveal}" for i, q in enumerate(ex.questions, 1)]
         out.append("")
@@ -335,7 +349,7 @@ _CSS = ("body{font-family:sans-serif;max-width:42em;margin:2em auto}table{border
         "li{margin:.4em 0}")
 
 
-def worksheet_html(exercises, *, title: str = "Ranking metrics worksheet") -> str:
+def worksheet_html(exercises, *, title: str | None = None) -> str:
     """The same worksheet as a standalone HTML page for the browser's print (every text
     escaped; the answer key starts on a new printed page).
 
@@ -344,24 +358,28 @@ def worksheet_html(exercises, *, title: str = "Ranking metrics worksheet") -> st
     (False, True)
     """
     exercises = list(exercises)
+    title = _("Ranking metrics worksheet") if title is None else title
     e = html.escape
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>", f"<title>{e(title)}</title>",
              f"<style>{_CSS}</style></head><body>", f"<h1>{e(title)}</h1>"]
     for n, ex in enumerate(exercises, 1):
-        parts.append(f"<h2>Exercise {n} ({e(LEVELS[ex.level])}, seed {ex.seed})</h2>")
-        parts.append("<table><tr><th>rank</th><th>document</th><th>grade</th></tr>")
+        parts.append("<h2>" + e(_("Exercise {n} ({level}, seed {seed})").format(n=n, level=_(LEVELS[ex.level]),
+                                                                                  seed=ex.seed)) + "</h2>")
+        parts.append(f"<table><tr><th>{e(_('rank'))}</th><th>{e(_('document'))}</th><th>{e(_('grade'))}</th></tr>")
         parts += [f"<tr><td>{r}</td><td>{e(d)}</td><td>{ex.judgments.get(d, 0)}</td></tr>"
                   for r, d in enumerate(ex.ranking, 1)]
         parts.append("</table>")
         if ex.missed:
-            parts.append("<p>Judged relevant but not retrieved: "
-                         + e(", ".join(f"{d} (grade {ex.judgments[d]})" for d in ex.missed)) + "</p>")
+            parts.append("<p>" + e(_("Judged relevant but not retrieved:")) + " "
+                         + e(", ".join(_("{doc} (grade {grade})").format(doc=d, grade=ex.judgments[d])
+                                       for d in ex.missed)) + "</p>")
+        updown = " " + e(_("(up / down / same)"))
         parts.append("<ol>" + "".join(
-            f"<li>{e(q.prompt)}{' (up / down / same)' if q.kind == 'predict' else ''}"
-            "<br>Answer: ________</li>" for q in ex.questions) + "</ol>")
-    parts.append("<div class='key'><h2>Answer key</h2>")
+            f"<li>{e(q.prompt)}{updown if q.kind == 'predict' else ''}"
+            f"<br>{e(_('Answer:'))} ________</li>" for q in ex.questions) + "</ol>")
+    parts.append(f"<div class='key'><h2>{e(_('Answer key'))}</h2>")
     for n, ex in enumerate(exercises, 1):
-        parts.append(f"<h3>Exercise {n}</h3><ol>")
+        parts.append(f"<h3>{e(_('Exercise {n}').format(n=n))}</h3><ol>")
         parts += [f"<li><b>{e(_answer_text(q))}</b> — {e(q.reveal)}</li>" for q in ex.questions]
         parts.append("</ol>")
     parts.append("</div></body></html>")

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import core, grouped
+from .._i18n import _
 from ..conventions import PRESETS
 from ..measures import Measure, parse, parse_many
 from ..ranking.dcg import gain
@@ -126,15 +127,15 @@ def explore(measures, ranking, judgments, *, groups=None) -> Exploration:
 def _grouped_cell(name, m: Measure, docs, groups, base_value, own_groups: bool) -> Cell:
     fn = GROUPED.get(m.name)
     if fn is None or any(k != "rel" for k, _ in m.params):
-        return Cell(name, "—", None, (), False, f"{m} is not defined for grouped ground truth")
+        return Cell(name, "—", None, (), False, _("{measure} is not defined for grouped ground truth").format(measure=m))
     value = getattr(grouped, fn)(docs, groups, k=m.cutoff)
     label = f"grouped.{fn}" + ("" if m.cutoff is None else f"(k={m.cutoff})")
     differs = abs(value - base_value) > 1e-12
-    note = ("each relevant document is its own group" if own_groups
-            else "grouped ground truth: any id of a group satisfies it")
+    note = (_("each relevant document is its own group") if own_groups
+            else _("grouped ground truth: any id of a group satisfies it"))
     if m.name == "P" and m.cutoff is not None and len(docs) < m.cutoff:
-        note += "; divides by the documents retrieved, not by k"
-    return Cell(name, label, value, ("grouped ground truth",) if differs else (), differs, note)
+        note += "; " + _("divides by the documents retrieved, not by k")
+    return Cell(name, label, value, (_("grouped ground truth"),) if differs else (), differs, note)
 
 
 # --------------------------------------------------------------------------- snippets

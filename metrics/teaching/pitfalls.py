@@ -19,6 +19,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import numpy as np
 
 from .. import core
+from .._i18n import N_, _
 from ..measures import parse
 from ..ranking.dcg import discounts
 
@@ -85,21 +86,21 @@ def ndcg_above_one() -> Pitfall:
         dup_error = str(err)
     mixed = _dcg([2**g - 1 for g in grades]) / _dcg(sorted(judged.values(), reverse=True))
     return Pitfall(
-        "ndcg_above_one", "nDCG above 1",
-        "nDCG is DCG divided by the best DCG possible, so it can never exceed 1 — yet hand-rolled "
-        "code often reports 1.2 or 1.5.",
-        "The ideal must be built from the same documents, with the same gains, as the DCG: every "
-        "judged document (not a subset), each document once, one gain scale for both.",
+        "ndcg_above_one", N_("nDCG above 1"),
+        N_("nDCG is DCG divided by the best DCG possible, so it can never exceed 1 — yet hand-rolled "
+        "code often reports 1.2 or 1.5."),
+        N_("The ideal must be built from the same documents, with the same gains, as the DCG: every "
+        "judged document (not a subset), each document once, one gain scale for both."),
         {"ranking": ranking, "judgments": judged},
-        (Outcome("nDCG, ideal from every judged document (trec_eval)", right, True),
-         Outcome("ideal from the grade-2 documents only (the wrong set)", wrong_set, False,
-                 "the grade-1 documents add to DCG but not to the ideal"),
-         Outcome("document a counted twice: a, a, b (nDCG@3)", dup_value, False,
-                 "a duplicate earns its gain twice; the ideal has it once"),
-         Outcome("Ranklab on the duplicated ranking", None, True, "duplicates are an error, as in trec_eval",
+        (Outcome(N_("nDCG, ideal from every judged document (trec_eval)"), right, True),
+         Outcome(N_("ideal from the grade-2 documents only (the wrong set)"), wrong_set, False,
+                 N_("the grade-1 documents add to DCG but not to the ideal")),
+         Outcome(N_("document a counted twice: a, a, b (nDCG@3)"), dup_value, False,
+                 N_("a duplicate earns its gain twice; the ideal has it once")),
+         Outcome(N_("Ranklab on the duplicated ranking"), None, True, N_("duplicates are an error, as in trec_eval"),
                  dup_error),
-         Outcome("2^g - 1 gains in DCG, linear gains in the ideal (scales mixed)", mixed, False,
-                 "a grade 2 is worth 3 above the line and 2 below it")),
+         Outcome(N_("2^g - 1 gains in DCG, linear gains in the ideal (scales mixed)"), mixed, False,
+                 N_("a grade 2 is worth 3 above the line and 2 below it"))),
     )
 
 
@@ -117,17 +118,17 @@ def ties() -> Pitfall:
     run = {"a": 1.0, "b": 1.0, "c": 0.5}
     judged = {"a": 1}
     out = []
-    for how, label, right in (("docid-desc", "trec_eval: ties by doc id descending → b, a, c", True),
-                              ("docid-asc", "ties by doc id ascending → a, b, c", None),
-                              ("input", "file order (ranx, for a few documents) → a, b, c", None)):
-        out.append(Outcome(f"RR, {label}", core.score("RR", run, judged, ties=how), right))
+    for how, label, right in (("docid-desc", N_("trec_eval: ties by doc id descending → b, a, c"), True),
+                              ("docid-asc", N_("ties by doc id ascending → a, b, c"), None),
+                              ("input", N_("file order (ranx, for a few documents) → a, b, c"), None)):
+        out.append(Outcome(_("RR, {label}").format(label=_(label)), core.score("RR", run, judged, ties=how), right))
     return Pitfall(
-        "ties", "Score ties and trec_eval's tie-breaking",
-        "Two documents with the same score: which one is rank 1? Different tools answer differently, "
-        "and every rank-aware measure changes with the answer.",
-        "trec_eval ignores the rank column and sorts by score, breaking ties by document id in "
-        "descending order. Give distinct scores if the order matters to you.",
-        {"run (doc: score)": run, "judgments": judged}, tuple(out))
+        "ties", N_("Score ties and trec_eval's tie-breaking"),
+        N_("Two documents with the same score: which one is rank 1? Different tools answer differently, "
+        "and every rank-aware measure changes with the answer."),
+        N_("trec_eval ignores the rank column and sorts by score, breaking ties by document id in "
+        "descending order. Give distinct scores if the order matters to you."),
+        {N_("run (doc: score)"): run, "judgments": judged}, tuple(out))
 
 
 # --------------------------------------------------------------------------- nothing relevant
@@ -148,15 +149,15 @@ def nothing_relevant() -> Pitfall:
     e = core.evaluate(qrels, run, "AP")
     skipped = core.evaluate({"q1": qrels["q1"]}, run, "AP")
     return Pitfall(
-        "nothing_relevant", "Queries with nothing relevant (0/0)",
-        "AP divides by R and nDCG by the ideal DCG; with nothing relevant both are 0/0.",
-        "trec_eval defines the value as 0 and keeps the query in the mean, which pulls MAP down; "
-        "dropping such queries makes a system look better. Say which you do.",
+        "nothing_relevant", N_("Queries with nothing relevant (0/0)"),
+        N_("AP divides by R and nDCG by the ideal DCG; with nothing relevant both are 0/0."),
+        N_("trec_eval defines the value as 0 and keeps the query in the mean, which pulls MAP down; "
+        "dropping such queries makes a system look better. Say which you do."),
         {"qrels": qrels, "run": run},
-        (Outcome("AP of q2 by the formula: 0 / R with R = 0", naive, False, "not a number"),
-         Outcome("AP of q2, trec_eval", e.per_query["q2"]["AP"], True),
-         Outcome("MAP over q1 and q2 (q2 counts as 0)", e.aggregate["AP"], True),
-         Outcome("MAP with q2 left out", skipped.aggregate["AP"], None, "a different question")),
+        (Outcome(N_("AP of q2 by the formula: 0 / R with R = 0"), naive, False, N_("not a number")),
+         Outcome(N_("AP of q2, trec_eval"), e.per_query["q2"]["AP"], True),
+         Outcome(N_("MAP over q1 and q2 (q2 counts as 0)"), e.aggregate["AP"], True),
+         Outcome(N_("MAP with q2 left out"), skipped.aggregate["AP"], None, N_("a different question"))),
     )
 
 
@@ -174,13 +175,13 @@ def p_at_k_short(k: int = 5) -> Pitfall:
     right = core.score(f"P@{k}", ranking, judged)
     hits = core.explain(f"P@{k}", ranking, judged).summary["hits"]
     return Pitfall(
-        "p_at_k_short", "P@k with fewer than k results",
-        "A system that returns only 2 documents, both relevant: is P@5 0.4 or 1?",
-        "trec_eval divides by k: the 3 empty slots count as misses, so returning less is not "
-        "rewarded. Some libraries divide by the number retrieved (torchmetrics adaptive_k, Evidently).",
+        "p_at_k_short", N_("P@k with fewer than k results"),
+        N_("A system that returns only 2 documents, both relevant: is P@5 0.4 or 1?"),
+        N_("trec_eval divides by k: the 3 empty slots count as misses, so returning less is not "
+        "rewarded. Some libraries divide by the number retrieved (torchmetrics adaptive_k, Evidently)."),
         {"ranking": ranking, "judgments": judged},
-        (Outcome(f"P@{k}, trec_eval: divide by k = {k}", right, True),
-         Outcome(f"divided by the {min(k, len(ranking))} documents retrieved in the top {k}",
+        (Outcome(_("{measure}, trec_eval: divide by k = {k}").format(measure=f"P@{k}", k=k), right, True),
+         Outcome(_("divided by the {n} documents retrieved in the top {k}").format(n=min(k, len(ranking)), k=k),
                  hits / min(k, len(ranking)), None)),
     )
 
@@ -195,17 +196,17 @@ def ap_denominators() -> Pitfall:
     """
     ranking = ["a", "n", "b", "x", "y"]
     judged = {"a": 1, "b": 1, "c": 1, "d": 1, "n": 0}
-    rows = (("AP@3", "divide by R = 4 (trec_eval map_cut_3)", True),
-            ("AP(denominator='retrieved')@3", "divide by the 2 relevant retrieved (sklearn)", None),
-            ("AP(denominator='min(k,R)')@3", "divide by min(k, R) = 3 (Spark, recommenders)", None))
+    rows = (("AP@3", N_("divide by R = 4 (trec_eval map_cut_3)"), True),
+            ("AP(denominator='retrieved')@3", N_("divide by the 2 relevant retrieved (sklearn)"), None),
+            ("AP(denominator='min(k,R)')@3", N_("divide by min(k, R) = 3 (Spark, recommenders)"), None))
     return Pitfall(
-        "ap_denominators", "The three AP denominators",
-        "The same ranking gets AP@3 = 0.42, 0.83 or 0.56 depending on the library.",
-        "The sum of precisions at the hits is always 1/1 + 2/3; libraries divide it by R (all relevant "
+        "ap_denominators", N_("The three AP denominators"),
+        N_("The same ranking gets AP@3 = 0.42, 0.83 or 0.56 depending on the library."),
+        N_("The sum of precisions at the hits is always 1/1 + 2/3; libraries divide it by R (all relevant "
         "documents), by the relevant documents retrieved, or by min(k, R). Only R penalises relevant "
-        "documents that were never found.",
+        "documents that were never found."),
         {"ranking": ranking, "judgments": judged},
-        tuple(Outcome(f"{m}: {label}", core.score(m, ranking, judged), right) for m, label, right in rows))
+        tuple(Outcome(f"{m}: {_(label)}", core.score(m, ranking, judged), right) for m, label, right in rows))
 
 
 # --------------------------------------------------------------------------- relevance level
@@ -222,14 +223,14 @@ def relevance_level() -> Pitfall:
     """
     ranking, judged = ["a", "b", "c"], {"a": 1, "b": 2, "c": 2}
     return Pitfall(
-        "relevance_level", "The relevance level nDCG ignores in trec_eval",
-        "Running trec_eval with -l 2 (grade 2 and above is relevant) changes P, R, AP... but not nDCG.",
-        "trec_eval's nDCG uses the grades themselves as gains and ignores -l; ranx's -l2 suffix also "
-        "drops the gains below 2. In Ranklab: P(rel=2)@3 vs nDCG@3 vs nDCG(rel=2)@3.",
+        "relevance_level", N_("The relevance level nDCG ignores in trec_eval"),
+        N_("Running trec_eval with -l 2 (grade 2 and above is relevant) changes P, R, AP... but not nDCG."),
+        N_("trec_eval's nDCG uses the grades themselves as gains and ignores -l; ranx's -l2 suffix also "
+        "drops the gains below 2. In Ranklab: P(rel=2)@3 vs nDCG@3 vs nDCG(rel=2)@3."),
         {"ranking": ranking, "judgments": judged},
-        (Outcome("P(rel=2)@3: a is not relevant at level 2", core.score("P(rel=2)@3", ranking, judged), True),
-         Outcome("nDCG@3, trec_eval -l 2 (ignored)", core.score("nDCG@3", ranking, judged), True),
-         Outcome("nDCG(rel=2)@3, ranx ndcg@3-l2", core.score("nDCG(rel=2)@3", ranking, judged), None)),
+        (Outcome(N_("P(rel=2)@3: a is not relevant at level 2"), core.score("P(rel=2)@3", ranking, judged), True),
+         Outcome(N_("nDCG@3, trec_eval -l 2 (ignored)"), core.score("nDCG@3", ranking, judged), True),
+         Outcome(N_("nDCG(rel=2)@3, ranx ndcg@3-l2"), core.score("nDCG(rel=2)@3", ranking, judged), None)),
     )
 
 
@@ -253,21 +254,21 @@ def rounding() -> Pitfall:
     two = Decimal("0.01")
     prose_map = round((0.54 + 0.67 + 0.22) / 3, 4)
     return Pitfall(
-        "rounding", "Rounding: 0.22 or 0.23?",
-        "Seed 004's prose says AP = 0.22 for the dark-cat query; its code prints 0.23. Both round the "
-        "same number, 0.225.",
-        "0.225 is exactly halfway. Rounding half to even (as a careful human or Decimal does) gives "
+        "rounding", N_("Rounding: 0.22 or 0.23?"),
+        N_("Seed 004's prose says AP = 0.22 for the dark-cat query; its code prints 0.23. Both round the "
+        "same number, 0.225."),
+        N_("0.225 is exactly halfway. Rounding half to even (as a careful human or Decimal does) gives "
         "0.22; Python's float 0.225 is stored as 0.22500000000000000555, a hair above, so round() "
         "gives 0.23. Rounding each AP before averaging moves MAP too (0.4767 vs 0.4786): round once, "
-        "at the end, and state the decimals.",
+        "at the end, and state the decimals."),
         {"ranking": ranking, "relevant": {q: sorted(j) for q, j in qrels.items()}},
-        (Outcome("AP@8 of 'dark cat', exactly", round(ap[2], 10), True, "(1/5 + 2/8) / 2 = 9/40"),
-         Outcome("Python round(0.225, 2) (the notebook's code)", round(ap[2], 2), None),
-         Outcome("round half to even (the notebook's prose)", float(exact.quantize(two, ROUND_HALF_EVEN)), None),
-         Outcome("round half up", float(exact.quantize(two, ROUND_HALF_UP)), None),
-         Outcome("MAP from APs rounded first: (0.54 + 0.67 + 0.22) / 3", prose_map, False,
-                 "rounded too early"),
-         Outcome("MAP from unrounded APs", round(e.aggregate["AP@8"], 4), True)),
+        (Outcome(N_("AP@8 of 'dark cat', exactly"), round(ap[2], 10), True, N_("(1/5 + 2/8) / 2 = 9/40")),
+         Outcome(N_("Python round(0.225, 2) (the notebook's code)"), round(ap[2], 2), None),
+         Outcome(N_("round half to even (the notebook's prose)"), float(exact.quantize(two, ROUND_HALF_EVEN)), None),
+         Outcome(N_("round half up"), float(exact.quantize(two, ROUND_HALF_UP)), None),
+         Outcome(N_("MAP from APs rounded first: (0.54 + 0.67 + 0.22) / 3"), prose_map, False,
+                 N_("rounded too early")),
+         Outcome(N_("MAP from unrounded APs"), round(e.aggregate["AP@8"], 4), True)),
     )
 
 
@@ -358,27 +359,27 @@ def seed002_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
     run = run if run is not None else {"q1": ["d2", "d1", "x", "d3"]}
     measure = str(parse("nDCG").with_params(dcg="jarvelin").with_cutoff(k))
     outcomes = []
-    for label, fn in (("as written", seed002_ndcg_as_written), ("crashes patched", seed002_ndcg_patched)):
+    for label, fn in ((N_("as written"), seed002_ndcg_as_written), (N_("crashes patched"), seed002_ndcg_patched)):
         got = fn(qrels, run, k)
         if isinstance(got, Exception):
-            outcomes.append(Outcome(f"seed 002's NDCG, {label}", None, False,
+            outcomes.append(Outcome(_("seed 002's NDCG, {label}").format(label=_(label)), None, False,
                                     error=f"{type(got).__name__}: {got}"))
         elif isinstance(got, list):
-            outcomes.append(Outcome(f"seed 002's NDCG, {label}", None, False,
-                                    error="returned [] (an empty query stops the whole loop)"))
+            outcomes.append(Outcome(_("seed 002's NDCG, {label}").format(label=_(label)), None, False,
+                                    error=N_("returned [] (an empty query stops the whole loop)")))
         else:
-            outcomes.append(Outcome(f"seed 002's NDCG, {label}", float(got), False,
-                                    "rank 1 counted twice; ranks below R never looked at"))
+            outcomes.append(Outcome(_("seed 002's NDCG, {label}").format(label=_(label)), float(got), False,
+                                    N_("rank 1 counted twice; ranks below R never looked at")))
     fixed = core.evaluate(qrels, run, measure, missing="zero")
-    outcomes.append(Outcome(f"fixed: Ranklab {measure}", fixed.aggregate[measure], True,
-                            "DCG = rel_1 + sum over i >= 2 of rel_i / log2(i), ideal from every judged document"))
+    outcomes.append(Outcome(_("fixed: Ranklab {measure}").format(measure=measure), fixed.aggregate[measure], True,
+                            N_("DCG = rel_1 + sum over i >= 2 of rel_i / log2(i), ideal from every judged document")))
     return Pitfall(
-        "seed002_ndcg", "Seed 002's NDCG code, reproduced and fixed",
-        "The course lab's NDCG function crashes on its first document, and once patched to run it "
-        "still gives the wrong number.",
-        "rel is a number, so rel[i] raises TypeError; true_list[i+1] runs past the end of the list; "
+        "seed002_ndcg", N_("Seed 002's NDCG code, reproduced and fixed"),
+        N_("The course lab's NDCG function crashes on its first document, and once patched to run it "
+        "still gives the wrong number."),
+        N_("rel is a number, so rel[i] raises TypeError; true_list[i+1] runs past the end of the list; "
         "the loop starts at i = 2 and then adds rel_1 again, counting rank 1 twice; and "
-        "min(k, len(run), len(true_list)) stops at the number of relevant documents.",
+        "min(k, len(run), len(true_list)) stops at the number of relevant documents."),
         {"qrels": qrels, "run": run, "k": k}, tuple(outcomes))
 
 
@@ -397,10 +398,10 @@ def ndcg_falling(ranking=None, judgments=None) -> Pitfall:
     judged = {"a": 3, "b": 3, "c": 3} if judgments is None else judgments
     values = core.scores_over_k("nDCG", ranking, judged)
     return Pitfall(
-        "ndcg_falling", "nDCG@k falling as k grows",
-        "The same ranking scores a perfect nDCG@1 = 1 and only 0.47 at k = 3.",
-        "Each k has its own ideal: at k = 1 the ideal is one relevant document, and this ranking has "
-        "one at rank 1; at k = 3 the ideal holds three. Compare systems at the same k only.",
+        "ndcg_falling", N_("nDCG@k falling as k grows"),
+        N_("The same ranking scores a perfect nDCG@1 = 1 and only 0.47 at k = 3."),
+        N_("Each k has its own ideal: at k = 1 the ideal is one relevant document, and this ranking has "
+        "one at rank 1; at k = 3 the ideal holds three. Compare systems at the same k only."),
         {"ranking": ranking, "judgments": judged},
         tuple(Outcome(f"nDCG@{k}", v, True) for k, v in enumerate(values, 1)))
 
