@@ -192,8 +192,8 @@ def _many_inputs(source: str):
     loaded = []
     for kind, up in [("qrels", up_q)] + [("run", u) for u in ups]:
         if up.size > MAX_UPLOAD_MB * 2**20:
-            st.error(escape_markdown(_("{name}: {size:.1f} MB is too large (at most {max} MB).").format(
-                name=up.name[:60], size=up.size / 2**20, max=MAX_UPLOAD_MB)))
+            st.error(escape_markdown(_("{name}: {size} MB is too large (at most {max} MB).").format(
+                name=up.name[:60], size=f"{up.size / 2**20:.1f}", max=MAX_UPLOAD_MB)))
             return None
         try:
             loaded.append(read_dict(kind, upload_source(up), max_bytes=metrics_io.APP_MAX_BYTES))
@@ -322,13 +322,13 @@ def _many(source: str) -> None:
     if n >= 2:
         need = comparison.topics_needed(pair.deltas, alpha=alpha)
         if need.needed:
-            st.markdown(escape_markdown(_("Drawing topics like these, a paired t-test finds a delta of {delta:+.4f} "
-                                          "in 80% of experiments from about {needed} topics (you have {n}).").format(
-                delta=pair.delta, needed=need.needed, n=n)))
+            st.markdown(escape_markdown(_("Drawing topics like these, a paired t-test finds a delta of {delta} "
+                                          "in 4 experiments out of 5 from about {needed} topics (you have {n}).").format(
+                delta=f"{pair.delta:+.4f}", needed=need.needed, n=n)))
         else:
-            st.markdown(escape_markdown(_("Even {top} topics like these would not find a delta of {delta:+.4f} in "
-                                          "80% of experiments: it is too small for its spread.").format(
-                top=need.sizes[-1], delta=pair.delta)))
+            st.markdown(escape_markdown(_("Even {top} topics like these would not find a delta of {delta} in "
+                                          "4 experiments out of 5: it is too small for its spread.").format(
+                top=need.sizes[-1], delta=f"{pair.delta:+.4f}")))
         st.altair_chart(compare_charts.power_curve(need), width="stretch")
         st.caption(_("Power: the share of simulated experiments (topics drawn with replacement from these, "
                      "2,000 per size, seed 0) in which the paired t-test is significant at α; dashed: 80%."))

@@ -73,8 +73,8 @@ def their_inputs(choice: str):
         source = upload_source(up)
     else:
         text = st.text_area(
-            _("Their numbers: one value, trec_eval's `measure qid value` lines, JSON `{qid: value}` or "
-              "CSV `qid,value`"), key=f"{PAGE}.theirs_text", height=150, max_chars=MAX_TEXT,
+            _("Their numbers: one value, trec_eval's `measure qid value` lines, JSON {json} or "
+              "CSV `qid,value`").format(json="`{qid: value}`"), key=f"{PAGE}.theirs_text", height=150, max_chars=MAX_TEXT,
             placeholder="ndcg_cut_10\tq1\t0.5613\nndcg_cut_10\tall\t0.4562")
         if not text.strip():
             return None
