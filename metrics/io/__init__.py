@@ -30,7 +30,15 @@ from .dedup import DEDUP, deduplicate, duplicate_problems
 from .jsonl import read_jsonl_qrels, read_jsonl_run
 from .keys import doc_hashes, duplicate_groups, pair_keys
 from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
-from .source import APP_MAX_BYTES, CLI_MAX_BYTES, FileTooLargeError, InMemory, parse_size, readable
+from .source import (
+    APP_MAX_BYTES,
+    CLI_MAX_BYTES,
+    FileTooLargeError,
+    InMemory,
+    parse_size,
+    readable,
+    strip_compression,
+)
 from .table import read_table_qrels, read_table_run
 from .trec import read_trec_qrels, read_trec_run
 
@@ -47,7 +55,7 @@ def detect_format(path: str | Path | InMemory) -> str:
     >>> detect_format("qrels.txt"), detect_format("gt.jsonl.gz"), detect_format("run.TSV")
     ('trec', 'jsonl', 'tsv')
     """
-    name = Path(str(path)).name.lower().removesuffix(".gz")
+    name = strip_compression(Path(str(path)).name.lower())
     suffix = Path(name).suffix
     return {".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv"}.get(suffix, "trec")
 
