@@ -7,12 +7,18 @@ import re
 import sys
 import time
 
-from ..batch import evaluate_batch
+from ..batch import evaluate_batch, evaluate_stream
 from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
-from ..io.source import FileTooLargeError, format_size
+from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
+from ..io.stream import RunStream
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse, parse_many
 from .errors import UsageError
+
+# a run larger than this as stored (a compressed one counted 5 times its size) is streamed:
+# below it, reading it whole is a little faster and costs at most about 0.6 GB
+STREAM_THRESHOLD = 256 * 2**20
+COMPRESSION_RATIO = 5
 
 # trec_eval's default measures (its "official" set), as far as Ranklab implements them
 # (built from Measure, as every measure string is)
@@ -40,7 +46,13 @@ query is an error (as in trec_eval) unless --dedup says which line to keep.
 
 input: lines end at \\n, \\r\\n or \\r; a line whose first non-blank character is '#' is a
 comment; grades are decimal integers, scores finite decimal numbers (no 0x10, 1_0, inf,
-nan); a file larger than --max-bytes (default 4G, plain or once decompressed) is refused.
+nan); .gz, .bz2 and .zst files are decompressed as they are read; a file larger than
+--max-bytes (default 4G, plain or once decompressed) is refused, except a streamed run.
+
+large runs: a TREC run larger than 256 MB (a compressed one: 50 MB) is read in blocks of
+whole queries, in bounded memory, with the same numbers (--stream / --no-stream to choose).
+It must be grouped by query (as every TREC writer does); if it is not, sort it first:
+  LC_ALL=C sort -s -k1,1 run.txt > sorted.txt
 
 exit codes: 0 success; 1 bad input data (malformed line, duplicate document); 2 bad usage
 (unknown measure, bad option); 3 a file that cannot be read; 130 interrupted.
@@ -72,11 +84,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--qrels-format", choices=[f for f in FORMATS if f != "list"], default="auto")
     p.add_argument("--run-format", choices=FORMATS, default="auto",
                    help="list = two columns 'qid docid' in rank order (auto-detected)")
-    p.add_argument("--max-bytes", type=_size, default=CLI_MAX_BYTES, metavar="SIZE",
+    p.add_argument("--max-bytes", type=_size, default=DEFAULT_LIMIT, metavar="SIZE",
                    help="refuse a file larger than SIZE, plain or once decompressed (e.g. 500M, 4G; "
-                        f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')})")
+                        f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')}, and none "
+                        "for a streamed run)")
+    p.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
+                   help="read the run in blocks of whole queries, in bounded memory (default: for a "
+                        f"TREC run over {format_size(STREAM_THRESHOLD)} as stored, a compressed one over "
+                        f"{format_size(STREAM_THRESHOLD // COMPRESSION_RATIO)})")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show progress on stderr (default: when stderr is a terminal)")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
+
+
+DEFAULT_LIMIT = -1  # --max-bytes not given (argparse would parse a string default)
 
 
 def _size(text: str) -> int | None:
@@ -122,39 +144,106 @@ def measures_from(args) -> list[Measure]:
 
 
 class Progress:
-    """Stage messages on stderr, only when stderr is a terminal."""
+    """Stage messages and, for a streamed run, a progress bar, on stderr.
 
-    def __init__(self):
-        self.on = sys.stderr.isatty()
+    On by default only when stderr is a terminal (``--progress`` / ``--no-progress``). The bar
+    appears once an evaluation has run for a second: lines and queries read, throughput,
+    and the share of the file done with an ETA when the file's size is known.
+    """
+
+    DELAY = 1.0
+
+    def __init__(self, on: bool | None = None):
+        self.on = sys.stderr.isatty() if on is None else on
         self.start = time.perf_counter()
 
     def __call__(self, text: str) -> None:
         if self.on:
             print(f"\r\033[K{text} ({time.perf_counter() - self.start:.1f} s)", end="", file=sys.stderr, flush=True)
 
+    def bar(self, done: int, total: int, rows: int, queries: int) -> None:
+        """One update of the streaming bar: ``done`` of ``total`` stored bytes (total 0: unknown)."""
+        elapsed = time.perf_counter() - self.start
+        if self.on and elapsed >= self.DELAY:
+            print(f"\r\033[K{bar_text(done, total, rows, queries, elapsed)}", end="", file=sys.stderr, flush=True)
+
+    def follow(self, stream: RunStream):
+        """The stream's chunks, updating the bar after each."""
+        for chunk in stream:
+            self.bar(stream.bytes_read, stream.total_bytes, stream.rows, stream.queries)
+            yield chunk
+
     def done(self) -> None:
         if self.on:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
+def bar_text(done: int, total: int, rows: int, queries: int, elapsed: float, width: int = 24) -> str:
+    """The progress line.
+
+    >>> bar_text(50, 200, 1_500_000, 1_500, 3.0)
+    '[######------------------]  25% 1,500,000 lines, 1,500 queries, 500,000 lines/s, ETA 9 s'
+    >>> bar_text(50, 0, 1000, 1, 2.0)  # size unknown (a pipe)
+    '1,000 lines, 1 queries, 500 lines/s'
+    """
+    rate = rows / elapsed if elapsed > 0 else 0.0
+    text = f"{rows:,} lines, {queries:,} queries, {rate:,.0f} lines/s"
+    if total <= 0:
+        return text
+    share = min(done / total, 1.0)
+    filled = int(share * width)
+    eta = elapsed * (1 - share) / share if share > 0 else float("inf")
+    eta_text = "?" if eta == float("inf") else (f"{eta:.0f} s" if eta < 120 else f"{eta / 60:.0f} min")
+    return f"[{'#' * filled}{'-' * (width - filled)}] {share:4.0%} {text}, ETA {eta_text}"
+
+
+def use_stream(args) -> bool:
+    """Whether to stream the run: as asked, else a TREC run larger than STREAM_THRESHOLD."""
+    fmt = args.run_format if args.run_format != "auto" else detect_format(args.run)
+    if fmt not in ("trec", "list"):
+        if args.stream:
+            raise UsageError(f"--stream reads TREC runs and two-column lists, not {fmt} files")
+        return False
+    if args.stream is not None:
+        return args.stream
+    try:
+        size = raw_size(args.run)
+    except OSError:
+        return False  # the reader names the problem
+    return size * (COMPRESSION_RATIO if is_gz(args.run) else 1) > STREAM_THRESHOLD
+
+
 def run(args) -> None:
     ms = measures_from(args)
-    progress = Progress()
+    progress = Progress(args.progress)
+    default_limit = args.max_bytes == DEFAULT_LIMIT
+    limit = CLI_MAX_BYTES if default_limit else args.max_bytes
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
     jsonl = {"id_fields": fields}
+    missing = "zero" if args.complete else "skip"
+    stream = use_stream(args)
     try:
         progress(f"reading {args.qrels}")
-        qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
+        qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=limit,
                            **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
-        progress(f"reading {args.run}")
-        run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes,
-                        **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
+        if stream:
+            progress(f"evaluating {args.run} in blocks against {len(qrels.queries):,} judged queries")
+            chunks = RunStream(args.run, format=args.run_format, dedup=args.dedup,
+                               max_bytes=None if default_limit else limit)
+            result = evaluate_stream(qrels, progress.follow(chunks), ms, missing=missing, depth=args.depth)
+            tag, in_run = chunks.tag, chunks.seen
+        else:
+            progress(f"reading {args.run}")
+            run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=limit,
+                            **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
+            progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
+            result = evaluate_batch(qrels, run_, ms, missing=missing, depth=args.depth)
+            tag, in_run = run_.tag, set(run_.queries)
     except FileTooLargeError as err:
         raise ValueError(f"{err}; raise it with --max-bytes SIZE (0 = no limit)") from None
-    progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
-    result = evaluate_batch(qrels, run_, ms, missing="zero" if args.complete else "skip", depth=args.depth)
     progress.done()
-    for line in warnings(result, qrels, run_, args.complete):
+    notes = warnings(result, qrels, in_run, args.complete)
+    for line in notes:
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
     if not result.per_query:
@@ -163,9 +252,9 @@ def run(args) -> None:
     out = sys.stdout
     default = not args.measure
     if args.format == "trec":
-        write_trec(out, ms, result, args.per_query, run_.tag if default else None)
+        write_trec(out, ms, result, args.per_query, tag if default else None)
     elif args.format == "json":
-        write_json(out, result, args.per_query, warnings(result, qrels, run_, args.complete))
+        write_json(out, result, args.per_query, notes)
     elif args.format == "csv":
         write_csv(out, ms, result, args.per_query)
     else:
@@ -176,10 +265,10 @@ def _is_jsonl(path: str, fmt: str) -> bool:
     return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
 
 
-def warnings(result, qrels, run_, complete: bool) -> list[str]:
+def warnings(result, qrels, in_run, complete: bool) -> list[str]:
+    """The evaluation's notes, and with -c the judged queries scored 0 (``in_run``: the run's query ids)."""
     out = list(result.warnings)
     if complete:
-        in_run = set(run_.queries)
         zero = [q for q in qrels.queries if q not in in_run]
         if zero:
             shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")

@@ -28,6 +28,7 @@ first line number is known, so malformed lines are named exactly as in a whole f
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,9 +39,12 @@ from . import trec
 from .dedup import DEDUP, deduplicate
 from .model import FileFormatError, Run, set_line_map
 from .source import (
+    FileTooLargeError,
     InMemory,
     blank_comments,
+    check_size,
     head_bytes,
+    is_gz,
     iter_blocks,
     nonempty_lines,
     normalise_line_ends,
@@ -102,7 +106,7 @@ class RunStream:
     block_size : int
         Bytes of text parsed at a time.
 
-    While it is iterated, ``rows``, ``lines``, ``queries``, ``bytes_read`` (stored bytes,
+    While it is iterated, ``rows`` (data lines), ``queries``, ``bytes_read`` (stored bytes,
     compressed if the file is) and ``total_bytes`` say how far it got (for a progress bar).
     """
 
@@ -120,13 +124,17 @@ class RunStream:
         self.source = str(self.path)
         self.format, self.dedup, self.max_bytes, self.block_size = format, dedup, max_bytes, block_size
         self.total_bytes = raw_size(self.path)
-        self.rows = self.lines = self.queries = self.bytes_read = 0
+        self.rows = self.queries = self.bytes_read = 0
         self.tag: str | None = None
+        self.seen: set[str] = set()  # query ids read so far
 
     # ------------------------------------------------------------------ blocks of lines
 
     def _blocks(self, counter: list[int] | None = None) -> Iterator[bytes]:
         """The text in blocks cut after a line end (the last one may lack it)."""
+        if not isinstance(self.path, InMemory) and not is_gz(self.path) and self.path.is_file():
+            yield from self._mapped_blocks(counter)
+            return
         pending = b""
         for data in iter_blocks(self.path, self.max_bytes, self.block_size, counter=counter):
             if pending:
@@ -140,16 +148,54 @@ class RunStream:
         if pending:
             yield pending
 
-    def _parse(self, data: bytes, kind: str, first: list[bytes], first_line: int):
+    def _mapped_blocks(self, counter: list[int] | None) -> Iterator[bytes]:
+        """A plain file's blocks, cut at line ends through a memory map: one copy per block."""
+        check_size(self.path, self.max_bytes)
+        size = self.path.stat().st_size
+        if size == 0:
+            return
+        with open(self.path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            start = dropped = 0
+            while start < size:
+                stop = min(start + self.block_size, size)
+                if stop < size:
+                    lf = mapped.rfind(b"\n", start, stop)
+                    if lf < 0:  # no line feed in the block: a lone CR, or else the next line feed
+                        cr = mapped.rfind(b"\r", start, stop - 1)
+                        lf = cr if cr >= 0 else mapped.find(b"\n", stop)
+                    stop = size if lf < 0 else lf + 1
+                if self.max_bytes is not None and stop > self.max_bytes:
+                    raise FileTooLargeError(self.source, self.max_bytes, False)
+                data = mapped[start:stop]
+                done = stop - stop % mmap.PAGESIZE
+                if done > dropped:  # the pages read are copied: out of this process's memory
+                    mapped.madvise(mmap.MADV_DONTNEED, dropped, done - dropped)
+                    dropped = done
+                if counter is not None:
+                    counter[0] = stop
+                start = stop
+                yield data
+
+    def _parse(self, data: bytes, kind: str, first: list[bytes], block: int):
         """(queries, codes, docs, values) of one block; None for a block without data lines."""
         try:
             queries, codes, docs, values, _ = trec._read(InMemory("block", data), kind, None, first)
         except FileFormatError as err:
             if not blank_comments(normalise_line_ends(data)).strip():
                 return None  # only comments and blank lines
-            shifted = [(None if line is None else line + first_line - 1, reason) for line, reason in err.problems]
+            before = self._lines_before(block)
+            shifted = [(None if line is None else line + before, reason) for line, reason in err.problems]
             raise FileFormatError(self.source, shifted, err.total) from None
         return queries, codes, docs, values
+
+    def _lines_before(self, block: int) -> int:
+        """Lines in the blocks before block number ``block`` (reads the file again: for messages)."""
+        lines = 0
+        for i, data in enumerate(self._blocks()):
+            if i == block:
+                break
+            lines += _count_lines(data)
+        return lines
 
     def line_numbers(self, rows: np.ndarray) -> np.ndarray:
         """1-based file lines of global data rows (reads the file again: for messages only)."""
@@ -175,16 +221,14 @@ class RunStream:
         if kind == "run" and len(first) > 5:
             self.tag = first[5].decode("utf-8", "replace")
         counter = [0]
-        finished: set[str] = set()
+        finished = self.seen = set()
         carry: list[_Piece] = []
         carry_row = 0
         any_bytes = False
-        for data in self._blocks(counter):
+        for block, data in enumerate(self._blocks(counter)):
             any_bytes = any_bytes or bool(data.strip())
-            first_line = self.lines + 1
-            self.lines += _count_lines(data)
             self.bytes_read = counter[0]
-            parsed = self._parse(data, kind, first, first_line)
+            parsed = self._parse(data, kind, first, block)
             del data
             if parsed is None:
                 continue
