@@ -56,7 +56,7 @@ def test_large_runs_are_streamed_by_default(tmp_path, capsys, monkeypatch):
 def test_stream_refuses_formats_it_cannot_stream(tmp_path, capsys):
     (tmp_path / "r.csv").write_text("qid,docid,score\nq1,a,1\n")
     code, _, err = run_cli(capsys, COLLECTION / "qrels.txt", tmp_path / "r.csv", "--stream")
-    assert code == 2 and "--stream reads TREC runs and two-column lists, not csv files" in err
+    assert code == 2 and "--stream reads TREC runs, two-column lists, Parquet and Arrow files, not csv files" in err
 
 
 def test_a_streamed_run_ignores_the_default_size_limit_but_not_an_explicit_one(tmp_path, capsys, monkeypatch):

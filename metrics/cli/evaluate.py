@@ -10,12 +10,12 @@ import time
 from ..batch import evaluate_batch, evaluate_stream
 from ..io import CLI_MAX_BYTES, DEDUP, FORMATS, detect_format, parse_size, read_qrels, read_run
 from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
-from ..io.stream import RunStream
+from ..io.stream import STREAMABLE, RunStream
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse, parse_many
 from .errors import UsageError
 
-# a run larger than this as stored (a compressed one counted 5 times its size) is streamed:
+# a run larger than this as stored (a compressed or Parquet one counted 5 times its size) is streamed:
 # below it, reading it whole is a little faster and costs at most about 0.6 GB
 STREAM_THRESHOLD = 256 * 2**20
 COMPRESSION_RATIO = 5
@@ -49,8 +49,8 @@ comment; grades are decimal integers, scores finite decimal numbers (no 0x10, 1_
 nan); .gz, .bz2 and .zst files are decompressed as they are read; a file larger than
 --max-bytes (default 4G, plain or once decompressed) is refused, except a streamed run.
 
-large runs: a TREC run larger than 256 MB (a compressed one: 50 MB) is read in blocks of
-whole queries, in bounded memory, with the same numbers (--stream / --no-stream to choose).
+large runs: a TREC, Parquet or Arrow run larger than 256 MB (a compressed one: 50 MB) is read
+in blocks of whole queries, in bounded memory, with the same numbers (--stream / --no-stream to choose).
 It must be grouped by query (as every TREC writer does); if it is not, sort it first:
   LC_ALL=C sort -s -k1,1 run.txt > sorted.txt
 
@@ -65,8 +65,10 @@ DESCRIPTION = "Evaluate a run against relevance judgments, per query and on aver
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", metavar="QRELS", help="judgments: TREC qrels, .jsonl, .csv or .tsv (.gz too)")
-    p.add_argument("run", metavar="RUN", help="run: TREC run, 'qid docid' list, .jsonl, .csv or .tsv (.gz too)")
+    p.add_argument("qrels", metavar="QRELS", help="judgments: TREC qrels, .jsonl, .csv, .tsv (.gz, .bz2, .zst "
+                   "too), .parquet or .arrow (columns qid, docid, grade)")
+    p.add_argument("run", metavar="RUN", help="run: TREC run, 'qid docid' list, .jsonl, .csv, .tsv (.gz, .bz2, "
+                   ".zst too), .parquet or .arrow (columns qid, docid, score)")
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help="measure(s) to compute; repeatable (default: trec_eval's default set)")
     p.add_argument("-q", "--per-query", action="store_true", help="also print the value of each query")
@@ -200,9 +202,9 @@ def bar_text(done: int, total: int, rows: int, queries: int, elapsed: float, wid
 def use_stream(args) -> bool:
     """Whether to stream the run: as asked, else a TREC run larger than STREAM_THRESHOLD."""
     fmt = args.run_format if args.run_format != "auto" else detect_format(args.run)
-    if fmt not in ("trec", "list"):
+    if fmt not in STREAMABLE:
         if args.stream:
-            raise UsageError(f"--stream reads TREC runs and two-column lists, not {fmt} files")
+            raise UsageError(f"--stream reads TREC runs, two-column lists, Parquet and Arrow files, not {fmt} files")
         return False
     if args.stream is not None:
         return args.stream
@@ -210,7 +212,7 @@ def use_stream(args) -> bool:
         size = raw_size(args.run)
     except OSError:
         return False  # the reader names the problem
-    return size * (COMPRESSION_RATIO if is_gz(args.run) else 1) > STREAM_THRESHOLD
+    return size * (COMPRESSION_RATIO if is_gz(args.run) or fmt == "parquet" else 1) > STREAM_THRESHOLD
 
 
 def run(args) -> None:

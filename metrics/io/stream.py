@@ -36,6 +36,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import trec
+from .columnar import COLUMNAR, columnar_batches
 from .dedup import DEDUP, deduplicate
 from .model import FileFormatError, Run, set_line_map
 from .source import (
@@ -52,9 +53,12 @@ from .source import (
     readable,
 )
 
-__all__ = ["RunStream", "STREAM_BLOCK", "NOT_GROUPED"]
+__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED"]
 
 STREAM_BLOCK = 1 << 25  # 32 MB of text per block: about a million run lines
+NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
+                     "first (in pyarrow: table.sort_by('qid'); in Spark: orderBy('qid')), or read it whole "
+                     "(--no-stream)")
 NOT_GROUPED = ("the run is not grouped by query, which reading it in blocks needs: sort it by query first, "
                "keeping each query's lines in order (LC_ALL=C sort -s -k1,1 RUN > sorted.txt; for a "
                "compressed file, decompress it into sort), or read it whole (--no-stream)")
@@ -97,8 +101,10 @@ class RunStream:
     ----------
     source : path, or bytes with ``name``
         The run; ``.gz``, ``.bz2`` and ``.zst`` are decompressed as they are read.
-    format : {"auto", "trec", "list"}
-        ``auto``: two columns on the first data line make a list (file order = rank order).
+    format : {"auto", "trec", "list", "parquet", "arrow"}
+        ``auto``: by the file name (:func:`metrics.io.detect_format`); for a text file, two
+        columns on the first data line make a list (file order = rank order). Parquet and
+        Arrow IPC files are read a record batch at a time (:mod:`metrics.io.columnar`).
     dedup : {"error", "first", "last", "max"}
         Documents retrieved twice for one query, as in :func:`metrics.io.read_run`.
     max_bytes : int, optional
@@ -112,8 +118,9 @@ class RunStream:
 
     def __init__(self, source, *, name: str | None = None, format: str = "auto", dedup: str = "error",
                  max_bytes: int | None = None, block_size: int = STREAM_BLOCK):
-        if format not in ("auto", "trec", "list"):
-            raise ValueError(f"a streamed run's format must be 'auto', 'trec' or 'list', got {format!r}")
+        if format not in ("auto", "trec", "list", "parquet", "arrow"):
+            raise ValueError("a streamed run's format must be 'auto', 'trec', 'list', 'parquet' or 'arrow', "
+                             f"got {format!r}")
         if dedup not in DEDUP:
             raise ValueError(f"dedup must be one of {', '.join(map(repr, DEDUP))}, got {dedup!r}")
         if not isinstance(block_size, int) or block_size < 1:
@@ -122,6 +129,8 @@ class RunStream:
         if not isinstance(self.path, InMemory) and not self.path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(self.path))
         self.source = str(self.path)
+        if format == "auto" and Path(self.source.lower()).suffix in COLUMNAR:
+            format = COLUMNAR[Path(self.source.lower()).suffix]
         self.format, self.dedup, self.max_bytes, self.block_size = format, dedup, max_bytes, block_size
         self.total_bytes = raw_size(self.path)
         self.rows = self.queries = self.bytes_read = 0
@@ -214,16 +223,14 @@ class RunStream:
 
     # ------------------------------------------------------------------ chunks of queries
 
-    def __iter__(self) -> Iterator[Run]:
+    def _text_pieces(self) -> Iterator[_Piece]:
+        """The parsed blocks of a TREC run or list."""
         head = head_bytes(self.path)
         first = trec._first_data_line(head)
         kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
         if kind == "run" and len(first) > 5:
             self.tag = first[5].decode("utf-8", "replace")
         counter = [0]
-        finished = self.seen = set()
-        carry: list[_Piece] = []
-        carry_row = 0
         any_bytes = False
         for block, data in enumerate(self._blocks(counter)):
             any_bytes = any_bytes or bool(data.strip())
@@ -233,28 +240,49 @@ class RunStream:
             if parsed is None:
                 continue
             queries, codes, docs, values = parsed
-            n = len(codes)
             if kind == "list":  # file order is rank order, across blocks too
-                values = -np.arange(self.rows, self.rows + n, dtype=np.float64)
-            piece = _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
+                values = -np.arange(self.rows, self.rows + len(codes), dtype=np.float64)
+            yield _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
+        self.bytes_read = counter[0]
+        if not self.rows:
+            reason = "no data lines (only comments or blank lines)" if any_bytes else "the file is empty"
+            raise FileFormatError(self.source, [(None, reason)])
+
+    def _columnar_pieces(self) -> Iterator[_Piece]:
+        """The record batches of a Parquet or Arrow IPC run."""
+        total = _parquet_rows(self.path) if self.format == "parquet" else 0
+        if not total:
+            self.total_bytes = 0  # no share done to show
+        for row0, queries, codes, docs, values in columnar_batches(self.path, "run", fmt=self.format,
+                                                                   max_bytes=self.max_bytes):
+            if total:
+                self.bytes_read = int(self.total_bytes * min(1.0, (row0 + len(codes)) / total))
+            yield _Piece(queries, codes, docs, values)
+        if not self.rows:
+            raise FileFormatError(self.source, [(None, "no rows")])
+
+    def __iter__(self) -> Iterator[Run]:
+        finished = self.seen = set()
+        carry: list[_Piece] = []
+        carry_row = 0
+        pieces = self._columnar_pieces() if self.format in ("parquet", "arrow") else self._text_pieces()
+        for piece in pieces:
+            codes = piece.codes
+            n = len(codes)
             row0 = self.rows
             self.rows += n
             last = codes[-1]
             others = np.flatnonzero(codes != last)
             tail = int(others[-1]) + 1 if others.size else 0
-            if tail == 0 and carry and carry[0].queries[carry[0].codes[0]] == queries[last]:
+            if tail == 0 and carry and carry[0].queries[carry[0].codes[0]] == piece.queries[last]:
                 carry.append(piece)  # one query longer than a block
                 continue
             done = carry + ([piece.slice(0, tail)] if tail else [])
             if done:
                 yield self._chunk(done, carry_row if carry else row0, finished)
             carry, carry_row = [piece.slice(tail, n)], row0 + tail
-        self.bytes_read = counter[0]
         if carry:
             yield self._chunk(carry, carry_row, finished)
-        if not self.rows:
-            reason = "no data lines (only comments or blank lines)" if any_bytes else "the file is empty"
-            raise FileFormatError(self.source, [(None, reason)])
 
     def _chunk(self, pieces: list[_Piece], row0: int, finished: set[str]) -> Run:
         index: dict[str, int] = {}
@@ -268,8 +296,16 @@ class RunStream:
         docs = pa.chunked_array([c for p in pieces for c in p.docs.chunks], pa.string())
         run = Run(list(index), np.concatenate(codes), docs, np.concatenate([p.scores for p in pieces]),
                   self.source, self.tag)
-        set_line_map(run, lambda rows: self.line_numbers(np.asarray(rows) + row0))
         row = _not_grouped(run, finished)
+        if self.format in ("parquet", "arrow"):
+            run._cache["unit"] = "rows"
+            set_line_map(run, lambda rows: np.asarray(rows) + row0 + 1)
+            if row is not None:
+                qid = run.queries[run.query[row]]
+                raise FileFormatError(self.source, [(None, f"row {row + row0 + 1}: query {_short(qid)} appears "
+                                                           f"again after other queries: {NOT_GROUPED_TABLE}")])
+        else:
+            set_line_map(run, lambda rows: self.line_numbers(np.asarray(rows) + row0))
         if row is not None:
             line = int(self.line_numbers(np.array([row + row0]))[0])
             qid = run.queries[run.query[row]]
@@ -278,6 +314,17 @@ class RunStream:
         finished.update(run.queries)
         self.queries += len(run.queries)
         return deduplicate(run, self.dedup)
+
+
+def _parquet_rows(path) -> int:
+    """Rows of a Parquet file from its footer (0 when unreadable: the reader says why)."""
+    import pyarrow.parquet as pq
+
+    try:
+        source = pa.BufferReader(path.data) if isinstance(path, InMemory) else str(path)
+        return pq.ParquetFile(source).metadata.num_rows
+    except (pa.ArrowException, OSError):
+        return 0
 
 
 def _not_grouped(run: Run, finished: set[str]) -> int | None:
@@ -298,8 +345,4 @@ def _short(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def streamable(path: str | Path) -> bool:
-    """Whether :class:`RunStream` reads this file format (TREC runs and lists)."""
-    from . import detect_format
-
-    return detect_format(path) == "trec"
+STREAMABLE = ("trec", "list", "parquet", "arrow")  # the formats RunStream reads
