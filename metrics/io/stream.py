@@ -53,7 +53,7 @@ from .source import (
     readable,
 )
 
-__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED"]
+__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError"]
 
 STREAM_BLOCK = 1 << 25  # 32 MB of text per block: about a million run lines
 NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
@@ -62,6 +62,10 @@ NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in block
 NOT_GROUPED = ("the run is not grouped by query, which reading it in blocks needs: sort it by query first, "
                "keeping each query's lines in order (LC_ALL=C sort -s -k1,1 RUN > sorted.txt; for a "
                "compressed file, decompress it into sort), or read it whole (--no-stream)")
+
+
+class NotGroupedError(FileFormatError):
+    """A run whose queries are interleaved: it can be read whole, not in blocks."""
 
 
 def _line_end(data: bytes) -> int:
@@ -302,14 +306,14 @@ class RunStream:
             set_line_map(run, lambda rows: np.asarray(rows) + row0 + 1)
             if row is not None:
                 qid = run.queries[run.query[row]]
-                raise FileFormatError(self.source, [(None, f"row {row + row0 + 1}: query {_short(qid)} appears "
+                raise NotGroupedError(self.source, [(None, f"row {row + row0 + 1}: query {_short(qid)} appears "
                                                            f"again after other queries: {NOT_GROUPED_TABLE}")])
         else:
             set_line_map(run, lambda rows: self.line_numbers(np.asarray(rows) + row0))
         if row is not None:
             line = int(self.line_numbers(np.array([row + row0]))[0])
             qid = run.queries[run.query[row]]
-            raise FileFormatError(self.source, [(line, f"query {_short(qid)} appears again after other "
+            raise NotGroupedError(self.source, [(line, f"query {_short(qid)} appears again after other "
                                                        f"queries: {NOT_GROUPED}")])
         finished.update(run.queries)
         self.queries += len(run.queries)
