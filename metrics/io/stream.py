@@ -235,9 +235,7 @@ class RunStream:
         if kind == "run" and len(first) > 5:
             self.tag = first[5].decode("utf-8", "replace")
         counter = [0]
-        any_bytes = False
         for block, data in enumerate(self._blocks(counter)):
-            any_bytes = any_bytes or bool(data.strip())
             self.bytes_read = counter[0]
             parsed = self._parse(data, kind, first, block)
             del data
@@ -248,7 +246,8 @@ class RunStream:
                 values = -np.arange(self.rows, self.rows + len(codes), dtype=np.float64)
             yield _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
         self.bytes_read = counter[0]
-        if not self.rows:
+        if not self.rows:  # (reading it again costs nothing: it holds no data)
+            any_bytes = any(not data.isspace() for data in self._blocks())
             reason = "no data lines (only comments or blank lines)" if any_bytes else "the file is empty"
             raise FileFormatError(self.source, [(None, reason)])
 
