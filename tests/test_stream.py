@@ -186,3 +186,19 @@ def test_streaming_agrees_with_pytrec_eval(tmp_path):
     for qid, values in ref.items():
         for theirs, ours in pairs.items():
             assert got.per_query[qid][ours] == pytest.approx(values[theirs], abs=1e-12), (qid, ours)
+
+
+def test_a_pipe_is_read_once(tmp_path):
+    import os
+    import threading
+
+    q, r = random_files(tmp_path, 6, layout=False)
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(r.read_bytes()))
+    writer.start()
+    try:
+        got = evaluate_stream(read_qrels(q), RunStream(fifo, block_size=100), MEASURES)
+    finally:
+        writer.join(timeout=10)
+    assert_identical(got, evaluate_batch(read_qrels(q), read_run(r), MEASURES))

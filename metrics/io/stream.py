@@ -44,7 +44,6 @@ from .source import (
     InMemory,
     blank_comments,
     check_size,
-    head_bytes,
     is_gz,
     iter_blocks,
     nonempty_lines,
@@ -229,14 +228,17 @@ class RunStream:
 
     def _text_pieces(self) -> Iterator[_Piece]:
         """The parsed blocks of a TREC run or list."""
-        head = head_bytes(self.path)
-        first = trec._first_data_line(head)
-        kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
-        if kind == "run" and len(first) > 5:
-            self.tag = first[5].decode("utf-8", "replace")
+        first: list[bytes] = []  # the first data line, from the first block (a pipe is read once)
         counter = [0]
         for block, data in enumerate(self._blocks(counter)):
             self.bytes_read = counter[0]
+            if not first:
+                first = trec._first_data_line(data[: 1 << 16])
+                if not first:
+                    continue  # comments and blank lines only
+                kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
+                if kind == "run" and len(first) > 5:
+                    self.tag = first[5].decode("utf-8", "replace")
             parsed = self._parse(data, kind, first, block)
             del data
             if parsed is None:
