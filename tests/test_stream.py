@@ -202,3 +202,24 @@ def test_a_pipe_is_read_once(tmp_path):
     finally:
         writer.join(timeout=10)
     assert_identical(got, evaluate_batch(read_qrels(q), read_run(r), MEASURES))
+
+
+def test_the_judgment_lookup_survives_crafted_probe_chains(monkeypatch):
+    """Keys that all land in one hash slot: the probing gives up and the binary search finds them."""
+    import numpy as np
+    import pyarrow as pa
+
+    from metrics.io import keys
+
+    monkeypatch.setattr(keys, "MAX_PROBES", 3)
+    inverse = pow(0x9E3779B97F4A7C15, -1, 2**64)  # key * GOLD = C + i: every key in one slot
+    qkeys = np.array([(((1 << 60) + i) * inverse) % 2**64 for i in range(40)], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        assert len(set(((qkeys * keys._GOLD) >> np.uint64(50)).tolist())) == 1
+    docs = pa.chunked_array([[f"d{i}" for i in range(40)]])
+    codes = np.zeros(40, dtype=np.int64)
+    run_rows = np.array([39, 0, 17, 5, 17], dtype=np.int64)  # judged docs, one asked twice
+    rkeys = np.concatenate([qkeys[run_rows], np.array([999], np.uint64)])
+    rdocs = pa.chunked_array([[f"d{i}" for i in run_rows] + ["other"]])
+    rows, judged = keys.lookup(rkeys, rdocs, np.zeros(6, np.int64), qkeys, docs, codes)
+    assert rows.tolist() == [0, 1, 2, 3, 4] and judged.tolist() == run_rows.tolist()
