@@ -52,10 +52,12 @@ def inputs(source: str) -> tuple[Source, Source] | None:
         return file_source(SAMPLE / "qrels.txt"), file_source(SAMPLE / SAMPLE_RUNS[label])
     if source == SOURCES[1]:
         limit = upload_limit_mb()
-        st.caption(f"TREC qrels and runs, two-column `qid docid` lists, JSONL (seed 003), CSV/TSV with "
-                   f"named columns, each optionally `.gz`. Up to {limit} MB per file "
-                   f"(`server.maxUploadSize` in `.streamlit/config.toml`); a `.gz` may expand to at most "
-                   f"{format_size(max_bytes())}.")
+        st.caption(_("TREC qrels and runs, two-column `qid docid` lists, JSONL (seed 003), CSV/TSV with "
+                     "named columns, each optionally `.gz`, `.bz2` or `.zst`; Parquet or Arrow files with "
+                     "columns `qid`, `docid` and `grade` or `score`. Up to {limit} MB per file "
+                     "(`server.maxUploadSize` in `.streamlit/config.toml`); a compressed file may expand to "
+                     "at most {most}. A large run is read in blocks, with a progress bar.").format(
+                         limit=limit, most=format_size(max_bytes())))
         left, right = st.columns(2)
         qrels_file = left.file_uploader("Qrels (judgments)", key="evaluate_files.qrels_upload")
         run_file = right.file_uploader("Run", key="evaluate_files.run_upload")
