@@ -223,3 +223,30 @@ def test_the_judgment_lookup_survives_crafted_probe_chains(monkeypatch):
     rdocs = pa.chunked_array([[f"d{i}" for i in run_rows] + ["other"]])
     rows, judged = keys.lookup(rkeys, rdocs, np.zeros(6, np.int64), qkeys, docs, codes)
     assert rows.tolist() == [0, 1, 2, 3, 4] and judged.tolist() == run_rows.tolist()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_duplicate_groups_against_a_dictionary(seed):
+    """The per-query sort finds exactly the repeated (query, document) pairs a dict counts."""
+    import numpy as np
+    import pyarrow as pa
+
+    from metrics.io import keys
+
+    rng = random.Random(seed)
+    grouped = seed % 3 != 0  # every third case interleaved: the one-sort path
+    rows = []
+    for q in range(rng.randint(1, 8)):
+        rows += [(q, f"d{rng.randint(0, 30)}") for _ in range(rng.choice([1, 5, 40, 200]))]
+    if not grouped:
+        rng.shuffle(rows)
+    codes = np.array([q for q, _ in rows], dtype=np.int32)
+    docs = pa.chunked_array([[d for _, d in rows]])
+    key = keys.pair_keys(codes, keys.doc_hashes(docs))
+    if seed % 5 == 0:  # keys equal to the padding value must still be found
+        key[:] = np.uint64(2**64 - 1)
+    got = sorted(tuple(g.tolist()) for g in keys.duplicate_groups(codes, docs, key))
+    where: dict = {}
+    for i, pair in enumerate(rows):
+        where.setdefault(pair, []).append(i)
+    assert got == sorted(tuple(v) for v in where.values() if len(v) > 1)

