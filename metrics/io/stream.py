@@ -293,9 +293,8 @@ class RunStream:
         index: dict[str, int] = {}
         codes = []
         for p in pieces:
-            used, at = np.unique(p.codes, return_index=True)
             mapping = np.zeros(len(p.queries), dtype=np.int32)
-            for c in used[np.argsort(at)].tolist():
+            for c in _first_appearance(p.codes):
                 mapping[c] = index.setdefault(p.queries[c], len(index))
             codes.append(mapping[p.codes])
         docs = pa.chunked_array([c for p in pieces for c in p.docs.chunks], pa.string())
@@ -319,6 +318,21 @@ class RunStream:
         finished.update(run.queries)
         self.queries += len(run.queries)
         return deduplicate(run, self.dedup)
+
+
+def _first_appearance(codes: np.ndarray) -> list[int]:
+    """The distinct codes in order of first appearance (no sort when the rows are grouped).
+
+    >>> _first_appearance(np.array([2, 2, 0, 0, 1])), _first_appearance(np.array([1, 0, 1]))
+    ([2, 0, 1], [1, 0])
+    """
+    if not len(codes):
+        return []
+    runs = codes[np.concatenate([[0], np.flatnonzero(codes[1:] != codes[:-1]) + 1])].tolist()
+    if len(set(runs)) == len(runs):
+        return runs
+    used, at = np.unique(codes, return_index=True)
+    return used[np.argsort(at)].tolist()
 
 
 def _parquet_rows(path) -> int:
