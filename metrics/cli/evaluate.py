@@ -16,7 +16,8 @@ from ..measures import Measure, parse, parse_many
 from .errors import UsageError
 
 # a run larger than this as stored (a compressed or Parquet one counted 5 times its size) is streamed:
-# below it, reading it whole is a little faster and costs at most about 0.6 GB
+# below it, reading it whole costs at most about 0.8 GB and accepts a run not grouped by query
+# (streaming measured no slower: benchmarks/README.md, issue 17)
 STREAM_THRESHOLD = 256 * 2**20
 COMPRESSION_RATIO = 5
 
