@@ -13,6 +13,7 @@ judges a fifth of every ranking (dense judgments) instead of about 5 documents p
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -20,7 +21,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-CORPUS = 5_000_000
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.generate import CORPUS, judgments
+
 BATCH_QUERIES = 1_000
 
 
@@ -58,7 +61,7 @@ def main(argv=None) -> int:
     depth = args.depth
     total_queries = args.lines // depth
     start_time = time.perf_counter()
-    judgments = 0
+    judgments_written = 0
     with pa.OSFile(str(args.out / "run.txt"), "wb") as run_out, pa.OSFile(str(args.out / "qrels.txt"), "wb") as qrels_out:
         for first in range(0, total_queries, BATCH_QUERIES):
             nq = min(BATCH_QUERIES, total_queries - first)
@@ -73,30 +76,14 @@ def main(argv=None) -> int:
                 "doc": names("D", docs.ravel(), 7), "rank": pa.array(np.tile(np.arange(1, depth + 1), nq)),
                 "score": pa.array(scores.ravel()), "tag": pa.array(np.full(nq * depth, "bench")),
             })
-            if args.judged_share:  # dense: a random share of every ranking, plus some never retrieved
-                k = max(1, int(depth * args.judged_share))
-                pos = np.argsort(rng.random((nq, depth)), axis=1)[:, :k]
-                qrel_docs = docs[np.arange(nq)[:, None], pos]
-                judged = k
-            else:
-                judged = args.judged
-                pos = np.minimum(rng.geometric(0.02, (nq, judged)) - 1, depth - 1)
-                qrel_docs = docs[np.arange(nq)[:, None], pos]
-                unretrieved = rng.random((nq, judged)) < 0.3
-                qrel_docs = np.where(unretrieved, rng.integers(0, CORPUS, (nq, judged)), qrel_docs)
-            grades = rng.integers(0, 4, (nq, judged))
-            grades = np.where(rng.random((nq, judged)) < 0.1, -1, grades)
-            flat_q = np.repeat(qids, judged)
-            flat_d = qrel_docs.ravel()
-            _, keep = np.unique(flat_q.astype(np.int64) * CORPUS + flat_d, return_index=True)
-            keep = np.sort(keep)
-            judgments += len(keep)
+            flat_q, flat_d, grades = judgments(rng, qids, docs, args.judged, args.judged_share)
+            judgments_written += len(flat_q)
             write(qrels_out, {
-                "qid": pa.array(flat_q[keep].astype(str)), "iter": pa.array(np.zeros(len(keep), dtype=np.int64)),
-                "doc": names("D", flat_d[keep], 7), "grade": pa.array(grades.ravel()[keep]),
+                "qid": pa.array(flat_q.astype(str)), "iter": pa.array(np.zeros(len(flat_q), dtype=np.int64)),
+                "doc": names("D", flat_d, 7), "grade": pa.array(grades),
             })
     print(f"wrote {args.out}/run.txt ({total_queries * depth:,} lines) and {args.out}/qrels.txt "
-          f"({judgments:,} lines) in {time.perf_counter() - start_time:.0f} s")
+          f"({judgments_written:,} lines) in {time.perf_counter() - start_time:.0f} s")
     return 0
 
 
