@@ -57,7 +57,7 @@ from .ranking.interpolation import LEVELS, needed_hits
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
 
-__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_stream", "evaluate_part", "merge_parts",
+__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_stream", "evaluate_part", "evaluate_arrow", "merge_parts",
            "measure_columns", "BATCH_FAMILIES", "Batch", "prepare_batch"]
 
 PAIR_BLOCK = 4_000_000  # tie comparisons per block
@@ -460,6 +460,37 @@ def evaluate_part(qrels: Qrels, run: Run, measures, *, missing: str = "skip",
     ms = _measures(measures)
     b = prepare_batch(qrels, run, missing=missing, depth=depth)
     return b.queries, measure_columns(ms, b), b
+
+
+def evaluate_arrow(qrels: pa.Table, run: pa.Table, measures, *, missing: str = "skip",
+                   depth: int | None = None) -> pa.Table:
+    """:func:`evaluate_part` on Arrow tables, returning an Arrow table: what a distributed
+    engine's per-group function needs (e.g. Spark's ``cogroup(...).applyInArrow``).
+
+    ``qrels``: columns ``qid``, ``docid``, ``grade``; ``run``: ``qid``, ``docid``, ``score``
+    (the schema of :mod:`metrics.io.columnar`; an empty table is a query with no rows). The
+    result has a ``qid`` column and one float64 column per measure (canonical names), one row
+    per evaluated query, in qrels order. Merge groups with :func:`merge_parts`.
+
+    >>> q = pa.table({"qid": ["7", "7"], "docid": ["a", "b"], "grade": [1, 1]})
+    >>> r = pa.table({"qid": ["7", "7", "7"], "docid": ["x", "a", "b"], "score": [3.0, 2.0, 1.0]})
+    >>> evaluate_arrow(q, r, "RR AP").to_pylist()  # relevant at ranks 2 and 3: AP = (1/2 + 2/3) / 2
+    [{'qid': '7', 'RR': 0.5, 'AP': 0.5833333333333333}]
+    """
+    from .io.columnar import qrels_from_arrow, run_from_arrow
+
+    ms = _measures(measures)
+    queries, columns, _ = evaluate_part(_from_arrow(qrels, qrels_from_arrow, "<qrels>"),
+                                        _from_arrow(run, run_from_arrow, "<run>"), ms, missing=missing, depth=depth)
+    return pa.table({"qid": pa.array(queries, pa.string()), **{k: pa.array(v) for k, v in columns.items()}})
+
+
+def _from_arrow(table: pa.Table, convert, source: str):
+    if table.num_rows:
+        return convert(table, source)
+    empty = Qrels if source == "<qrels>" else Run
+    return empty([], np.zeros(0, np.int32), pa.chunked_array([], pa.string()),
+                 np.zeros(0, np.int64 if empty is Qrels else np.float64), source)
 
 
 def _measures(measures) -> list[Measure]:

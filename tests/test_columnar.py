@@ -193,3 +193,25 @@ def test_fuzzed_streamed_text_runs_never_crash(tmp_path, capsys):
             # a mutation that leaves a valid, grouped run: the whole-file reader agrees exactly
             whole = evaluate_batch(read_qrels(q), read_run(path), ["AP", "P@5"])
             assert_identical(evaluate_stream(read_qrels(q), RunStream(path, block_size=7), ["AP", "P@5"]), whole)
+
+
+def test_evaluate_arrow_groups_merge_to_the_whole_run(tmp_path):
+    """Per-query groups as Arrow tables (as a distributed engine hands them over), merged:
+    the in-memory numbers exactly, -c included (a judged query with an empty run group)."""
+    import pyarrow.compute as pc
+
+    from metrics.batch import evaluate_arrow, merge_parts
+
+    q, r = random_files(tmp_path, 8, queries=15, layout=False)
+    qt, rt = tables_of(q, r)
+    rt = rt.rename_columns(["qid", "docid", "score", "extra"])
+    qrels = read_qrels(q)
+    for missing in ("skip", "zero"):
+        want = evaluate_batch(qrels, read_run(r), MEASURES, missing=missing)
+        parts = []
+        for qid in qrels.queries:
+            group = evaluate_arrow(qt.filter(pc.equal(qt["qid"], qid)), rt.filter(pc.equal(rt["qid"], qid)),
+                                   MEASURES, missing=missing)
+            parts.append((group["qid"].to_pylist(), {m: group[m].to_numpy() for m in group.column_names[1:]}))
+        got = merge_parts(MEASURES, parts, qrels.queries)
+        assert got.per_query == want.per_query and got.aggregate == want.aggregate
