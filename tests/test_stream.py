@@ -226,12 +226,15 @@ def test_the_judgment_lookup_survives_crafted_probe_chains(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_duplicate_groups_against_a_dictionary(seed):
+def test_duplicate_groups_against_a_dictionary(seed, monkeypatch):
     """The per-query sort finds exactly the repeated (query, document) pairs a dict counts."""
     import numpy as np
     import pyarrow as pa
 
     from metrics.io import keys
+
+    if seed % 2:
+        monkeypatch.setattr(keys, "BLOCK", 50)  # many slices of whole queries, some of one long query
 
     rng = random.Random(seed)
     grouped = seed % 3 != 0  # every third case interleaved: the one-sort path

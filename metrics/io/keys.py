@@ -119,29 +119,45 @@ def _repeated_keys(codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The key values found more than once (unsorted, possibly repeated).
 
     A pair can only repeat within its query: when each query's rows are together (as in any
-    TREC run, and in every streamed chunk), each query's keys are sorted on their own, as the
-    rows of a 2-D array padded to the longest query — four times faster than one sort of every
-    key for queries of 1,000 rows. Otherwise, or when padding would cost more than the keys,
-    one sort of every key.
+    TREC run, and in every streamed chunk), the keys are sorted a slice of whole queries at a
+    time (about BLOCK rows, so the temporaries stay small), each query's keys as a row of a
+    2-D array padded to the slice's longest query: four times faster than one sort of every
+    key for queries of 1,000 rows. Otherwise one sort of every key.
     """
     n = keys.size
     padded = np.zeros(0, np.uint64) if (keys == _PAD).sum() < 2 else np.array([_PAD])  # a real key as the pad
-    if n > 1:
-        starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
-        lengths = np.diff(np.concatenate([[0], starts, [n]]))
-        longest = int(lengths.max())
-        low = int(codes.min())  # codes may be -1 (rows outside the evaluated queries)
-        grouped = starts.size + 1 == np.count_nonzero(np.bincount(codes - low if low else codes))
-        if grouped and starts.size and longest * (starts.size + 1) <= 2 * n:
-            table = np.full((starts.size + 1, longest), _PAD, dtype=np.uint64)
-            row = np.repeat(np.arange(starts.size + 1), lengths)
-            table[row, np.arange(n) - np.repeat(np.concatenate([[0], starts]), lengths)] = keys
-            table.sort(axis=1)
-            same = table[:, 1:] == table[:, :-1]
-            same &= table[:, 1:] != _PAD
-            return np.concatenate([table[:, 1:][same], padded])
-    s = np.sort(keys)
-    return np.concatenate([s[1:][s[1:] == s[:-1]], padded])
+    if n < 2:
+        return padded
+    starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    low = int(codes.min())  # codes may be -1 (rows outside the evaluated queries)
+    if starts.size + 1 != np.count_nonzero(np.bincount(codes - low if low else codes)):
+        s = np.sort(keys)  # a query's rows in several places
+        return np.concatenate([s[1:][s[1:] == s[:-1]], padded])
+    bounds = np.concatenate([[0], starts, [n]])
+    found = [padded]
+    first = 0
+    while first < bounds.size - 1:
+        last = int(np.searchsorted(bounds, bounds[first] + BLOCK, side="right")) - 1
+        last = min(max(last, first + 1), bounds.size - 1)
+        found.append(_repeated_in(keys[bounds[first]:bounds[last]], bounds[first:last + 1] - bounds[first]))
+        first = last
+    return np.concatenate(found)
+
+
+def _repeated_in(keys: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Repeated keys of a slice of whole queries (``bounds``: where each query starts, and the end)."""
+    lengths = np.diff(bounds)
+    longest = int(lengths.max())
+    if longest * lengths.size > 2 * keys.size:  # padding would cost more than it saves
+        s = np.sort(keys)
+        return s[1:][s[1:] == s[:-1]]
+    table = np.full((lengths.size, longest), _PAD, dtype=np.uint64)
+    row = np.repeat(np.arange(lengths.size), lengths)
+    table[row, np.arange(keys.size) - np.repeat(bounds[:-1], lengths)] = keys
+    table.sort(axis=1)
+    same = table[:, 1:] == table[:, :-1]
+    same &= table[:, 1:] != _PAD
+    return table[:, 1:][same]
 
 
 def duplicate_groups(codes: np.ndarray, docs: pa.ChunkedArray, keys: np.ndarray | None = None) -> list[np.ndarray]:
