@@ -11,11 +11,13 @@ import streamlit as st
 
 import metrics
 import metrics.io
-from metrics.batch import evaluate_batch
+from metrics.batch import evaluate_batch, evaluate_stream
 from metrics.io import DEDUP
 from metrics.io.source import format_size
+from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream
 from metrics.io.writers import write_csv, write_json, write_trec
 from ui import evaluation_view as view
+from ui import files as ui_files
 from ui import state
 from ui.files import Source, file_source, read, text_source, upload_source
 from ui.i18n import N_, _, shown
@@ -51,9 +53,11 @@ def inputs(source: str) -> tuple[Source, Source] | None:
     if source == SOURCES[1]:
         limit = upload_limit_mb()
         st.caption(_("TREC qrels and runs, two-column `qid docid` lists, JSONL (seed 003), CSV/TSV with "
-                     "named columns, each optionally `.gz`. Up to {limit} MB per file "
-                     "(`server.maxUploadSize` in `.streamlit/config.toml`); a `.gz` may expand to at most "
-                     "{size}.").format(limit=limit, size=format_size(max_bytes())))
+                     "named columns, each optionally `.gz`, `.bz2` or `.zst`; Parquet or Arrow files with "
+                     "columns `qid`, `docid` and `grade` or `score`. Up to {limit} MB per file "
+                     "(`server.maxUploadSize` in `.streamlit/config.toml`); a compressed file may expand to "
+                     "at most {size}. A large run is read in blocks, with a progress bar.").format(
+                         limit=limit, size=format_size(max_bytes())))
         left, right = st.columns(2)
         qrels_file = left.file_uploader(_("Qrels (judgments)"), key="evaluate_files.qrels_upload")
         run_file = right.file_uploader(_("Run"), key="evaluate_files.run_upload")
@@ -78,14 +82,15 @@ def measures_from(text: str, convention: str) -> list[metrics.Measure]:
     return ms
 
 
-def _links(qrels, run, per_query: dict, measures: list[str]) -> dict[str, str | None]:
+def _links(qrels, run_of, per_query: dict, measures: list[str]) -> dict[str, str | None]:
     """The playground permalink code of every query shown among the worst and best of some
-    measure (None when the query cannot become an example), made while the tables are read."""
+    measure (None when the query cannot become an example), made while the tables are read;
+    ``run_of(qid)`` is the run (or the streamed chunk) holding the query."""
     wanted = dict.fromkeys(qid for m in measures for pairs in view.extremes(per_query, m) for qid, _ in pairs)
     links: dict[str, str | None] = {}
     for qid in wanted:
         try:
-            links[qid] = state.permalink_params(view.query_example(qrels, run, qid)).get(state.PARAM)
+            links[qid] = state.permalink_params(view.query_example(qrels, run_of(qid), qid)).get(state.PARAM)
         except state.ExampleError:
             links[qid] = None
     return links
@@ -102,11 +107,18 @@ def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, 
             qrels = read("qrels", qrels_source, max_bytes=max_bytes())
             status.update(label=_("Reading {name} ({size} MB)…").format(name=escape_markdown(run_source.name),
                                                                          size=f"{run_source.size / 1e6:.1f}"))
-            run = read("run", run_source, dedup=dedup, max_bytes=max_bytes())
-            status.update(label=_("Evaluating {n} lines…").format(n=f"{len(run):,}"))
-            result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
+            streamed = _streamed(qrels, run_source, ms, missing, depth, dedup) \
+                if run_source.size >= ui_files.STREAM_BYTES else None
+            if streamed is not None:
+                result, run, chunk_of = streamed
+                run_of = chunk_of.get
+            else:
+                run = read("run", run_source, dedup=dedup, max_bytes=max_bytes())
+                status.update(label=_("Evaluating {n} lines…").format(n=f"{len(run):,}"))
+                result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
+                run_of = {}.get
             names = [str(m) for m in ms]
-            links = _links(qrels, run, result.per_query, names)
+            links = _links(qrels, lambda qid: run_of(qid, run), result.per_query, names)
         except Exception:
             status.update(label=_("Stopped: see the message below"), state="error")
             raise
@@ -114,6 +126,46 @@ def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, 
             lines=f"{len(run):,}", judgments=f"{len(qrels):,}", queries=f"{len(result.per_query):,}"), state="complete")
     return {"result": result, "measures": names, "links": links, "tag": run.tag or None,
             "names": (qrels_source.name, run_source.name)}
+
+
+def _streamed(qrels, source: Source, ms, missing: str, depth: int | None, dedup: str):
+    """A large run read in blocks of whole queries under a progress bar: (result, a summary of
+    the run, the chunk of each query), or None for a run that must be read whole (a format
+    that does not stream, or queries not grouped)."""
+    fmt = metrics.io.detect_format(source.name)
+    if fmt not in STREAMABLE:
+        return None
+    stream = RunStream(source.data(), name=source.name, dedup=dedup, max_bytes=max_bytes())
+    bar = st.progress(0.0, text=_("Reading the run…"))
+    chunk_of = {}
+
+    def follow():
+        for chunk in stream:
+            chunk_of.update(dict.fromkeys(chunk.queries, chunk))
+            share = stream.bytes_read / stream.total_bytes if stream.total_bytes else 0.0
+            bar.progress(min(share, 1.0), text=_("{lines} lines, {queries} queries read").format(
+                lines=f"{stream.rows:,}", queries=f"{stream.queries:,}"))
+            yield chunk
+
+    try:
+        result = evaluate_stream(qrels, follow(), ms, missing=missing, depth=depth)
+    except NotGroupedError:
+        return None
+    finally:
+        bar.empty()
+    return result, _Summary(stream.rows, stream.tag), chunk_of
+
+
+class _Summary:
+    """What the page needs of a streamed run once it is evaluated: its size and tag."""
+
+    queries: list[str] = []  # as an empty run, for a judged query the run does not hold
+
+    def __init__(self, rows: int, tag: str | None):
+        self.rows, self.tag = rows, tag
+
+    def __len__(self) -> int:
+        return self.rows
 
 
 def show(last: dict) -> None:

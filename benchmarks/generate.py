@@ -24,6 +24,32 @@ def doc_names(codes: np.ndarray) -> pa.Array:
     return pa.array(np.char.add("D", np.char.zfill(codes.astype(str), 7)).astype(object), pa.string())
 
 
+def judgments(rng, qids: np.ndarray, docs: np.ndarray, judged: int, dense_share: float | None = None):
+    """(query, document code, grade) of each judgment of the queries whose rankings are ``docs``.
+
+    Sparse: ``judged`` documents per query, mostly from the top of the ranking, 30% never
+    retrieved. Dense (``dense_share``): that share of every ranking, at random. Grades 0-3, one
+    in ten -1; a document judged twice for one query keeps its first judgment.
+    """
+    nq, depth = docs.shape
+    if dense_share:
+        judged = max(1, int(depth * dense_share))
+        pos = np.argsort(rng.random((nq, depth)), axis=1)[:, :judged]
+        qrel_docs = docs[np.arange(nq)[:, None], pos]
+    else:
+        pos = np.minimum(rng.geometric(0.02, (nq, judged)) - 1, depth - 1)
+        qrel_docs = docs[np.arange(nq)[:, None], pos]
+        unretrieved = rng.random((nq, judged)) < 0.3
+        qrel_docs = np.where(unretrieved, rng.integers(0, CORPUS, (nq, judged)), qrel_docs)
+    grades = rng.integers(0, 4, (nq, judged))
+    grades = np.where(rng.random((nq, judged)) < 0.1, -1, grades)
+    flat_q = np.repeat(qids, judged)
+    flat_d = qrel_docs.ravel()
+    _, first = np.unique(flat_q.astype(np.int64) * CORPUS + flat_d, return_index=True)
+    keep = np.sort(first)
+    return flat_q[keep], flat_d[keep], grades.ravel()[keep]
+
+
 def write(path: Path, columns: dict[str, pa.Array]) -> None:
     table = pa.table(columns)
     options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
@@ -57,24 +83,13 @@ def main(argv=None) -> int:
         "tag": pa.array(np.full(nq * depth, "bench", dtype=object), pa.string()),
     })
 
-    # qrels: mostly documents from the top of the run, some never retrieved
-    judged = args.judged
-    pos = np.minimum(rng.geometric(0.02, (nq, judged)) - 1, depth - 1)
-    qrel_docs = docs[np.arange(nq)[:, None], pos]
-    unretrieved = rng.random((nq, judged)) < 0.3
-    qrel_docs = np.where(unretrieved, rng.integers(0, CORPUS, (nq, judged)), qrel_docs)
-    grades = rng.integers(0, 4, (nq, judged))
-    grades = np.where(rng.random((nq, judged)) < 0.1, -1, grades)
-    # a document judged twice for one query keeps its first judgment
-    flat_q = np.repeat(qids, judged)
-    flat_d = qrel_docs.ravel()
-    _, first = np.unique(flat_q.astype(np.int64) * CORPUS + flat_d, return_index=True)
-    keep = np.sort(first)
+    flat_q, flat_d, grades = judgments(rng, qids, docs, args.judged)
+    keep = np.arange(len(flat_q))
     write(args.out / "qrels.txt", {
         "qid": pa.array(flat_q[keep].astype(str).astype(object), pa.string()),
         "iter": pa.array(np.zeros(len(keep), dtype=np.int64)),
         "doc": doc_names(flat_d[keep]),
-        "grade": pa.array(grades.ravel()[keep]),
+        "grade": pa.array(grades),
     })
     print(f"wrote {args.out}/run.txt ({nq * depth:,} lines) and {args.out}/qrels.txt ({len(keep):,} lines)")
     return 0

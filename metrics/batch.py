@@ -40,6 +40,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import _check
@@ -69,8 +70,9 @@ from .ranking.user_models import (
     rbp_weight,
 )
 
-__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_groups", "evaluate_prepared", "BATCH_FAMILIES", "Batch", "prepare_batch",
-           "relstrings"]
+__all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_groups", "evaluate_prepared", "evaluate_stream",
+           "evaluate_part", "evaluate_arrow", "merge_parts", "measure_columns", "BATCH_FAMILIES", "Batch",
+           "prepare_batch", "relstrings"]
 
 PAIR_BLOCK = 4_000_000  # tie comparisons per block
 
@@ -670,10 +672,15 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
     >>> e.aggregate["AP"], e.aggregate["NumRelRet"]  # mean of 0.5 and 0; sum of 2 and 0
     (0.25, 2.0)
     """
-    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
+    ms = _measures(measures)
     qrels, run = _as_tables(qrels, run)
     b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
     return evaluate_prepared(b, ms)
+
+
+def measure_columns(ms: list[Measure], b: Batch) -> dict[str, np.ndarray]:
+    """One float64 array per measure (canonical name), one value per query of ``b.queries``."""
+    return {str(m): np.asarray(BATCH_FAMILIES[m.name](m, b), dtype=np.float64) for m in ms}
 
 
 def evaluate_prepared(b: Batch, measures) -> Evaluation:
@@ -683,10 +690,7 @@ def evaluate_prepared(b: Batch, measures) -> Evaluation:
         ms = [parse(m) for m in measures]
     else:
         ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
-    columns = {}
-    for m in ms:
-        formula = BATCH_FAMILIES[m.name]
-        columns[str(m)] = np.asarray(formula(m, b), dtype=np.float64).tolist()
+    columns = {key: values.tolist() for key, values in measure_columns(ms, b).items()}
     names = [str(m) for m in ms]
     per_query = {qid: {key: columns[key][i] for key in names} for i, qid in enumerate(b.queries)}
     return Evaluation(names, aggregate(ms, per_query), per_query, b.missing_from_run, b.missing_from_qrels)
@@ -737,19 +741,153 @@ def evaluate_groups(groups: Mapping[str, Qrels], run, measures, *, missing: str 
                       [q for q in run.queries if q in missing_qrels])
 
 
+def evaluate_part(qrels: Qrels, run: Run, measures, *, missing: str = "skip", depth: int | None = None,
+                  judged_only: bool = False, trec_eval: str = "9.0.8") -> tuple[list[str], dict[str, np.ndarray], Batch]:
+    """Per-query values of one part of a run holding whole queries (the unit of streaming).
+
+    Returns ``(queries, columns, batch)``: the evaluated query ids (in ``qrels`` order),
+    one float64 array per measure with a value per query, and the :class:`Batch` (whose
+    ``missing_from_run`` / ``missing_from_qrels`` say which queries did not match). A query
+    must have all its rows in one part; parts are merged with :func:`merge_parts`. This is
+    what a distributed engine calls on each group of queries.
+
+    >>> q = qrels_from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
+    >>> queries, columns, _ = evaluate_part(q, run_from_dict({"q2": ["c", "b"]}), "RR")
+    >>> queries, columns["RR"].tolist()  # q1 is not in this part of the run
+    (['q2'], [0.5])
+    """
+    ms = _measures(measures)
+    b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
+    return b.queries, measure_columns(ms, b), b
+
+
+def evaluate_arrow(qrels: pa.Table, run: pa.Table, measures, *, missing: str = "skip",
+                   depth: int | None = None, judged_only: bool = False, trec_eval: str = "9.0.8") -> pa.Table:
+    """:func:`evaluate_part` on Arrow tables, returning an Arrow table: what a distributed
+    engine's per-group function needs (e.g. Spark's ``cogroup(...).applyInArrow``).
+
+    ``qrels``: columns ``qid``, ``docid``, ``grade``; ``run``: ``qid``, ``docid``, ``score``
+    (the schema of :mod:`metrics.io.columnar`; an empty table is a query with no rows). The
+    result has a ``qid`` column and one float64 column per measure (canonical names), one row
+    per evaluated query, in qrels order. Merge groups with :func:`merge_parts`.
+
+    >>> q = pa.table({"qid": ["7", "7"], "docid": ["a", "b"], "grade": [1, 1]})
+    >>> r = pa.table({"qid": ["7", "7", "7"], "docid": ["x", "a", "b"], "score": [3.0, 2.0, 1.0]})
+    >>> evaluate_arrow(q, r, "RR AP").to_pylist()  # relevant at ranks 2 and 3: AP = (1/2 + 2/3) / 2
+    [{'qid': '7', 'RR': 0.5, 'AP': 0.5833333333333333}]
+    """
+    from .io.columnar import qrels_from_arrow, run_from_arrow
+
+    ms = _measures(measures)
+    queries, columns, _ = evaluate_part(_from_arrow(qrels, qrels_from_arrow, "<qrels>"),
+                                        _from_arrow(run, run_from_arrow, "<run>"), ms, missing=missing, depth=depth,
+                                        judged_only=judged_only, trec_eval=trec_eval)
+    return pa.table({"qid": pa.array(queries, pa.string()), **{k: pa.array(v) for k, v in columns.items()}})
+
+
+def _from_arrow(table: pa.Table, convert, source: str):
+    if table.num_rows:
+        return convert(table, source)
+    empty = Qrels if source == "<qrels>" else Run
+    return empty([], np.zeros(0, np.int32), pa.chunked_array([], pa.string()),
+                 np.zeros(0, np.int64 if empty is Qrels else np.float64), source)
+
+
+def _measures(measures) -> list[Measure]:
+    return parse_many(measures) if not isinstance(measures, Measure) else [measures]
+
+
+def merge_parts(measures, parts: Iterable[tuple[list[str], Mapping[str, np.ndarray]]], order: Iterable[str],
+                missing_from_run: list[str] | None = None, missing_from_qrels: list[str] | None = None) -> Evaluation:
+    """One :class:`Evaluation` from the per-query values of parts (see :func:`evaluate_part`).
+
+    ``order`` is the judged queries in qrels order: per-query values are listed and
+    aggregated in that order, as :func:`evaluate_batch` does, so the means are the same to
+    the last bit whatever the parts. A query in two parts is an error.
+
+    >>> parts = [(["q2"], {"RR": np.array([0.5])}), (["q1"], {"RR": np.array([1.0])})]
+    >>> e = merge_parts("RR", parts, ["q1", "q2"])
+    >>> list(e.per_query), e.aggregate["RR"]  # (1 + 1/2) / 2
+    (['q1', 'q2'], 0.75)
+    """
+    ms = _measures(measures)
+    names = [str(m) for m in ms]
+    found: dict[str, dict[str, float]] = {}
+    for queries, columns in parts:
+        lists = [columns[key].tolist() for key in names]
+        for i, qid in enumerate(queries):
+            if qid in found:
+                raise ValueError(f"query {qid!r} is in two parts of the run")
+            found[qid] = {key: values[i] for key, values in zip(names, lists, strict=True)}
+    per_query = {qid: found[qid] for qid in order if qid in found}
+    if len(per_query) != len(found):
+        raise ValueError("merge_parts: a part holds a query that is not in `order`")
+    return Evaluation(names, aggregate(ms, per_query), per_query, list(missing_from_run or []),
+                      list(missing_from_qrels or []))
+
+
+def evaluate_stream(qrels: Qrels, chunks: Iterable[Run], measures, *, missing: str = "skip",
+                    depth: int | None = None, judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
+    """Evaluate a run given as a stream of :class:`Run` chunks (each query in one chunk).
+
+    The judgments stay in memory, indexed by query (:class:`metrics.io.index.QrelsIndex`);
+    each chunk is matched against its own queries' judgments only, so the work is linear in
+    the run and memory is bounded by the largest chunk. The result equals
+    :func:`evaluate_batch` on the whole run exactly (same values, same order, same means),
+    ``missing="zero"`` (``-c``) included. A query seen in two chunks is an error (a run must
+    come grouped by query; :mod:`metrics.io.stream` reports where).
+
+    >>> q = qrels_from_dict({"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}})
+    >>> chunks = [run_from_dict({"q2": ["c", "b"]}), run_from_dict({"q1": ["a"], "q9": ["a"]})]
+    >>> e = evaluate_stream(q, chunks, "RR", missing="zero")
+    >>> e.per_query  # qrels order; q3 (absent from the run) scores 0 with missing="zero"
+    {'q1': {'RR': 1.0}, 'q2': {'RR': 0.5}, 'q3': {'RR': 0.0}}
+    >>> e.aggregate["RR"], e.missing_from_qrels  # (1 + 1/2 + 0) / 3
+    (0.5, ['q9'])
+    """
+    from .io.index import QrelsIndex
+
+    _check.choice(missing, "missing", MISSING)
+    depth = _check.positive_int(depth, "depth")
+    ms = _measures(measures)
+    index = qrels if isinstance(qrels, QrelsIndex) else QrelsIndex(qrels)
+    seen: set[str] = set()
+    parts = []
+    missing_from_qrels: list[str] = []
+    for chunk in chunks:
+        repeated = seen.intersection(chunk.queries)
+        if repeated:
+            raise ValueError(f"{chunk.source}: query {min(repeated)!r} comes in two separate parts of the run "
+                             "(a streamed run must be grouped by query)")
+        seen.update(chunk.queries)
+        queries, columns, b = evaluate_part(index.subset(chunk.queries), chunk, ms, depth=depth,
+                                            judged_only=judged_only, trec_eval=trec_eval)
+        parts.append((queries, columns))
+        missing_from_qrels += b.missing_from_qrels
+    absent = [qid for qid in index.queries if qid not in seen]
+    missing_from_run = absent if missing == "skip" else []
+    if missing == "zero" and absent:
+        empty = Run([], np.zeros(0, np.int32), pa.chunked_array([], pa.string()), np.zeros(0), index.source)
+        queries, columns, _ = evaluate_part(index.subset(absent), empty, ms, missing="zero", depth=depth,
+                                            judged_only=judged_only, trec_eval=trec_eval)
+        parts.append((queries, columns))
+    return merge_parts(ms, parts, index.queries, missing_from_run, missing_from_qrels)
+
+
 def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int | None = None) -> Evaluation:
     """Evaluate a run given as chunks of whole queries (each query in exactly one chunk).
 
     Each chunk is evaluated with the same batch formulas and the per-query values merged,
     so memory is bounded by the largest chunk. Queries judged but absent from every chunk's
-    run are skipped (trec_eval 9.0.8).
+    run are skipped (trec_eval 9.0.8). For a run streamed against one set of judgments,
+    :func:`evaluate_stream` is the simpler call.
 
     >>> chunks = [({"q1": {"a": 1}}, {"q1": ["a"]}), ({"q2": {"b": 1}}, {"q2": ["c", "b"]})]
     >>> e = evaluate_chunks([(qrels_from_dict(q), run_from_dict(r)) for q, r in chunks], "RR")
     >>> e.aggregate["RR"]  # (1 + 1/2) / 2
     0.75
     """
-    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
+    ms = _measures(measures)
     per_query: dict[str, dict[str, float]] = {}
     missing_run: list[str] = []
     missing_qrels: list[str] = []

@@ -42,6 +42,10 @@ class Source:
     data: Callable[[], bytes]
 
 
+# the Evaluate files page reads a run at least this large (as stored) in blocks of whole
+# queries under a progress bar (read at every call, so a test can lower it)
+STREAM_BYTES = 16 * 2**20
+
 def text_source(name: str, text: str) -> Source:
     """Pasted text, keyed by its hash.
 

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from ..batch import evaluate_groups, evaluate_prepared, prepare_batch, relstrings
+from ..batch import evaluate_groups, evaluate_prepared, evaluate_stream, prepare_batch, relstrings
 from ..core import evaluate
 from ..io import (
     CLI_MAX_BYTES,
@@ -20,12 +20,19 @@ from ..io import (
     read_qrels_jg,
     read_run,
 )
-from ..io.source import FileTooLargeError, format_size
+from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
+from ..io.stream import STREAMABLE, RunStream
 from ..io.subtopics import read_subtopic_qrels
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse_many
 from .errors import UsageError
 from .trec_args import expand
+
+# a run larger than this as stored (a compressed or Parquet one counted 5 times its size) is streamed:
+# below it, reading it whole costs at most about 0.8 GB and accepts a run not grouped by query
+# (streaming measured no slower: benchmarks/README.md, issue 17)
+STREAM_THRESHOLD = 256 * 2**20
+COMPRESSION_RATIO = 5
 
 # trec_eval's default measures (its "official" set: runid is printed, not computed)
 DEFAULT_MEASURES = tuple(str(m) for m in parse_many([t for t in expand("official") if t != "runid"]))
@@ -60,7 +67,13 @@ query is an error (as in trec_eval) unless --dedup says which line to keep.
 
 input: lines end at \\n, \\r\\n or \\r; a line whose first non-blank character is '#' is a
 comment; grades are decimal integers, scores finite decimal numbers (no 0x10, 1_0, inf,
-nan); a file larger than --max-bytes (default 4G, plain or once decompressed) is refused.
+nan); .gz, .bz2 and .zst files are decompressed as they are read; a file larger than
+--max-bytes (default 4G, plain or once decompressed) is refused, except a streamed run.
+
+large runs: a TREC, Parquet or Arrow run larger than 256 MB (a compressed one: 50 MB) is read
+in blocks of whole queries, in bounded memory, with the same numbers (--stream / --no-stream to choose).
+It must be grouped by query (as every TREC writer does); if it is not, sort it first:
+  LC_ALL=C sort -s -k1,1 run.txt > sorted.txt
 
 exit codes: 0 success; 1 bad input data (malformed line, duplicate document); 2 bad usage
 (unknown measure, bad option); 3 a file that cannot be read; 130 interrupted.
@@ -73,8 +86,10 @@ DESCRIPTION = "Evaluate a run against relevance judgments, per query and on aver
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", metavar="QRELS", help="judgments: TREC qrels, .jsonl, .csv or .tsv (.gz too)")
-    p.add_argument("run", metavar="RUN", help="run: TREC run, 'qid docid' list, .jsonl, .csv or .tsv (.gz too)")
+    p.add_argument("qrels", metavar="QRELS", help="judgments: TREC qrels, .jsonl, .csv, .tsv (.gz, .bz2, .zst "
+                   "too), .parquet or .arrow (columns qid, docid, grade)")
+    p.add_argument("run", metavar="RUN", help="run: TREC run, 'qid docid' list, .jsonl, .csv, .tsv (.gz, .bz2, "
+                   ".zst too), .parquet or .arrow (columns qid, docid, score)")
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help="measure(s) to compute; repeatable (default: trec_eval's default set)")
     p.add_argument("-q", "--per-query", action="store_true", help="also print the value of each query")
@@ -106,11 +121,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--qrels-format", choices=[f for f in FORMATS if f != "list"], default="auto")
     p.add_argument("--run-format", choices=FORMATS, default="auto",
                    help="list = two columns 'qid docid' in rank order (auto-detected)")
-    p.add_argument("--max-bytes", type=_size, default=CLI_MAX_BYTES, metavar="SIZE",
+    p.add_argument("--max-bytes", type=_size, default=DEFAULT_LIMIT, metavar="SIZE",
                    help="refuse a file larger than SIZE, plain or once decompressed (e.g. 500M, 4G; "
-                        f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')})")
+                        f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')}, and none "
+                        "for a streamed run)")
+    p.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
+                   help="read the run in blocks of whole queries, in bounded memory (default: for a "
+                        f"TREC run over {format_size(STREAM_THRESHOLD)} as stored, a compressed one over "
+                        f"{format_size(STREAM_THRESHOLD // COMPRESSION_RATIO)})")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show progress on stderr (default: when stderr is a terminal)")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
+
+
+DEFAULT_LIMIT = -1  # --max-bytes not given (argparse would parse a string default)
 
 
 def _size(text: str) -> int | None:
@@ -166,19 +191,73 @@ def measures_from(args) -> list[Measure]:
 
 
 class Progress:
-    """Stage messages on stderr, only when stderr is a terminal."""
+    """Stage messages and, for a streamed run, a progress bar, on stderr.
 
-    def __init__(self):
-        self.on = sys.stderr.isatty()
+    On by default only when stderr is a terminal (``--progress`` / ``--no-progress``). The bar
+    appears once an evaluation has run for a second: lines and queries read, throughput,
+    and the share of the file done with an ETA when the file's size is known.
+    """
+
+    DELAY = 1.0
+
+    def __init__(self, on: bool | None = None):
+        self.on = sys.stderr.isatty() if on is None else on
         self.start = time.perf_counter()
 
     def __call__(self, text: str) -> None:
         if self.on:
             print(f"\r\033[K{text} ({time.perf_counter() - self.start:.1f} s)", end="", file=sys.stderr, flush=True)
 
+    def bar(self, done: int, total: int, rows: int, queries: int) -> None:
+        """One update of the streaming bar: ``done`` of ``total`` stored bytes (total 0: unknown)."""
+        elapsed = time.perf_counter() - self.start
+        if self.on and elapsed >= self.DELAY:
+            print(f"\r\033[K{bar_text(done, total, rows, queries, elapsed)}", end="", file=sys.stderr, flush=True)
+
+    def follow(self, stream: RunStream):
+        """The stream's chunks, updating the bar after each."""
+        for chunk in stream:
+            self.bar(stream.bytes_read, stream.total_bytes, stream.rows, stream.queries)
+            yield chunk
+
     def done(self) -> None:
         if self.on:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
+def bar_text(done: int, total: int, rows: int, queries: int, elapsed: float, width: int = 24) -> str:
+    """The progress line.
+
+    >>> bar_text(50, 200, 1_500_000, 1_500, 3.0)
+    '[######------------------]  25% 1,500,000 lines, 1,500 queries, 500,000 lines/s, ETA 9 s'
+    >>> bar_text(50, 0, 1000, 1, 2.0)  # size unknown (a pipe)
+    '1,000 lines, 1 queries, 500 lines/s'
+    """
+    rate = rows / elapsed if elapsed > 0 else 0.0
+    text = f"{rows:,} lines, {queries:,} queries, {rate:,.0f} lines/s"
+    if total <= 0:
+        return text
+    share = min(done / total, 1.0)
+    filled = int(share * width)
+    eta = elapsed * (1 - share) / share if share > 0 else float("inf")
+    eta_text = "?" if eta == float("inf") else (f"{eta:.0f} s" if eta < 120 else f"{eta / 60:.0f} min")
+    return f"[{'#' * filled}{'-' * (width - filled)}] {share:4.0%} {text}, ETA {eta_text}"
+
+
+def use_stream(args) -> bool:
+    """Whether to stream the run: as asked, else a TREC run larger than STREAM_THRESHOLD."""
+    fmt = args.run_format if args.run_format != "auto" else detect_format(args.run)
+    if fmt not in STREAMABLE:
+        if args.stream:
+            raise UsageError(f"--stream reads TREC runs, two-column lists, Parquet and Arrow files, not {fmt} files")
+        return False
+    if args.stream is not None:
+        return args.stream
+    try:
+        size = raw_size(args.run)
+    except OSError:
+        return False  # the reader names the problem
+    return size * (COMPRESSION_RATIO if is_gz(args.run) or fmt == "parquet" else 1) > STREAM_THRESHOLD
 
 
 def run(args) -> None:
@@ -187,50 +266,64 @@ def run(args) -> None:
     if not args.subtopics and any(m.name == "alpha_nDCG" for m in ms):
         raise UsageError("alpha_nDCG needs judgments per subtopic: give --subtopics and a QRELS file "
                          "of 'qid subtopic docid grade' lines")
-    progress = Progress()
+    progress = Progress(args.progress)
+    default_limit = args.max_bytes == DEFAULT_LIMIT
+    limit = CLI_MAX_BYTES if default_limit else args.max_bytes
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
     jsonl = {"id_fields": fields}
+    options = {"missing": "zero" if args.complete else "skip", "depth": args.depth,
+               "judged_only": args.judged_only, "trec_eval": args.trec_eval_version}
+    # relstring needs the whole run's rows, judgment groups read every group against it: read whole
+    stream = use_stream(args) and args.rel_format != "qrels_jg" and asked.relstring is None \
+        and not args.subtopics
+    batch = None
     try:
         progress(f"reading {args.qrels}")
         if args.subtopics:
-            return _run_subtopics(args, asked, progress)
+            return _run_subtopics(args, asked, progress, limit)
         if args.rel_format == "qrels_jg":
-            groups = read_qrels_jg(args.qrels, max_bytes=args.max_bytes)
+            groups = read_qrels_jg(args.qrels, max_bytes=limit)
             qrels = None
         else:
             groups = None
-            qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=args.max_bytes,
+            qrels = read_qrels(args.qrels, format=args.qrels_format, max_bytes=limit,
                                **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
-        progress(f"reading {args.run}")
-        run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes,
-                        **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
+        if stream:
+            progress(f"evaluating {args.run} in blocks against {len(qrels.queries):,} judged queries")
+            chunks = RunStream(args.run, format=args.run_format, dedup=args.dedup,
+                               max_bytes=None if default_limit else limit)
+            result = evaluate_stream(qrels, progress.follow(chunks), ms, **options)
+            tag, in_run = chunks.tag, chunks.seen
+        else:
+            progress(f"reading {args.run}")
+            run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=limit,
+                            **(jsonl if _is_jsonl(args.run, args.run_format) else {}))
+            judged_queries = qrels.queries if groups is None else {q for g in groups.values() for q in g.queries}
+            progress(f"evaluating {len(judged_queries):,} judged queries, {len(run_):,} run lines")
+            if groups is not None:
+                if asked.relstring is not None:
+                    raise UsageError("relstring needs -R qrels")
+                try:
+                    result = evaluate_groups(groups, run_, ms, **options)
+                except ValueError as err:
+                    raise UsageError(str(err)) from None
+            else:
+                batch = prepare_batch(qrels, run_, **options)
+                result = evaluate_prepared(batch, ms)
+            tag, in_run = run_.tag, set(run_.queries)
     except FileTooLargeError as err:
         raise ValueError(f"{err}; raise it with --max-bytes SIZE (0 = no limit)") from None
-    judged = qrels if groups is None else list(groups.values())
-    n_judged = len(qrels.queries) if groups is None else len({q for g in judged for q in g.queries})
-    progress(f"evaluating {n_judged:,} judged queries, {len(run_):,} run lines")
-    options = {"missing": "zero" if args.complete else "skip", "depth": args.depth,
-               "judged_only": args.judged_only, "trec_eval": args.trec_eval_version}
-    if groups is not None:
-        if asked.relstring is not None:
-            raise UsageError("relstring needs -R qrels")
-        try:
-            result = evaluate_groups(groups, run_, ms, **options)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
-        batch = None
-    else:
-        batch = prepare_batch(qrels, run_, **options)
-        result = evaluate_prepared(batch, ms)
     progress.done()
+    judged = qrels if groups is None else list(groups.values())
     summary = trec_summary_overrides(ms, qrels, args) if groups is None else {}
-    _report(args, asked, result, judged, run_, batch=batch, summary=summary)
+    _report(args, asked, result, judged, tag, in_run, batch=batch, summary=summary)
 
 
-def _report(args, asked, result, judged, run_, *, batch=None, summary=None) -> None:
-    """Warnings on stderr, then the values in the chosen format."""
+def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=None) -> None:
+    """Warnings on stderr, then the values in the chosen format (``in_run``: the run's query ids)."""
     ms = asked.measures
-    for line in warnings(result, judged, run_, args.complete):
+    notes = warnings(result, judged, in_run, args.complete)
+    for line in notes:
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
     if asked.relstring is not None and not (args.format == "trec" and args.per_query and batch is not None):
@@ -243,10 +336,10 @@ def _report(args, asked, result, judged, run_, *, batch=None, summary=None) -> N
     if args.format == "trec":
         strings = (relstrings(batch, asked.relstring)
                    if batch is not None and asked.relstring is not None and args.per_query else None)
-        write_trec(out, ms, result, args.per_query, run_.tag if asked.runid else None,
+        write_trec(out, ms, result, args.per_query, tag if asked.runid else None,
                    relstrings=strings, summary=summary or {})
     elif args.format == "json":
-        write_json(out, result, args.per_query, warnings(result, judged, run_, args.complete))
+        write_json(out, result, args.per_query, notes)
     elif args.format == "csv":
         write_csv(out, ms, result, args.per_query)
     else:
@@ -265,26 +358,26 @@ def trec_summary_overrides(ms: list[Measure], qrels, args) -> dict[str, float]:
     return {str(m): total for m in ms if m.name == "NumRel" and m.trec_name == "num_rel"}
 
 
-def _run_subtopics(args, asked, progress) -> None:
+def _run_subtopics(args, asked, progress, limit) -> None:
     """Judgments per subtopic: read them, then evaluate query by query (metrics.evaluate)."""
-    per_subtopic = read_subtopic_qrels(args.qrels, max_bytes=args.max_bytes)
-    run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=args.max_bytes)
+    per_subtopic = read_subtopic_qrels(args.qrels, max_bytes=limit)
+    run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=limit)
     progress(f"evaluating {len(per_subtopic):,} judged queries")
     result = evaluate(per_subtopic, run_.to_dict(), asked.measures, missing="zero" if args.complete else "skip",
                       depth=args.depth, judged_only=args.judged_only, trec_eval=args.trec_eval_version)
     progress.done()
-    _report(args, asked, result, SimpleNamespace(queries=list(per_subtopic)), run_)
+    _report(args, asked, result, SimpleNamespace(queries=list(per_subtopic)), run_.tag, set(run_.queries))
 
 
 def _is_jsonl(path: str, fmt: str) -> bool:
     return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
 
 
-def warnings(result, qrels, run_, complete: bool) -> list[str]:
-    """``qrels``: the judgments, or (qrels_jg) a list of them, one per judgment group."""
+def warnings(result, qrels, in_run, complete: bool) -> list[str]:
+    """The evaluation's notes, and with -c the judged queries scored 0. ``qrels``: the judgments,
+    or (qrels_jg) a list of them, one per judgment group; ``in_run``: the run's query ids."""
     out = list(result.warnings)
     if complete:
-        in_run = set(run_.queries)
         judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
             q for group in qrels for q in group.queries))
         zero = [q for q in judged if q not in in_run]

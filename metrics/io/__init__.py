@@ -3,8 +3,9 @@
 ``read_qrels(path)`` and ``read_run(path)`` read a file; ``read_qrels(data, name=...)`` and
 ``read_run(data, name=...)`` read its bytes (an upload, pasted text) with the same rules and
 limits, naming ``name`` in every message. Both pick the format from the file name (``.gz``
-stripped first): ``.jsonl``/``.json`` → JSONL (seed 003), ``.csv``/``.tsv`` → a table with
-a header, anything else → TREC whitespace columns (a run with two columns is a ranked list
+stripped first, and ``.bz2``, ``.zst``): ``.jsonl``/``.json`` → JSONL (seed 003), ``.csv``/``.tsv``
+→ a table with a header, ``.parquet``/``.pq`` → Parquet, ``.arrow``/``.feather``/``.ipc``/``.arrows``
+→ Arrow IPC (:mod:`metrics.io.columnar`), anything else → TREC whitespace columns (a run with two columns is a ranked list
 ``qid docid``, seed 002). Every reader returns a :class:`Qrels` or :class:`Run`.
 
 Every format follows the same line rules (:mod:`metrics.io.source`): ``\\n``, ``\\r\\n`` and a
@@ -26,11 +27,20 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
+from .columnar import COLUMNAR, read_columnar_qrels, read_columnar_run
 from .dedup import DEDUP, deduplicate, duplicate_problems
 from .jsonl import read_jsonl_qrels, read_jsonl_run
 from .keys import doc_hashes, duplicate_groups, pair_keys
 from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
-from .source import APP_MAX_BYTES, CLI_MAX_BYTES, FileTooLargeError, InMemory, parse_size, readable
+from .source import (
+    APP_MAX_BYTES,
+    CLI_MAX_BYTES,
+    FileTooLargeError,
+    InMemory,
+    parse_size,
+    readable,
+    strip_compression,
+)
 from .table import read_table_qrels, read_table_run
 from .trec import read_trec_qrels, read_trec_run
 from .trec_jg import read_qrels_jg
@@ -39,7 +49,7 @@ __all__ = ["Qrels", "Run", "FileFormatError", "qrels_from_dict", "run_from_dict"
            "read_run", "detect_format", "FORMATS", "DEDUP", "deduplicate", "APP_MAX_BYTES", "CLI_MAX_BYTES",
            "parse_size", "read_qrels_jg"]
 
-FORMATS = ("auto", "trec", "list", "jsonl", "csv", "tsv")
+FORMATS = ("auto", "trec", "list", "jsonl", "csv", "tsv", "parquet", "arrow")
 
 
 def detect_format(path: str | Path | InMemory) -> str:
@@ -47,9 +57,13 @@ def detect_format(path: str | Path | InMemory) -> str:
 
     >>> detect_format("qrels.txt"), detect_format("gt.jsonl.gz"), detect_format("run.TSV")
     ('trec', 'jsonl', 'tsv')
+    >>> detect_format("run.parquet"), detect_format("qrels.arrow")
+    ('parquet', 'arrow')
     """
-    name = Path(str(path)).name.lower().removesuffix(".gz")
+    name = strip_compression(Path(str(path)).name.lower())
     suffix = Path(name).suffix
+    if suffix in COLUMNAR:
+        return COLUMNAR[suffix]
     return {".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv"}.get(suffix, "trec")
 
 
@@ -113,10 +127,13 @@ def read_qrels(source: str | Path | bytes, *, name: str | None = None, format: s
     """
     path = _checked(source, name)
     fmt = detect_format(path) if format == "auto" else format
-    if fmt not in ("jsonl", "csv", "tsv", "trec"):
-        raise ValueError(f"qrels format must be one of 'auto', 'trec', 'jsonl', 'csv', 'tsv', got {format!r}")
+    if fmt not in ("jsonl", "csv", "tsv", "trec", "parquet", "arrow"):
+        raise ValueError("qrels format must be one of 'auto', 'trec', 'jsonl', 'csv', 'tsv', 'parquet', 'arrow', "
+                         f"got {format!r}")
     with _as_file(path, max_bytes) as readable:
-        if fmt == "jsonl":
+        if fmt in ("parquet", "arrow"):
+            qrels = read_columnar_qrels(readable, format=fmt, max_bytes=max_bytes, **options)
+        elif fmt == "jsonl":
             qrels = read_jsonl_qrels(readable, max_bytes=max_bytes, **options)
         elif fmt in ("csv", "tsv"):
             qrels = read_table_qrels(readable, delimiter="," if fmt == "csv" else "\t", max_bytes=max_bytes, **options)
@@ -147,10 +164,12 @@ def read_run(source: str | Path | bytes, *, name: str | None = None, format: str
     """
     path = _checked(source, name)
     fmt = detect_format(path) if format == "auto" else format
-    if fmt not in ("jsonl", "csv", "tsv", "trec", "list"):
+    if fmt not in FORMATS[1:]:
         raise ValueError(f"run format must be one of {', '.join(map(repr, FORMATS))}, got {format!r}")
     with _as_file(path, max_bytes) as readable:
-        if fmt == "jsonl":
+        if fmt in ("parquet", "arrow"):
+            run = read_columnar_run(readable, format=fmt, max_bytes=max_bytes, **options)
+        elif fmt == "jsonl":
             run = read_jsonl_run(readable, max_bytes=max_bytes, **options)
         elif fmt in ("csv", "tsv"):
             run = read_table_run(readable, delimiter="," if fmt == "csv" else "\t", max_bytes=max_bytes, **options)

@@ -64,7 +64,7 @@ def duplicate_problems(data, groups: list[np.ndarray], verb: str, hint: str = ""
     rows = np.concatenate([g[:3] for g in groups])
     lines = line_numbers(data, rows)
     where = dict(zip(rows.tolist(), lines if lines is not None else (rows + 1).tolist(), strict=True))
-    word = "lines" if lines is not None else "rows"
+    word = data._cache.get("unit", "lines") if lines is not None else "rows"
     problems = []
     for g in groups:
         shown = " and ".join(str(where[int(r)]) for r in g[:3]) + (" ..." if len(g) > 3 else "")

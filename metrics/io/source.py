@@ -27,6 +27,7 @@ b'\\nq1 0 d1 1\\n\\n'
 
 from __future__ import annotations
 
+import bz2
 import contextlib
 import re
 import stat
@@ -40,7 +41,7 @@ import pyarrow as pa
 
 from .model import FileFormatError
 
-__all__ = ["InMemory", "readable", "arrow_stream", "FileTooLargeError", "APP_MAX_BYTES", "CLI_MAX_BYTES", "BLOCK", "read_bytes", "check_size", "iter_blocks", "head_bytes",
+__all__ = ["InMemory", "readable", "raw_size", "strip_compression", "COMPRESSED", "arrow_stream", "FileTooLargeError", "APP_MAX_BYTES", "CLI_MAX_BYTES", "BLOCK", "read_bytes", "check_size", "iter_blocks", "head_bytes",
            "normalise_line_ends", "blank_comments", "format_size", "parse_size", "nonempty_lines",
            "has_irregular_layout", "file_has_irregular_layout"]
 
@@ -94,27 +95,54 @@ def readable(source, name: str | None = None) -> Path | InMemory:
     return Path(source)
 
 
+COMPRESSED = (".gz", ".bz2", ".zst")
+
+
 def is_gz(source: str | Path | InMemory) -> bool:
-    """Whether the file is gzip-compressed: its name ends in ``.gz``."""
-    return str(source).endswith(".gz")
+    """Whether the file is compressed: its name ends in ``.gz``, ``.bz2`` or ``.zst``
+    (the name is historical: gzip came first)."""
+    return str(source).endswith(COMPRESSED)
+
+
+def strip_compression(name: str) -> str:
+    """A file name without its compression suffix.
+
+    >>> strip_compression("run.txt.zst"), strip_compression("qrels.txt")
+    ('run.txt', 'qrels.txt')
+    """
+    for suffix in COMPRESSED:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def _file(source: str | Path | InMemory) -> Path | InMemory:
     return source if isinstance(source, InMemory) else Path(source)
 
 
-def _raw_size(source: str | Path | InMemory) -> int:
-    return len(source.data) if isinstance(source, InMemory) else Path(source).stat().st_size
+def raw_size(source: str | Path | InMemory) -> int:
+    """Stored bytes (compressed, if the file is); 0 for a pipe or a device."""
+    if isinstance(source, InMemory):
+        return len(source.data)
+    info = Path(source).stat()
+    return info.st_size if stat.S_ISREG(info.st_mode) else 0
 
 
-def _raw_blocks(source: str | Path | InMemory, size: int) -> Iterator[bytes]:
-    """The stored (not decompressed) bytes in blocks of ``size``."""
+_raw_size = raw_size
+
+
+def _raw_blocks(source: str | Path | InMemory, size: int, counter: list[int] | None = None) -> Iterator[bytes]:
+    """The stored (not decompressed) bytes in blocks of ``size``; ``counter[0]`` counts them."""
     if isinstance(source, InMemory):
         for start in range(0, len(source.data), size):
+            if counter is not None:
+                counter[0] += len(source.data[start:start + size])
             yield source.data[start:start + size]
         return
     with open(source, "rb") as f:
         while block := f.read(size):
+            if counter is not None:
+                counter[0] += len(block)
             yield block
 
 
@@ -164,11 +192,78 @@ def _too_large(path: str | Path | InMemory, limit: int, compressed: bool) -> Fil
     return FileTooLargeError(str(path), limit, compressed)
 
 
-def _gunzip_blocks(path: str | Path | InMemory, limit: int | None, block: int = BLOCK) -> Iterator[bytes]:
+def _decompressed_blocks(path: str | Path | InMemory, limit: int | None, block: int = BLOCK,
+                         counter: list[int] | None = None) -> Iterator[bytes]:
+    """Decompressed blocks of a .gz, .bz2 or .zst file, never more than ``limit`` bytes in all."""
+    name = str(path)
+    if name.endswith(".gz"):
+        yield from _gunzip_blocks(path, limit, block, counter)
+        return
+    blocks = _bunzip_blocks(path, block, counter) if name.endswith(".bz2") else _unzstd_blocks(path, block, counter)
+    total = 0
+    with contextlib.closing(blocks):
+        for out in blocks:
+            total += len(out)
+            if limit is not None and total > limit:
+                raise _too_large(path, limit, True)
+            yield out
+
+
+def _bunzip_blocks(path, block: int, counter) -> Iterator[bytes]:
+    """A (multi-stream) bzip2 file with Python's bz2 module, ``block`` bytes at most at a time."""
+    source = str(path)
+    with contextlib.closing(_raw_blocks(path, 1 << 20, counter)) as stored:
+        d = bz2.BZ2Decompressor()
+        pending, started = b"", False
+        while True:
+            if not pending and d.needs_input:
+                pending = next(stored, b"")
+                if not pending:
+                    if started:
+                        raise FileFormatError(source, [(None, "cannot decompress: the .bz2 file is truncated")])
+                    return
+            try:
+                out = d.decompress(pending, block)
+            except (OSError, EOFError, ValueError) as err:
+                raise FileFormatError(source, [(None, f"cannot decompress: {err}")]) from None
+            started, pending = True, b""
+            if out:
+                yield out
+            if d.eof:
+                pending, started = d.unused_data, False
+                d = bz2.BZ2Decompressor()
+                if not pending:
+                    pending = next(stored, b"")
+                    if not pending:
+                        return
+
+
+def _unzstd_blocks(path, block: int, counter) -> Iterator[bytes]:
+    """A Zstandard file through pyarrow's codec, ``block`` bytes at a time."""
+    source = str(path)
+    raw = pa.BufferReader(path.data) if isinstance(path, InMemory) else pa.OSFile(source)
+    try:
+        stream = pa.CompressedInputStream(raw, "zstd")
+        while True:
+            try:
+                out = stream.read(block)
+            except (pa.ArrowException, OSError) as err:
+                raise FileFormatError(source, [(None, f"cannot decompress: {err}")]) from None
+            if counter is not None:
+                counter[0] = raw.tell()
+            if not out:
+                return
+            yield out
+    finally:
+        raw.close()
+
+
+def _gunzip_blocks(path: str | Path | InMemory, limit: int | None, block: int = BLOCK,
+                   counter: list[int] | None = None) -> Iterator[bytes]:
     """Decompressed blocks of a (multi-member) gzip file, never more than ``limit`` bytes."""
     source = str(path)
     total = 0
-    with contextlib.closing(_raw_blocks(path, 1 << 20)) as stored:
+    with contextlib.closing(_raw_blocks(path, 1 << 20, counter)) as stored:
         d = zlib.decompressobj(wbits=31)
         pending = b""
         started = False  # inside a member
@@ -205,15 +300,19 @@ def check_size(path: str | Path | InMemory, max_bytes: int | None) -> None:
         raise _too_large(path, max_bytes, False)
 
 
-def iter_blocks(path: str | Path | InMemory, max_bytes: int | None = None, block: int = BLOCK) -> Iterator[bytes]:
-    """The file's bytes in blocks (gunzipped when the name ends in .gz), at most ``max_bytes``."""
+def iter_blocks(path: str | Path | InMemory, max_bytes: int | None = None, block: int = BLOCK,
+                counter: list[int] | None = None) -> Iterator[bytes]:
+    """The file's bytes in blocks (decompressed for .gz, .bz2, .zst), at most ``max_bytes``.
+
+    ``counter[0]``, if given, follows the stored bytes read so far (for a progress bar).
+    """
     path = _file(path)
     if is_gz(path):
-        yield from _gunzip_blocks(path, max_bytes, block)
+        yield from _decompressed_blocks(path, max_bytes, block, counter)
         return
     check_size(path, max_bytes)
     total = 0
-    for data in _raw_blocks(path, block):
+    for data in _raw_blocks(path, block, counter):
         total += len(data)
         if max_bytes is not None and total > max_bytes:  # grew while being read
             raise _too_large(path, max_bytes, False)
@@ -256,7 +355,7 @@ def head_bytes(path: str | Path | InMemory, size: int = 1 << 16) -> bytes:
             return next(stored, b"")
     out = b""
     try:
-        for block in _gunzip_blocks(path, None, size):
+        for block in _decompressed_blocks(path, None, size):
             out += block
             if len(out) >= size:
                 break

@@ -38,6 +38,7 @@ from .source import (
     check_size,
     has_irregular_layout,
     head_bytes,
+    is_gz,
     iter_blocks,
     normalise_line_ends,
     read_bytes,
@@ -150,7 +151,7 @@ def _arrow(source, delimiter: str, names: list[str], vcol: str | None, kind: str
 
 def _read(path, kind: str, delimiter: str, columns: dict | None, max_bytes: int | None):
     source = str(path)
-    gz = source.endswith(".gz")
+    gz = is_gz(path)
     # a .gz is decompressed whole first: a damaged or oversized one says so before anything else
     data = read_bytes(path, max_bytes) if gz else check_size(path, max_bytes)
     header, header_line = _header(data[: 1 << 16] if gz else head_bytes(path), delimiter)

@@ -48,6 +48,7 @@ from .source import (
     file_has_irregular_layout,
     has_irregular_layout,
     head_bytes,
+    is_gz,
     nonempty_lines,
     normalise_line_ends,
     read_bytes,
@@ -260,7 +261,7 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes]):
     used, least, exact = LAYOUTS[kind]
     ncols = len(first)
     fits = ncols >= least and (exact is None or ncols == exact)
-    gz = source.endswith(".gz")
+    gz = is_gz(path)
     tag = first[5] if kind == "run" and len(first) > 5 else None
     table = None
     if fits:

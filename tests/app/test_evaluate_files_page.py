@@ -222,3 +222,27 @@ def test_the_session_keeps_only_small_results():
     last = at.session_state["evaluate_files.last"]
     assert set(last) == {"result", "measures", "links", "tag", "names", "key"}
     assert len(pickle.dumps(last)) < 200_000   # numbers and links, not the 30-query collection's tables
+
+
+def test_a_large_run_is_read_in_blocks_with_the_same_numbers(monkeypatch):
+    monkeypatch.setattr("ui.files.STREAM_BYTES", 0)  # every run counts as large
+    monkeypatch.setattr("metrics.io.stream.RunStream.__init__.__kwdefaults__",
+                        {"name": None, "format": "auto", "dedup": "error", "max_bytes": None, "block_size": 500})
+
+    def whole(*args, **kwargs):
+        raise AssertionError("the run was read whole")
+
+    monkeypatch.setattr("metrics.batch.evaluate_batch", whole)
+    at = run_page()
+    got = aggregate(at)
+    for m, v in means("run_bm25.txt").items():
+        assert got[m] == pytest.approx(v, abs=1e-9), m
+    assert not at.get("progress")  # the bar is gone once the run is read
+    assert any("Worst queries" in md.value for md in at.markdown)
+
+
+def test_an_interleaved_large_run_is_read_whole(monkeypatch):
+    monkeypatch.setattr("ui.files.STREAM_BYTES", 0)
+    at = paste(run_page(), "a 0 d1 1\nb 0 d2 1\n", "a Q0 d1 1 2 t\nb Q0 d2 1 2 t\na Q0 d3 2 1 t\n")
+    assert not at.error
+    assert aggregate(at)["RR"] == pytest.approx(1.0)
