@@ -99,7 +99,9 @@ def trace(m, q: Query) -> Explanation:
     if how == "retrieved" and q.tie_rule == "average" and n and n < len(q.docs) and q.groups[n - 1] == q.groups[n]:
         raise ValueError(f"measure {str(m)!r}: with ties='average', a tie group across the cutoff makes "
                          "the number of relevant retrieved uncertain; use denominator='R' or no cutoff")
-    denom = denominator(how, R, round(float(hits_i[-1]), 9) if n else 0, m.cutoff)
+    retrieved = round(float(hits_i[-1]), 9) if n else 0
+    # a whole count stays an int (shown "1", not "1.0"); ties='average' can make it fractional
+    denom = denominator(how, R, int(retrieved) if float(retrieved).is_integer() else retrieved, m.cutoff)
     ap_i = ratio(running, denom_i)
     cols["precision"] = precision_i.tolist()
     cols["contribution"] = contribution.tolist()
