@@ -56,7 +56,8 @@ from .ranking.interpolation import LEVELS, needed_hits
 from .ranking.precision_recall import f1, precision
 from .ranking.rprec_bpref import bpref_term
 
-__all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch"]
+__all__ = ["evaluate_batch", "evaluate_chunks", "BATCH_FAMILIES", "Batch", "prepare_batch",
+           "measure_columns"]
 
 PAIR_BLOCK = 4_000_000  # tie comparisons per block
 
@@ -428,11 +429,18 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
     return _finish(ms, b)
 
 
+def measure_columns(ms: list[Measure], b: Batch) -> dict[str, np.ndarray]:
+    """One float64 array per measure (canonical name), one entry per query of ``b.queries``.
+
+    >>> b = prepare_batch(qrels_from_dict({"q1": {"a": 1}}), run_from_dict({"q1": ["b", "a"]}))
+    >>> measure_columns(parse_many("RR P@1"), b)["RR"].tolist()  # a at rank 2
+    [0.5]
+    """
+    return {str(m): np.asarray(BATCH_FAMILIES[m.name](m, b), dtype=np.float64) for m in ms}
+
+
 def _finish(ms: list[Measure], b: Batch) -> Evaluation:
-    columns = {}
-    for m in ms:
-        formula = BATCH_FAMILIES[m.name]
-        columns[str(m)] = np.asarray(formula(m, b), dtype=np.float64).tolist()
+    columns = {key: values.tolist() for key, values in measure_columns(ms, b).items()}
     names = [str(m) for m in ms]
     per_query = {qid: {key: columns[key][i] for key in names} for i, qid in enumerate(b.queries)}
     return Evaluation(names, aggregate(ms, per_query), per_query, b.missing_from_run, b.missing_from_qrels)
