@@ -77,6 +77,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"0 = no limit; default {format_size(CLI_MAX_BYTES).replace(' ', '')})")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
+    spark = p.add_argument_group("Spark (pip install 'ranklab[spark]'; Java 17)")
+    spark.add_argument("--engine", choices=("local", "spark"), default="local",
+                       help="local: this process (default); spark: a Spark cluster, for Parquet or "
+                            "TREC text files (.gz, .bz2) of any size, local or hdfs:// s3a:// ...")
+    spark.add_argument("--master", metavar="URL",
+                       help="Spark master: local[4], spark://host:7077, yarn ... (default: the one "
+                            "spark-submit set, else local[*])")
+    spark.add_argument("--partitions", type=int, metavar="N",
+                       help="groups of whole queries evaluated as one task, and shuffle partitions "
+                            "(default: about one per million run lines)")
 
 
 def _size(text: str) -> int | None:
@@ -139,6 +149,35 @@ class Progress:
 
 def run(args) -> None:
     ms = measures_from(args)
+    if args.engine == "spark":
+        from .spark import evaluate_spark
+
+        result, zero, tag = evaluate_spark(args, ms)
+    else:
+        result, zero, tag = _evaluate_local(args, ms)
+    notes = warnings(result, zero)
+    for line in notes:
+        # ids can be megabytes long: a warning stays readable
+        print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
+    if not result.per_query:
+        print("ranklab: warning: no query is both judged and in the run; nothing to average",
+              file=sys.stderr)
+    out = sys.stdout
+    default = not args.measure
+    if args.format == "trec":
+        write_trec(out, ms, result, args.per_query, tag if default else None)
+    elif args.format == "json":
+        write_json(out, result, args.per_query, notes)
+    elif args.format == "csv":
+        write_csv(out, ms, result, args.per_query)
+    else:
+        write_table(out, ms, result, args.per_query)
+
+
+def _evaluate_local(args, ms):
+    """(result, judged queries scored 0 by -c, run tag), all in this process."""
+    if args.master or args.partitions is not None:
+        raise UsageError("--master and --partitions go with --engine spark")
     progress = Progress()
     fields = tuple(f.strip() for f in args.id_fields.split(",") if f.strip())
     jsonl = {"id_fields": fields}
@@ -154,35 +193,22 @@ def run(args) -> None:
     progress(f"evaluating {len(qrels.queries):,} judged queries, {len(run_):,} run lines")
     result = evaluate_batch(qrels, run_, ms, missing="zero" if args.complete else "skip", depth=args.depth)
     progress.done()
-    for line in warnings(result, qrels, run_, args.complete):
-        # ids can be megabytes long: a warning stays readable
-        print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
-    if not result.per_query:
-        print("ranklab: warning: no query is both judged and in the run; nothing to average",
-              file=sys.stderr)
-    out = sys.stdout
-    default = not args.measure
-    if args.format == "trec":
-        write_trec(out, ms, result, args.per_query, run_.tag if default else None)
-    elif args.format == "json":
-        write_json(out, result, args.per_query, warnings(result, qrels, run_, args.complete))
-    elif args.format == "csv":
-        write_csv(out, ms, result, args.per_query)
-    else:
-        write_table(out, ms, result, args.per_query)
+    zero = []
+    if args.complete:
+        in_run = set(run_.queries)
+        zero = [q for q in qrels.queries if q not in in_run]
+    return result, zero, run_.tag
 
 
 def _is_jsonl(path: str, fmt: str) -> bool:
     return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
 
 
-def warnings(result, qrels, run_, complete: bool) -> list[str]:
+def warnings(result, zero_scored: list[str]) -> list[str]:
+    """The result's notes, and the judged queries that -c scored 0."""
     out = list(result.warnings)
-    if complete:
-        in_run = set(run_.queries)
-        zero = [q for q in qrels.queries if q not in in_run]
-        if zero:
-            shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
-            out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "
-                       f"scored 0 (-c): {shown}")
+    if zero_scored:
+        shown = ", ".join(zero_scored[:5]) + (", ..." if len(zero_scored) > 5 else "")
+        out.append(f"{len(zero_scored)} quer{'y' if len(zero_scored) == 1 else 'ies'} judged but absent from the run "
+                   f"scored 0 (-c): {shown}")
     return out

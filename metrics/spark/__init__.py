@@ -41,6 +41,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -283,6 +284,8 @@ def session(master: str | None = None, *, partitions: int | None = None, app: st
     partitions, Arrow on, the executors' Python the driver's own in local mode."""
     from pyspark.sql import SparkSession
 
+    # pyspark 4.x checks the pandas version even where only Arrow is used (as here)
+    warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
     builder = SparkSession.builder.appName(app)
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # spark-submit started us and set the master
     if master or not submitted:
