@@ -1,0 +1,117 @@
+"""`ranklab evaluate --engine spark` (local mode) next to the single-machine engine, one run file.
+
+    python benchmarks/generate.py --queries 10000 --depth 1000 --out /tmp/ranklab-bench/10m
+    python benchmarks/spark_speed.py --data /tmp/ranklab-bench/10m --master 'local[2]'
+
+Both engines run as whole processes, one after the other in this one invocation, on the
+same files and the same five measures (P@10, R@100, RR@10, AP, nDCG@10), printing every
+query (``-q``). Measured from outside: wall time, and peak memory as the largest sum of the
+resident sizes of the process and all its children (Spark's JVM and its Python workers),
+sampled every 0.1 s. The fixed cost of Spark (JVM start, planning, Python workers) is
+measured on the bundled 30-query collection and subtracted to give the per-core
+throughput. ``--check`` asserts that both engines print the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MEASURES = ["P@10", "R@100", "RR@10", "AP", "nDCG@10"]
+COLLECTION = ROOT / "assets" / "collection"
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and all its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo += children.get(p, [])
+    return total
+
+
+def timed(cmd: list[str], out_path: Path) -> dict:
+    start = time.perf_counter()
+    with open(out_path, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, cwd=ROOT)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, tree_rss(proc.pid))
+            time.sleep(0.1)
+        err = proc.stderr.read().decode(errors="replace")
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-2000:]}")
+    return {"wall": wall, "peak_gb": peak / 1e9}
+
+
+def command(engine: str, qrels: Path, run: Path, master: str, partitions: int | None) -> list[str]:
+    cmd = [sys.executable, "-m", "metrics", "evaluate", str(qrels), str(run), "-q"]
+    for m in MEASURES:
+        cmd += ["-m", m]
+    if engine == "spark":
+        cmd += ["--engine", "spark", "--master", master]
+        if partitions:
+            cmd += ["--partitions", str(partitions)]
+    return cmd
+
+
+def lines(path: Path) -> int:
+    with open(path, "rb") as f:
+        return sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 24), b""))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True, help="folder with qrels.txt and run.txt")
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--partitions", type=int)
+    parser.add_argument("--check", action="store_true", help="both engines print the same bytes")
+    args = parser.parse_args(argv)
+    qrels, run = args.data / "qrels.txt", args.data / "run.txt"
+    n = lines(run)
+    match = re.fullmatch(r"local\[(\d+)\]", args.master)
+    cores = int(match.group(1)) if match else os.cpu_count()
+    load = os.getloadavg()
+    out = Path(os.environ.get("TMPDIR", "/tmp"))
+    rows = {}
+    rows["spark, fixed cost (30 queries)"] = timed(
+        command("spark", COLLECTION / "qrels.txt", COLLECTION / "run_bm25.txt", args.master, None), out / "s0.txt")
+    rows["local"] = timed(command("local", qrels, run, args.master, None), out / "local.txt")
+    rows["spark"] = timed(command("spark", qrels, run, args.master, args.partitions), out / "spark.txt")
+    if args.check and (out / "local.txt").read_bytes() != (out / "spark.txt").read_bytes():
+        raise SystemExit("the two engines printed different output")
+    fixed = rows["spark, fixed cost (30 queries)"]["wall"]
+    print(f"{n:,} run lines, master {args.master}, load average before {load[0]:.1f} on {os.cpu_count()} cores\n")
+    print("| engine | wall s | peak GB (process tree) | vs local |")
+    print("|---|---|---|---|")
+    for name, r in rows.items():
+        print(f"| {name} | {r['wall']:.1f} | {r['peak_gb']:.2f} | {r['wall'] / rows['local']['wall']:.1f}x |")
+    per_core = n / max(rows["spark"]["wall"] - fixed, 1e-9) / cores
+    print(f"\nspark throughput past the fixed cost: {per_core:,.0f} lines/s per core ({cores} cores)")
+    if args.check:
+        print("outputs identical: yes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
