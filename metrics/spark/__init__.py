@@ -360,12 +360,12 @@ def evaluate(qrels_df, run_df, measures, *, missing: str = "skip", depth: int | 
 
     Examples
     --------
-    >>> from metrics.spark import session                                   # doctest: +SKIP
-    >>> spark = session("local[2]", partitions=4)                           # doctest: +SKIP
-    >>> run = spark.createDataFrame([("q1", "a", 1.0), ("q1", "b", 2.0)], "qid string, docid string, score double")  # doctest: +SKIP
-    >>> qrels = spark.createDataFrame([("q1", "a", 1)], "qid string, docid string, grade int")  # doctest: +SKIP
-    >>> evaluate(qrels, run, "RR").result.aggregate    # a ranks second   # doctest: +SKIP
-    {'RR': 0.5}
+    With a session (tests/spark/ runs this in ``local[2]``)::
+
+        spark = session("local[2]", partitions=4)
+        run = spark.createDataFrame([("q1", "a", 1.0), ("q1", "b", 2.0)], "qid string, docid string, score double")
+        qrels = spark.createDataFrame([("q1", "a", 1)], "qid string, docid string, grade int")
+        evaluate(qrels, run, "RR").result.aggregate     # {'RR': 0.5}: a ranks second
     """
     ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
     _check.choice(missing, "missing", MISSING)
