@@ -80,18 +80,31 @@ class Source:
 class SparkEvaluation:
     """What :func:`evaluate` returns.
 
+    ``result``: the numbers as a :class:`metrics.Evaluation` on the driver (its
+    ``per_query`` dict in the judgments' query order), for the writers of the CLI.
+    ``zero_scored``: judged queries absent from the run, scored 0 (``missing="zero"``).
     ``per_query``: a Spark DataFrame, ``qid`` then one double column per measure (canonical
     names, as :attr:`metrics.Evaluation.measures`), one row per evaluated query.
     ``aggregate``: a one-row Spark DataFrame of the same columns, ``qid`` = ``"all"``.
-    ``result``: the same numbers as a :class:`metrics.Evaluation` on the driver (its
-    ``per_query`` dict in the judgments' query order), for the writers of the CLI.
-    ``zero_scored``: judged queries absent from the run, scored 0 (``missing="zero"``).
+    Both DataFrames are made when first asked for (the CLI never asks).
     """
 
-    per_query: object
-    aggregate: object
     result: Evaluation
     zero_scored: list[str]
+    spark: object
+    table: pa.Table
+
+    @property
+    def per_query(self):
+        names = self.result.measures
+        return self.spark.createDataFrame(_per_query_rows(self.table, len(names)),
+                                          _spark_schema(len(names), only_values=True)).toDF("qid", *names)
+
+    @property
+    def aggregate(self):
+        names = self.result.measures
+        row = ("all", *(self.result.aggregate[n] for n in names))
+        return self.spark.createDataFrame([row], _spark_schema(len(names), only_values=True)).toDF("qid", *names)
 
 
 # --------------------------------------------------------------------------- one bucket
@@ -391,11 +404,7 @@ def evaluate(qrels_df, run_df, measures, *, missing: str = "skip", depth: int | 
     table = out.toArrow()
     _raise_problem(table, qrels, run)
     result, zero = _gathered(table, ms)
-    per_query = spark.createDataFrame(
-        _per_query_rows(table, len(ms)), _spark_schema(len(ms), only_values=True)).toDF("qid", *names)
-    aggregate = spark.createDataFrame([("all", *(result.aggregate[n] for n in names))],
-                                      _spark_schema(len(ms), only_values=True)).toDF("qid", *names)
-    return SparkEvaluation(per_query, aggregate, result, zero)
+    return SparkEvaluation(result, zero, spark, table)
 
 
 def _bucket_task(run: pa.Table, qrels: pa.Table, **args) -> pa.Table:
