@@ -1,7 +1,7 @@
 """`ranklab evaluate --engine spark` (local mode) next to the single-machine engine, one run file.
 
     python benchmarks/generate.py --queries 10000 --depth 1000 --out /tmp/ranklab-bench/10m
-    python benchmarks/spark_speed.py --data /tmp/ranklab-bench/10m --master 'local[2]'
+    python benchmarks/spark_speed.py --data /tmp/ranklab-bench/10m --master 'local[2]' --check --parquet
 
 Both engines run as whole processes, one after the other in this one invocation, on the
 same files and the same five measures (P@10, R@100, RR@10, AP, nDCG@10), printing every
@@ -22,6 +22,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 ROOT = Path(__file__).resolve().parent.parent
 MEASURES = ["P@10", "R@100", "RR@10", "AP", "nDCG@10"]
@@ -90,12 +92,33 @@ def lines(path: Path) -> int:
         return sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 24), b""))
 
 
+def to_parquet(qrels: Path, run: Path) -> tuple[Path, Path]:
+    """The two files as Parquet (qid, docid, grade / score), written once beside them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from metrics.io import read_qrels, read_run
+
+    pq_qrels, pq_run = qrels.with_suffix(".parquet"), run.with_suffix(".parquet")
+    if not pq_qrels.exists():
+        q = read_qrels(qrels)
+        pq.write_table(pa.table({"qid": pa.array(q.queries).take(pa.array(q.query)), "docid": q.doc,
+                                 "grade": q.grade}), pq_qrels)
+    if not pq_run.exists():
+        r = read_run(run)
+        pq.write_table(pa.table({"qid": pa.array(r.queries).take(pa.array(r.query)), "docid": r.doc,
+                                 "score": r.score}), pq_run)
+    return pq_qrels, pq_run
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="folder with qrels.txt and run.txt")
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--partitions", type=int)
     parser.add_argument("--check", action="store_true", help="both engines print the same bytes")
+    parser.add_argument("--parquet", action="store_true",
+                        help="also time Spark on the same files as Parquet (written once next to them)")
     args = parser.parse_args(argv)
     qrels, run = args.data / "qrels.txt", args.data / "run.txt"
     n = lines(run)
@@ -108,8 +131,13 @@ def main(argv=None) -> int:
         command("spark", COLLECTION / "qrels.txt", COLLECTION / "run_bm25.txt", args.master, None), out / "s0.txt")
     rows["local"] = timed(command("local", qrels, run, args.master, None), out / "local.txt")
     rows["spark"] = timed(command("spark", qrels, run, args.master, args.partitions), out / "spark.txt")
-    if args.check and (out / "local.txt").read_bytes() != (out / "spark.txt").read_bytes():
-        raise SystemExit("the two engines printed different output")
+    if args.parquet:
+        pq_qrels, pq_run = to_parquet(qrels, run)
+        rows["spark, Parquet"] = timed(command("spark", pq_qrels, pq_run, args.master, args.partitions),
+                                       out / "spark_parquet.txt")
+    for name in ("spark.txt", "spark_parquet.txt") if args.check else ():
+        if (out / name).exists() and (out / "local.txt").read_bytes() != (out / name).read_bytes():
+            raise SystemExit(f"the engines printed different output ({name})")
     fixed = rows["spark, fixed cost (30 queries)"]
     print(f"{n:,} run lines, master {args.master}, load average before {load[0]:.1f}, "
           f"after {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
@@ -123,6 +151,9 @@ def main(argv=None) -> int:
     print(f"\nspark past its fixed cost: {per_core:,.0f} lines per CPU-second; "
           f"{wall_core:,.0f} lines/s per core of wall time ({cores} cores)")
     print(f"local: {n / rows['local']['cpu']:,.0f} lines per CPU-second")
+    if args.parquet:
+        per_core = n / max(rows["spark, Parquet"]["cpu"] - fixed["cpu"], 1e-9)
+        print(f"spark on Parquet past its fixed cost: {per_core:,.0f} lines per CPU-second")
     if args.check:
         print("outputs identical: yes")
     return 0
