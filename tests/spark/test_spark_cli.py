@@ -7,7 +7,10 @@ against pytrec_eval elsewhere) for the same files; messages written by hand.
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -91,3 +94,18 @@ def test_usage_and_missing_files(spark, capsys, tmp_path):
     assert code == 2 and "--engine spark" in err
     code, _, err = ranklab(capsys, "--engine", "spark", "--partitions", "0", QRELS, RUN)
     assert code == 2 and "--partitions must be a positive integer, got 0" in err
+
+
+def test_spark_submit_runs_the_module(spark, capsys):
+    """metrics/spark/__main__.py as spark-submit runs it (its own JVM, the master from the
+    command line), printing what the local engine prints."""
+    submit = Path(sys.executable).parent / "spark-submit"
+    if not submit.exists():
+        pytest.skip(f"{submit} is missing (pyspark installed without its scripts)")
+    options = ["-q", "-m", "AP", "-m", "nDCG@10"]
+    expected = ranklab(capsys, QRELS, RUN, *options)[1]
+    done = subprocess.run([str(submit), "--master", "local[1]", str(ROOT / "metrics" / "spark" / "__main__.py"),
+                           QRELS, RUN, *options], capture_output=True, text=True, timeout=600, cwd=ROOT,
+                          env={**os.environ, "PYSPARK_PYTHON": sys.executable})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == expected
