@@ -62,7 +62,12 @@ __all__ = ["evaluate", "evaluate_bucket", "SparkEvaluation", "Source", "session"
 BUCKETS_PER_SPLIT = 3  # buckets per partition of the run as read: ~1 million TREC lines each
 ROW = "_row"  # optional column: the row's place in its file, for the query order and messages
 INTEGER_TYPES = ("tinyint", "smallint", "int", "bigint")
-NUMBER_TYPES = INTEGER_TYPES + ("float", "double") + tuple(f"decimal({p},{s})" for p in range(1, 39) for s in range(p + 1))
+# the Spark column types each input column may have: (what a message calls them, the test)
+COLUMN_KINDS = {
+    "id": ("a string or an integer", lambda t: t == "string" or t in INTEGER_TYPES),
+    "grade": ("an integer", lambda t: t in INTEGER_TYPES),
+    "score": ("a number", lambda t: t in INTEGER_TYPES + ("float", "double") or t.startswith("decimal(")),
+}
 
 
 @dataclass
@@ -312,22 +317,22 @@ def session(master: str | None = None, *, partitions: int | None = None, app: st
             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
 
 
-def _column_types(df, needed: dict[str, tuple[str, ...]], what: str) -> None:
+def _column_types(df, needed: dict[str, str], what: str) -> None:
+    """Each needed column is there, with a type of its kind (:data:`COLUMN_KINDS`)."""
     types = dict(df.dtypes)
-    for name, allowed in needed.items():
+    for name, kind in needed.items():
         if name not in types:
             raise ValueError(f"{what}: no column {name!r} (columns: {', '.join(types) or 'none'})")
-        if allowed and types[name] not in allowed:
-            raise TypeError(f"{what}: column {name!r} must be {' or '.join(allowed[:4])}, got {types[name]}")
+        described, ok = COLUMN_KINDS[kind]
+        if not ok(types[name]):
+            raise TypeError(f"{what}: column {name!r} must be {described}, got {types[name]}")
 
 
 def _prepared(source: Source, value: str, bucket_count: int, with_row: bool):
     import pyspark.sql.functions as F
 
     df = source.df
-    ids = ("string",) + INTEGER_TYPES
-    _column_types(df, {"qid": ids, "docid": ids, value: INTEGER_TYPES if value == "grade" else NUMBER_TYPES},
-                  source.name)
+    _column_types(df, {"qid": "id", "docid": "id", value: value}, source.name)
     cols = [F.col("qid").cast("string").alias("qid"), F.col("docid").cast("string").alias("docid"),
             F.col(value).cast("bigint" if value == "grade" else "double").alias(value)]
     if ROW in df.columns:

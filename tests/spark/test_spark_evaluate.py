@@ -135,7 +135,7 @@ def test_a_document_retrieved_twice_is_an_error_unless_dedup_says(spark):
     ([("q1", "a", float("inf"))], "qid string, docid string, score double", "score must be finite, got inf"),
     ([("q1", None, 1.0)], "qid string, docid string, score double", "docid is missing"),
     ([("q1", "", 1.0)], "qid string, docid string, score double", "empty document id"),
-    ([("q1", "a", "high")], "qid string, docid string, score string", "column 'score' must be"),
+    ([("q1", "a", "high")], "qid string, docid string, score string", "column 'score' must be a number, got string"),
 ])
 def test_bad_run_values_are_named(spark, rows, schema, message):
     from metrics.spark import evaluate
