@@ -44,6 +44,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -60,6 +61,7 @@ from ..measures import Measure, parse_many
 __all__ = ["evaluate", "evaluate_bucket", "SparkEvaluation", "Source", "session", "BUCKETS_PER_SPLIT"]
 
 BUCKETS_PER_SPLIT = 3  # buckets per partition of the run as read: ~1 million TREC lines each
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties").as_uri()
 ROW = "_row"  # optional column: the row's place in its file, for the query order and messages
 INTEGER_TYPES = ("tinyint", "smallint", "int", "bigint")
 # the Spark column types each input column may have: (what a message calls them, the test)
@@ -311,6 +313,8 @@ def session(master: str | None = None, *, partitions: int | None = None, app: st
         builder = builder.master(master)
         if master.startswith("local"):
             os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        # a JVM started here logs errors only (spark-submit's JVM keeps its cluster's settings)
+        builder = builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={LOG_CONFIG}")
     if partitions:
         builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
     return (builder.config("spark.sql.execution.arrow.pyspark.enabled", "true")
