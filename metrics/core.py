@@ -139,26 +139,14 @@ class Evaluation:
 
 def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
     """Mean (or, for counts, sum) over queries, in query order, as trec_eval accumulates."""
-    columns = {str(m): [values[str(m)] for values in per_query.values()] for m in measures}
-    return aggregate_columns(measures, columns, len(per_query))
-
-
-def aggregate_columns(measures: list[Measure], columns: Mapping[str, Iterable[float]], n: int) -> dict[str, float]:
-    """:func:`aggregate` over one sequence of per-query values per measure, in query order.
-
-    The values are added one after the other, left to right, so that the same values in
-    the same order give the same bits whichever path computed them.
-
-    >>> from metrics.measures import parse_many
-    >>> aggregate_columns(parse_many("RR NumRet"), {"RR": [1.0, 0.5], "NumRet": [3.0, 4.0]}, 2)
-    {'RR': 0.75, 'NumRet': 7.0}
-    """
     out = {}
+    n = len(per_query)
     for m in measures:
+        key = str(m)
         total = 0.0
-        for value in columns[str(m)]:
-            total += value
-        out[str(m)] = total if m.family.aggregate == "sum" else (total / n if n else 0.0)
+        for values in per_query.values():
+            total += values[key]
+        out[key] = total if m.family.aggregate == "sum" else (total / n if n else 0.0)
     return out
 
 

@@ -15,7 +15,7 @@ The plan:
 3. The driver gathers the per-query values (one row per query: a run of 10 billion lines
    with 1,000 lines a query gives 10 million rows) and averages them in the order the
    queries first appear in the judgments, one after the other, as the single-machine path
-   does (:func:`metrics.core.aggregate_columns`), so the averages have the same bits too.
+   does (:func:`metrics.core.aggregate`), so the averages have the same bits too.
 
 Bad data found on an executor (a document retrieved twice, a null or infinite score ...)
 comes back as a row that names the problem; the driver raises it as a ``ValueError`` with
@@ -52,7 +52,7 @@ import pyarrow.compute as pc
 
 from .. import _check
 from ..batch import measure_columns, prepare_batch
-from ..core import MISSING, Evaluation, aggregate_columns
+from ..core import MISSING, Evaluation, aggregate
 from ..io.dedup import DEDUP
 from ..io.keys import duplicate_groups, take
 from ..io.model import Qrels, Run
@@ -456,11 +456,11 @@ def _gathered(table: pa.Table, ms: list[Measure]) -> tuple[Evaluation, list[str]
     columns = {name: table.column(f"v{i}").take(pa.array(evaluated)).to_pylist() for i, name in enumerate(names)}
     keys = [qids[i] for i in evaluated]
     per_query = {q: {name: columns[name][j] for name in names} for j, q in enumerate(keys)}
-    aggregate = aggregate_columns(ms, columns, len(keys))
+    means = aggregate(ms, per_query)  # in the judgments' query order, as the local engine adds
     missing_run = [qids[i] for i in np.flatnonzero(status == "no_run")]
     missing_qrels = [qids[i] for i in np.flatnonzero(status == "no_qrels")]
     zero = [qids[i] for i in np.flatnonzero(status == "zero")]
-    return Evaluation(names, aggregate, per_query, missing_run, missing_qrels), zero
+    return Evaluation(names, means, per_query, missing_run, missing_qrels), zero
 
 
 def _per_query_rows(table: pa.Table, n: int):
