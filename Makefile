@@ -5,7 +5,7 @@ PORT   ?= 8501
 WORKERS ?= 2
 BIN     = $(VENV)/bin
 
-.PHONY: run serve test lint bench clean i18n
+.PHONY: run serve test lint bench clean i18n spark
 
 # the translations: each ui/locales/<code>/LC_MESSAGES/messages.po compiled to its .mo when it changes
 PO := $(wildcard ui/locales/*/LC_MESSAGES/messages.po)
@@ -22,6 +22,14 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(VENV)/.installed $@
+
+# the optional Spark extra (pyspark; Java 17 comes from Debian: openjdk-17-jre-headless).
+# CI runs `make spark` before `make test`, so the Spark tests run there; without it they skip.
+$(VENV)/.installed-spark: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,spark]'
+	touch $(VENV)/.installed $(VENV)/.installed-dev $@
+
+spark: $(VENV)/.installed-spark
 
 run: $(VENV)/.installed $(MO)
 	$(BIN)/streamlit run app.py --server.port $(PORT)

@@ -679,7 +679,12 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
 
 
 def measure_columns(ms: list[Measure], b: Batch) -> dict[str, np.ndarray]:
-    """One float64 array per measure (canonical name), one value per query of ``b.queries``."""
+    """One float64 array per measure (canonical name), one value per query of ``b.queries``.
+
+    >>> b = prepare_batch(qrels_from_dict({"q1": {"a": 1}}), run_from_dict({"q1": ["b", "a"]}))
+    >>> measure_columns(parse_many("RR P@1"), b)["RR"].tolist()  # a at rank 2
+    [0.5]
+    """
     return {str(m): np.asarray(BATCH_FAMILIES[m.name](m, b), dtype=np.float64) for m in ms}
 
 

@@ -133,6 +133,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="show progress on stderr (default: when stderr is a terminal)")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
+    spark = p.add_argument_group("Spark (pip install 'ranklab[spark]'; Java 17)")
+    spark.add_argument("--engine", choices=("local", "spark"), default="local",
+                       help="local: this process (default); spark: a Spark cluster, for Parquet or "
+                            "TREC text files (.gz, .bz2) of any size, local or hdfs:// s3a:// ...")
+    spark.add_argument("--master", metavar="URL",
+                       help="Spark master: local[4], spark://host:7077, yarn ... (default: the one "
+                            "spark-submit set, else local[*])")
+    spark.add_argument("--partitions", type=int, metavar="N",
+                       help="groups of whole queries evaluated as one task, and shuffle partitions "
+                            "(default: about one per million run lines)")
 
 
 DEFAULT_LIMIT = -1  # --max-bytes not given (argparse would parse a string default)
@@ -263,6 +273,10 @@ def use_stream(args) -> bool:
 def run(args) -> None:
     asked = asked_from(args)
     ms = asked.measures
+    if args.engine == "spark":
+        return _run_spark(args, asked)
+    if args.master or args.partitions is not None:
+        raise UsageError("--master and --partitions go with --engine spark")
     if not args.subtopics and any(m.name == "alpha_nDCG" for m in ms):
         raise UsageError("alpha_nDCG needs judgments per subtopic: give --subtopics and a QRELS file "
                          "of 'qid subtopic docid grade' lines")
@@ -344,6 +358,22 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         write_csv(out, ms, result, args.per_query)
     else:
         write_table(out, ms, result, args.per_query)
+
+
+def _run_spark(args, asked) -> None:
+    """``--engine spark``: the run evaluated by Spark (metrics.spark), printed as the local engine prints it."""
+    from .spark import evaluate_spark
+
+    if args.subtopics or args.rel_format == "qrels_jg" or asked.relstring is not None:
+        raise UsageError("--engine spark evaluates plain qrels (-R qrels) without --subtopics or relstring")
+    if args.stream:
+        raise UsageError("--stream goes with the local engine (Spark reads the run in its own partitions)")
+    if any(m.name == "alpha_nDCG" for m in asked.measures):
+        raise UsageError("alpha_nDCG needs judgments per subtopic, evaluated by the local engine")
+    result, zero, tag = evaluate_spark(args, asked.measures)
+    in_run = set(result.per_query) - set(zero)
+    judged = SimpleNamespace(queries=list(result.per_query) + list(result.missing_from_run))
+    _report(args, asked, result, judged, tag, in_run)
 
 
 def trec_summary_overrides(ms: list[Measure], qrels, args) -> dict[str, float]:
