@@ -49,7 +49,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from .. import core
-from ..batch import BATCH_FAMILIES, Batch
+from ..batch import BATCH_FAMILIES, Batch, _cumcount
 from ..io.arrays import as_numpy
 from ..io.keys import take
 from ..io.model import Qrels, Run, qrels_from_dict, run_from_dict
@@ -353,15 +353,6 @@ def _settings(options: list[Option]) -> tuple[dict, dict, dict]:
         transform.update(o.transform)
         evaluation.update(o.evaluation)
     return measure, transform, evaluation
-
-
-def _cumcount(q: np.ndarray) -> np.ndarray:
-    n = len(q)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.r_[True, q[1:] != q[:-1]]
-    first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
-    return np.arange(n) - first
 
 
 def _rows(p: Prepared, t: Mapping) -> tuple[np.ndarray, np.ndarray]:
