@@ -63,16 +63,25 @@ def test_ties_input_order_pytrec_eval_56():
 
 # --------------------------------------------------------------------------- float32 scores
 
-def test_float32_scores_from_pytrec_eval():
+def test_float32_scores_are_the_default_and_doubles_a_convention():
     # pytrec_eval (trec_eval 9.0.8) stores scores as float32: 1.000000001 and 1.0 tie, and the
-    # tie goes to the larger doc id. In double precision "a" ranks first.
-    qrels = {"q1": {"a": 1}, "q2": {"c": 1, "d": 0}}
-    run = {"q1": {"a": 1.000000001, "b": 1.0}, "q2": {"c": 2.0, "d": 1.0}}
+    # tie goes to the larger doc id (c, b, a: RR 1/2): Ranklab's default reproduces it.
+    qrels = {"q1": {"b": 1}, "q2": {"c": 1, "d": 0}}
+    run = {"q1": {"c": 1.0, "a": 1.0, "b": 1.000000001}, "q2": {"c": 2.0, "d": 1.0}}
     res = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)
-    d = dg.diagnose(qrels, run, "RR", theirs=per_query({q: v["recip_rank"] for q, v in res.items()}))
     assert res["q1"]["recip_rank"] == 0.5
-    assert names(d) == ["scores=float32"]
-    assert [(r.qid, r.moved_by) for r in d.rows if r.moved_by] == [("q1", ("scores=float32",))]
+    d = dg.diagnose(qrels, run, "RR", theirs=per_query({q: v["recip_rank"] for q, v in res.items()}))
+    assert d.matched and names(d) == []
+    # a tool comparing doubles (trec_eval 10.0, sklearn, ranx) ranks "b" first: RR 1 on q1, by hand;
+    # no tie rule gives 1 (doc id ascending: a, b, c: 1/2; input order c, a, b: 1/3)
+    d = dg.diagnose(qrels, run, "RR", theirs=per_query({"q1": 1.0, "q2": 1.0}))
+    assert names(d) == ["scores=double"]
+    assert [(r.qid, r.moved_by) for r in d.rows if r.moved_by] == [("q1", ("scores=double",))]
+    # with an evaluate() keyword too (tie-aware averaging), doubles stay doubles
+    both = dg.evaluate_under(dg.prepare(qrels, run), dg.parse("RR"),
+                             [next(o for o in c.options if o.value == v) for c, v in
+                              ((dg.CONVENTIONS[0], "average"), (dg._ROWS["scores"], "double"))])
+    assert both.per_query["q1"] == 1.0  # no tie in doubles: "b" first
 
 
 # --------------------------------------------------------------------------- gain
@@ -290,7 +299,8 @@ def test_tool_view_names_each_tools_conventions():
     run = {"q1": {"a": 0.5, "x": 0.4}, "q2": {"q2": 0.9, "y": 0.8, "c": 0.1}}
     sk = dg.diagnose(qrels, run, "AP", tool="sklearn")
     threshold = next(o for o in dg.CONVENTIONS[0].options if o.value == "threshold")
-    assert names(sk) == ([] if dg.available(threshold) else ["ties=threshold"]) + ["denominator=retrieved"]
+    assert names(sk) == ([] if dg.available(threshold) else ["ties=threshold"]) + ["scores=double",
+                                                                                   "denominator=retrieved"]
     # sklearn's own numbers agree with the tool view
     for q, docs in run.items():
         ids = list(docs)

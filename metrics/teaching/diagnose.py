@@ -8,7 +8,7 @@ numbers, and names per query the convention that moved the value.
 
 :data:`CONVENTIONS` is one declarative table. Each row is a convention with the values to
 try; each value says how it is applied — measure parameters (``dcg='exp-log2'``), a
-transform of the input (scores rounded to float32, duplicates kept, identical ids dropped,
+transform of the input (scores kept as doubles, duplicates kept, identical ids dropped,
 queries flattened into one list ...) or a keyword of :func:`metrics.evaluate`
 (``ties='average'``, used only when this build of :mod:`metrics` accepts it). Adding a
 convention is adding a row.
@@ -136,9 +136,8 @@ CONVENTIONS: tuple[Convention, ...] = (
            evaluation={"ties": "threshold"}),
     ), source="pytrec_eval#56"),
     Convention("scores", "score precision", (
-        _o("double", "scores compared as doubles (trec_eval 10.0)"),
-        _o("float32", "scores rounded to float32 before ranking (trec_eval 9.0.8, pytrec_eval)",
-           transform={"scores": "float32"}),
+        _o("float32", "scores compared as float32, as trec_eval 9.0.8 and pytrec_eval store them"),
+        _o("double", "scores compared as doubles (trec_eval 10.0, sklearn, ranx)", transform={"scores": "double"}),
     ), source="trec_eval 9.0.8 / pytrec_eval"),
     Convention("gain", "gain", (
         _o("linear", "gain = grade (trec_eval)", measure={"dcg": "log2"}),
@@ -187,12 +186,13 @@ _ROWS = {c.key: c for c in CONVENTIONS}
 # each tool's conventions, as (row key, option value); rows not named keep the default
 TOOLS: dict[str, tuple[tuple[str, str], ...]] = {
     "trec_eval": (),
-    "pytrec_eval": (("scores", "float32"), ("duplicates", "last")),
-    "ir_measures": (("scores", "float32"), ("duplicates", "last"), ("missing", "zero")),
-    "BEIR": (("scores", "float32"), ("duplicates", "last"), ("identical", "ignored")),
+    "pytrec_eval": (("duplicates", "last"),),
+    "ir_measures": (("duplicates", "last"), ("missing", "zero")),
+    "BEIR": (("duplicates", "last"), ("identical", "ignored")),
     # sklearn's tie rule depends on the measure: thresholds for AP, the average for nDCG/DCG
-    "sklearn": (("ties", {"AP": "threshold", "*": "average"}), ("ideal", "ranking"), ("denominator", "retrieved")),
-    "ranx": (("ties", "input"), ("duplicates", "last")),
+    "sklearn": (("ties", {"AP": "threshold", "*": "average"}), ("scores", "double"), ("ideal", "ranking"),
+                ("denominator", "retrieved")),
+    "ranx": (("ties", "input"), ("scores", "double"), ("duplicates", "last")),
     "torchmetrics": (("ties", "input"), ("ideal", "ranking"), ("denominator", "retrieved")),
     "gdeval": (("gain", "gdeval"),),
     "haystack": (("ties", "input"), ("duplicates", "kept"), ("denominator", "retrieved")),
@@ -361,7 +361,7 @@ def _rows(p: Prepared, t: Mapping) -> tuple[np.ndarray, np.ndarray]:
     if t.get("identical") == "drop":
         rows = rows[~p.identical[rows]]
     score = p.score[rows]
-    if t.get("scores") == "float32":
+    if t.get("scores", "float32") == "float32":  # trec_eval 9.0.8, as metrics' default
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
     how = t.get("dedup", "first")
@@ -384,7 +384,8 @@ def evaluate_under(p: Prepared, measure: Measure, options: list[Option]) -> Outc
     """The measure under a set of options (one per row at most), from the prepared input.
 
     Input transforms, in order: documents whose id is the query id dropped
-    (``identical='drop'``), scores rounded to float32 (``scores='float32'``), duplicates
+    (``identical='drop'``), scores compared as float32 as trec_eval 9.0.8 does, unless
+    ``scores='double'`` (trec_eval 10.0, sklearn, ranx), duplicates
     resolved (``dedup``: first, last, max, or ``'kept'``), queries without a relevant
     document skipped (``no_relevant='skip'``, gdeval), missing queries scored 0
     (``missing='zero'``), every query flattened into one (``flatten``), then each ranking
@@ -502,6 +503,8 @@ def _via_evaluate(p: Prepared, m: Measure, t: Mapping, evaluation: Mapping) -> O
         if qid in run:
             run[qid][p.docs[r]] = s
     kwargs = dict(evaluation)
+    if t.get("scores") == "double":  # metrics' own default is trec_eval 9.0.8's float32
+        kwargs["trec_eval"] = "10.0"
     e = core.evaluate(qrels, run, m, missing=t.get("missing", "skip"), depth=t.get("depth"), **kwargs)
     per_query = {qid: e.per_query[qid][str(m)] for qid in e.per_query}
     return Outcome(per_query, e.aggregate[str(m)])
