@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import shot
+from .test_app_browser import wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -22,10 +23,19 @@ def open_upload_form(server, page):
     return page.locator("input[type=file]")
 
 
+def upload(page, inputs, qrels, run) -> None:
+    """The qrels, then the run: the second file only once the first is uploaded (its chip shown,
+    the rerun it starts done). Set at once, the two uploads raced on a loaded machine and the
+    page went on waiting for a file."""
+    inputs.nth(0).set_input_files(qrels)
+    page.locator("[data-testid='stFileChipName']").first.wait_for(timeout=TIMEOUT)
+    wait_ready(page)
+    inputs.nth(1).set_input_files(run)
+
+
 def test_upload_the_sample_files(server, page):
     inputs = open_upload_form(server, page)
-    inputs.nth(0).set_input_files(str(ROOT / "assets/collection/qrels.txt"))
-    inputs.nth(1).set_input_files(str(ROOT / "assets/collection/run_tf.txt"))
+    upload(page, inputs, str(ROOT / "assets/collection/qrels.txt"), str(ROOT / "assets/collection/run_tf.txt"))
     page.get_by_text("run_tf.txt against qrels.txt").wait_for(timeout=TIMEOUT)
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files")
@@ -66,9 +76,8 @@ def test_pasted_ids_with_hash_are_evaluated(server, page):
 
 def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server, page):
     inputs = open_upload_form(server, page)
-    inputs.nth(0).set_input_files(files=[{"name": "qrels.txt", "mimeType": "text/plain",
-                                          "buffer": WILD_QRELS.encode()}])
-    inputs.nth(1).set_input_files(files=[{"name": "run.txt", "mimeType": "text/plain", "buffer": WILD_RUN.encode()}])
+    upload(page, inputs, [{"name": "qrels.txt", "mimeType": "text/plain", "buffer": WILD_QRELS.encode()}],
+           [{"name": "run.txt", "mimeType": "text/plain", "buffer": WILD_RUN.encode()}])
     page.get_by_text("run.txt against qrels.txt").wait_for(timeout=TIMEOUT)
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
     assert page.locator("[data-testid='stException']").count() == 0

@@ -14,6 +14,7 @@ import pytest
 from ui import codec, model, validation
 
 from .conftest import shot
+from .test_evaluate_files_browser import upload
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000  # a cold server on a busy machine
@@ -149,9 +150,8 @@ def test_an_uploaded_file_with_a_hostile_name(server, watched):
     name = "[Fix it](http:evil.example) ![i](https:evil.example) <img src=x onerror=alert(1)> **b**.txt"
     qrels = b"101 0 doc#D001 1\n101 0 doc#D002 0\n102 0 <img/src=y/onerror=alert(2)> 1\n"
     run = b"101 Q0 doc#D001 1 0.9 t\n101 Q0 doc#D002 2 0.8 t\n102 Q0 <img/src=y/onerror=alert(2)> 1 0.5 t\n"
-    inputs = page.locator("input[type=file]")
-    inputs.nth(0).set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": qrels}])
-    inputs.nth(1).set_input_files(files=[{"name": "run.txt", "mimeType": "text/plain", "buffer": run}])
+    upload(page, page.locator("input[type=file]"), [{"name": name, "mimeType": "text/plain", "buffer": qrels}],
+           [{"name": "run.txt", "mimeType": "text/plain", "buffer": run}])
     heading = page.get_by_role("heading", name=re.compile("^run.txt against")).first
     heading.wait_for(timeout=TIMEOUT)
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
