@@ -75,3 +75,9 @@ def charts(at: AppTest) -> list[tuple[dict, object]]:
             data = None
         out.append((json.loads(el.proto.spec), data))
     return out
+
+
+@pytest.fixture(autouse=True)
+def no_paint_pause(monkeypatch):
+    """AppTest has no browser to paint: the pause after a page's values (ui.render.values_shown) is off."""
+    monkeypatch.setenv("RANKLAB_PAINT_PAUSE", "0")
