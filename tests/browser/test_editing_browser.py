@@ -64,6 +64,7 @@ def open_playground(server, page) -> None:
     wait_ready(page)
     page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
     page.wait_for_function(precision_at_2_is("0.5"), timeout=TIMEOUT)
+    wait_ready(page)  # the measures come first, the rest of the page after them
 
 
 def test_a_grade_typed_back_is_applied(server, page):
