@@ -758,19 +758,28 @@ def evaluate_groups(groups: Mapping[str, Qrels], run, measures, *, missing: str 
 PREF_MEASURES = (*PREF_FAMILIES, "NumQ")
 
 
-def prefs_orders(run: Run, queries, *, depth: int | None = None, trec_eval: str = "9.0.8") -> dict[str, list[str]]:
+def prefs_orders(run: Run, queries, *, depth: int | None = None, trec_eval: str = "9.0.8",
+                 judged=None) -> dict[str, list[str]]:
     """Each query's retrieved documents in the order trec_eval's preference measures use:
     score descending (as float32 for 9.0.8), ties by document id **ascending** (byte order),
-    cut at ``depth`` (``-M``). Only the ``queries`` asked for are listed.
+    cut at ``depth`` (``-M``). Only the ``queries`` asked for are listed, and with ``judged``
+    (a set of document ids) only those documents (ranks still counted over all).
 
     >>> r = run_from_dict({"q1": {"b": 1.0, "a": 1.0, "c": 2.0}})
     >>> prefs_orders(r, {"q1"}), prefs_orders(r, {"q1"}, depth=2)
     ({'q1': ['c', 'a', 'b']}, {'q1': ['c', 'a']})
+    >>> prefs_orders(r, {"q1"}, depth=2, judged={"a", "b"})  # b is cut at depth 2
+    {'q1': ['a']}
     """
     wanted = np.fromiter((q in queries for q in run.queries), dtype=bool, count=len(run.queries))
     rows = np.flatnonzero(wanted[run.query]) if len(run.query) else np.zeros(0, np.int64)
     if rows.size == 0:
         return {}
+    out = {run.queries[q]: [] for q in np.unique(run.query[rows]).tolist()}
+    if judged is not None and depth is None:  # no ranks to count: keep the judged documents first
+        listed = pc.is_in(_keys.take(run.doc, rows), value_set=pa.array(sorted(judged), pa.string()))
+        rows = rows[as_numpy(listed).astype(bool)]
+        judged = None
     s = run.score[rows]
     if trec_eval == "9.0.8":
         with np.errstate(over="ignore"):
@@ -781,12 +790,17 @@ def prefs_orders(run: Run, queries, *, depth: int | None = None, trec_eval: str 
     c = run.query[rows]
     order = np.lexsort((doc_rank, -s.astype(np.float64), c))
     c = c[order]
+    starts = np.r_[0, np.flatnonzero(c[1:] != c[:-1]) + 1]
+    keep = np.ones(len(c), dtype=bool)
+    if depth is not None:  # rank within the query
+        keep &= np.arange(len(c)) - np.repeat(starts, np.diff(np.r_[starts, len(c)])) < depth
+    if judged is not None:  # only judged documents matter: the others are never listed
+        keep &= as_numpy(pc.is_in(docs, value_set=pa.array(sorted(judged), pa.string()))).astype(bool)[order]
+    c, order = c[keep], order[keep]
     names = docs.take(pa.array(order)).to_pylist()
-    starts = np.r_[0, np.flatnonzero(c[1:] != c[:-1]) + 1, len(c)]
-    out = {}
-    for a, b in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
-        end = b if depth is None else min(b, a + depth)
-        out[run.queries[c[a]]] = names[a:end]
+    bounds = np.r_[0, np.flatnonzero(c[1:] != c[:-1]) + 1, len(c)] if len(c) else np.zeros(1, np.int64)
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        out[run.queries[c[a]]] = names[a:b]
     return out
 
 
@@ -816,7 +830,8 @@ def evaluate_prefs(prefs, run, measures, *, missing: str = "skip", depth: int | 
                          f"and num_q are computed, as in trec_eval; not {', '.join(other)}")
     if isinstance(run, Mapping):
         run = run_from_dict(run)
-    orders = prefs_orders(run, prefs.queries.keys(), depth=depth, trec_eval=trec_eval)
+    judged = {p.doc for lines in prefs.queries.values() for p in lines}
+    orders = prefs_orders(run, prefs.queries.keys(), depth=depth, trec_eval=trec_eval, judged=judged)
     per_query: dict[str, dict[str, float]] = {}
     missing_run = []
     for qid, lines in prefs.queries.items():

@@ -93,18 +93,22 @@ class PrefCounts:
     docs: list[str]
     judged_ret: int
     groups: list[Group]
+    _pairs: np.ndarray | None = None
 
     @property
     def num_judged(self) -> int:
         return len(self.docs)
 
     def pair_counts(self) -> np.ndarray:
-        """``c[i, j]``: how many groups prefer the document at position i to the one at j."""
-        n = len(self.docs)
-        c = np.zeros((n, n), dtype=np.int32)
-        for g in self.groups:
-            c[np.ix_(g.pos, g.pos)] += g.prefer
-        return c
+        """``c[i, j]``: how many groups prefer the document at position i to the one at j
+        (computed once per query)."""
+        if self._pairs is None:
+            n = len(self.docs)
+            c = np.zeros((n, n), dtype=np.int32)
+            for g in self.groups:
+                c[np.ix_(g.pos, g.pos)] += g.prefer
+            self._pairs = c
+        return self._pairs
 
 
 def count(order: Sequence[str], judgments: Sequence[Pref], *, query: str = "") -> PrefCounts:
@@ -216,22 +220,27 @@ def simple(c: PrefCounts, kind: str = "all") -> tuple[int, int]:
     return sum(f for f, _ in pairs), sum(p for _, p in pairs)
 
 
-def pairs(c: PrefCounts, kind: str = "all") -> list[tuple[int, int, int, int]]:
-    """The ordered document pairs: (position i, position j > i, groups for i, groups for j)."""
+def _pair_arrays(c: PrefCounts, kind: str):
     pc = c.pair_counts()
     i, j = np.nonzero(np.triu(pc + pc.T, 1))
     njr = c.judged_ret
-    keep = j < njr if kind == "ret" else i < njr if kind == "imp" else np.ones(len(i), bool)
-    return [(a, b, int(pc[a, b]), int(pc[b, a])) for a, b in zip(i[keep].tolist(), j[keep].tolist(), strict=True)]
+    keep = j < njr if kind == "ret" else i < njr if kind == "imp" else slice(None)
+    i, j = i[keep], j[keep]
+    return i, j, pc[i, j], pc[j, i]
+
+
+def pairs(c: PrefCounts, kind: str = "all") -> list[tuple[int, int, int, int]]:
+    """The ordered document pairs: (position i, position j > i, groups for i, groups for j)."""
+    return list(zip(*(a.tolist() for a in _pair_arrays(c, kind)), strict=True))
 
 
 def pair_value(c: PrefCounts, kind: str = "all") -> float:
-    total = 0.0
-    ps = pairs(c, kind)
-    for i, _, ab, ba in ps:
-        if i < c.judged_ret:  # a pair with neither retrieved counts, scoring 0
-            total += ab / (ab + ba)
-    return total / len(ps) if ps else 0.0
+    i, _, ab, ba = _pair_arrays(c, kind)
+    if not len(i):
+        return 0.0
+    # the earlier document is the one ranked higher; a pair with neither retrieved scores 0
+    share = np.where(i < c.judged_ret, ab / (ab + ba), 0.0)
+    return float(share.sum() / len(i))
 
 
 def averaged(values: list[float], n: int) -> float:
