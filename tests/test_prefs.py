@@ -376,6 +376,9 @@ def test_too_many_judged_documents_are_refused():
     lines = [("u", "s", f"d{i}", float(i % 3)) for i in range(5001)]
     with pytest.raises(ValueError, match="5001 judged documents; preference measures take at most 5000"):
         one({"q": lines}, {"q": ["d1"]})
+    lines = [("u", f"s{i % 2}", f"d{i}", float(i % 3)) for i in range(1001)]  # two sub-groups: closure
+    with pytest.raises(ValueError, match="1001 documents in several sub-groups; .* at most 1000"):
+        one({"q": lines}, {"q": ["d1"]})
 
 
 # --------------------------------------------------------------------------- API and explanations

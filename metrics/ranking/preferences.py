@@ -47,11 +47,13 @@ import numpy as np
 from ..io.prefs import Pref
 from ._query import Explanation, Query, frac, join_terms, label, num
 
-__all__ = ["MAX_JUDGED", "PREF_FAMILIES", "PrefCounts", "count", "value", "trace", "rnonrel"]
+__all__ = ["MAX_JUDGED", "MAX_PARTIAL", "PREF_FAMILIES", "PrefCounts", "count", "value", "trace", "rnonrel"]
 
 # trec_eval keeps a judged x judged array per query; past this many judged documents a
 # query is refused rather than allowed to take gigabytes
 MAX_JUDGED = 5000
+# a group with several sub-groups is closed by transitivity, in time cubic in its documents
+MAX_PARTIAL = 1000
 
 PREF_FAMILIES = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
                  "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
@@ -157,6 +159,10 @@ def _group(name: str, lines: list[Pref], position: dict[str, int], njr: int, whe
         values = sorted(set(level.tolist()), reverse=True)
         classes = [pos[level == v] for v in values]
     else:
+        if m > MAX_PARTIAL:
+            raise ValueError(f"{where}group {name!r}: {m} documents in several sub-groups; preference measures "
+                             f"take at most {MAX_PARTIAL} per group with sub-groups (their order is closed by "
+                             "transitivity, in time cubic in the documents)")
         prefer = np.zeros((m, m), dtype=bool)
         rel = np.full(m, np.nan)
         last = np.full(m, -1.0)  # trec_eval's rel_array: the level last given, -1 before any
