@@ -362,6 +362,10 @@ def test_fuzzed_prefs_files_fail_cleanly():
             else:
                 data[i:i] = data[rng.randrange(len(data)):][:rng.randint(1, 40)]  # duplicated text
         try:
+            read_qrels_prefs(bytes(data), name="f.txt")  # 5 columns: every data line is malformed
+        except FileFormatError as err:
+            assert str(err).startswith("f.txt")
+        try:
             p = read_prefs(bytes(data), name="f.txt")
         except FileFormatError as err:
             assert str(err).startswith("f.txt")
@@ -400,6 +404,26 @@ def test_score_and_explain_read_plain_judgments_as_one_group():
     got = evaluate_prefs(prefs_from_dict({"q": grades}), {"q": ["b", "a", "c"]}, ALL).per_query["q"]
     for name in PREF_FAMILIES:
         assert metrics.explain(name, ["b", "a", "c"], grades).value == got[name], name
+
+
+def test_explain_takes_preference_lines():
+    users = [("u1", "s1", "d1", 3), ("u1", "s1", "d2", 2), ("u2", "s1", "d1", 0), ("u2", "s1", "d3", 6),
+             ("u2", "s1", "d4", 2), ("u2", "s2", "d1", 0), ("u2", "s2", "d2", 8)]
+    ranking = ["d2", "d1", "d9", "d4"]
+    # the worked example of test_the_format_examples_count_as_trec_eval_documents: 1 of 5
+    e = metrics.explain("prefs_simp", ranking, users)
+    assert e.value == 1 / 5 and e.formula.endswith(r"= \frac{1}{5} = 0.2")
+    assert e.columns["outcome"].count("fulfilled") == 1 and e.columns["fulfilled_so_far"][-1] == 1
+    assert len(e.steps) == 5 and set(e.columns["group"]) == {"u1", "u2"}
+    pair = metrics.explain("prefs_pair", ranking, users)  # (1/2 + 0 + 0 + 0) / 4
+    assert pair.formula.endswith(r"\frac{\frac{1}{2} + \frac{0}{1} + \frac{0}{1} + \frac{0}{1}}{4} = 0.125")
+    avg = metrics.explain("prefs_avgjg", ranking, users)  # (0/1 + 1/4) / 2
+    assert avg.formula.endswith(r"\frac{\frac{0}{1} + \frac{1}{4}}{2} = 0.125")
+    for name in PREF_FAMILIES:
+        assert metrics.score(name, ranking, users) == pytest.approx(brute_force(
+            users, {d: -i for i, d in enumerate(ranking)})[name], abs=1e-12), name
+    with pytest.raises(ValueError, match="expected \\(jg, jsg, doc, level\\) tuples"):
+        metrics.score("prefs_simp", ranking, [("u", "a", 1)])
 
 
 def test_names_parse_and_other_measures_are_refused():
