@@ -343,15 +343,14 @@ DEFINITIONS = {
     "num": r"\text{count of preferences}",
 }
 
-CATEGORY = {(True, True, True): "fulfilled", (True, True, False): "broken",
-            (True, False, True): "fulfilled (implied)", (False, True, False): "broken (implied)"}
+OUTCOMES = np.array(["fulfilled", "broken", "fulfilled (implied)", "broken (implied)", "neither retrieved"],
+                    dtype=object)
 
 
-def _category(pa: int, pb: int, njr: int) -> str:
+def _outcome(pa: np.ndarray, pb: np.ndarray, njr: int) -> np.ndarray:
+    """Index into OUTCOMES of each preference "pa before pb" (positions)."""
     ra, rb = pa < njr, pb < njr
-    if not ra and not rb:
-        return "neither retrieved"
-    return CATEGORY[(ra, rb, ra and (not rb or pa < pb))]
+    return np.select([ra & rb & (pa < pb), ra & rb, ra, rb], [0, 1, 2, 3], 4)
 
 
 def judgments_of(q: Query) -> list[Pref]:
@@ -374,34 +373,42 @@ def explain_counts(m, c: PrefCounts) -> Explanation:
     njr = c.judged_ret
     rank = [p + 1 if p < njr else None for p in range(c.num_judged)]
     if name.startswith("prefs_pair"):
-        ps = pairs(c, kind)
-        cols = {"rank": list(range(1, len(ps) + 1)), "doc": [c.docs[i] for i, *_ in ps],
-                "other": [c.docs[j] for _, j, *_ in ps],
-                "doc_rank": [rank[i] for i, *_ in ps], "other_rank": [rank[j] for _, j, *_ in ps],
-                "groups_agree": [ab if i < njr else 0 for i, _, ab, _ in ps],
-                "groups": [ab + ba for _, _, ab, ba in ps]}
-        cols["score"] = [a / g if g else 0.0 for a, g in zip(cols["groups_agree"], cols["groups"], strict=True)]
+        i, j, ab, ba = _pair_arrays(c, kind)
+        docs = np.asarray(c.docs, dtype=object)
+        ranks = np.asarray(rank, dtype=object)
+        agree = np.where(i < njr, ab, 0)  # the earlier document is ranked higher; neither retrieved: 0
+        total = ab + ba
+        cols = {"rank": list(range(1, len(i) + 1)), "doc": docs[i].tolist(), "other": docs[j].tolist(),
+                "doc_rank": ranks[i].tolist(), "other_rank": ranks[j].tolist(), "groups_agree": agree.tolist(),
+                "groups": total.tolist(), "score": (agree / np.maximum(total, 1)).tolist()}
         terms = join_terms(list(zip(cols["groups_agree"], cols["groups"], strict=True)), lambda t: frac(*t))
+        ps = cols["rank"]
         formula = (rf"{lhs} = \frac{{{terms}}}{{{len(ps)}}} = {num(v)}" if ps
                    else rf"{lhs} = 0 \quad (\text{{no pair of documents is ordered}})")
         return Explanation(str(m), v, cols, formula, DEFINITIONS["pair"], {"pairs": len(ps)})
-    rows = []
-    for g in c.groups:
-        for a, b in np.argwhere(g.prefer).tolist():
-            pa, pb = int(g.pos[a]), int(g.pos[b])
-            cat = _category(pa, pb, njr)
-            if kind == "ret" and not (pa < njr and pb < njr):
-                continue
-            if kind == "imp" and cat == "neither retrieved":
-                continue
-            rows.append((g.name, pa, pb, cat))
-    rows.sort(key=lambda r: (r[1], r[2], r[0]))
-    cols = {"rank": list(range(1, len(rows) + 1)), "doc": [c.docs[r[1]] for r in rows],
-            "other": [c.docs[r[2]] for r in rows], "group": [r[0] for r in rows],
-            "doc_rank": [rank[r[1]] for r in rows], "other_rank": [rank[r[2]] for r in rows],
-            "outcome": [r[3] for r in rows]}
-    cols["fulfilled"] = [o.startswith("fulfilled") for o in cols["outcome"]]
-    cols["fulfilled_so_far"] = np.cumsum(np.asarray(cols["fulfilled"], dtype=np.int64)).tolist()
+    name_of, first, second, outcome = [], [], [], []
+    for k, g in enumerate(c.groups):
+        a, b = np.nonzero(g.prefer)
+        pa, pb = g.pos[a], g.pos[b]
+        out = _outcome(pa, pb, njr)
+        keep = out < 2 if kind == "ret" else out < 4 if kind == "imp" else slice(None)
+        first.append(pa[keep])
+        second.append(pb[keep])
+        outcome.append(out[keep])
+        name_of.append(np.full(len(outcome[-1]), k))
+    group = np.concatenate(name_of) if name_of else np.zeros(0, np.int64)
+    pa, pb, out = (np.concatenate(x) if x else np.zeros(0, np.int64) for x in (first, second, outcome))
+    order = np.lexsort((group, pb, pa))
+    group, pa, pb, out = group[order], pa[order], pb[order], out[order]
+    docs = np.asarray(c.docs, dtype=object)
+    ranks = np.asarray(rank, dtype=object)
+    names = np.asarray([g.name for g in c.groups], dtype=object)
+    fulfilled = (out == 0) | (out == 2)
+    cols = {"rank": list(range(1, len(pa) + 1)), "doc": docs[pa].tolist(), "other": docs[pb].tolist(),
+            "group": names[group].tolist(), "doc_rank": ranks[pa].tolist(), "other_rank": ranks[pb].tolist(),
+            "outcome": OUTCOMES[out].tolist(), "fulfilled": fulfilled.tolist(),
+            "fulfilled_so_far": np.cumsum(fulfilled, dtype=np.int64).tolist()}
+    rows = cols["rank"]
     ful = sum(cols["fulfilled"])
     summary = {"fulfilled": ful, "possible": len(rows), "groups": len(c.groups), "judged_retrieved": njr}
     if name.startswith("prefs_num_prefs"):
