@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .model import Problems
 from .source import normalise_line_ends, read_bytes, readable
@@ -36,8 +37,7 @@ from .trec import SCORE
 __all__ = ["Pref", "Prefs", "read_prefs", "read_qrels_prefs", "prefs_from_dict"]
 
 
-@dataclass(frozen=True)
-class Pref:
+class Pref(NamedTuple):
     """One judgment line: document ``doc`` at ``level`` in sub-group ``jsg`` of group ``jg``."""
 
     jg: str
@@ -77,6 +77,7 @@ def _read(source, name, max_bytes, *, columns: int) -> Prefs:
     what = "qid jg jsg docid level" if columns == 5 else "qid jg docid level"
     queries: dict[str, list[Pref]] = {}
     seen: dict[tuple[str, str, str, str], int] = {}
+    levels: dict[bytes, float | None] = {}  # a file has few distinct levels
     for number, raw in enumerate(data.split(b"\n"), 1):
         parts = raw.split()
         if not parts or parts[0].startswith(b"#"):
@@ -90,7 +91,9 @@ def _read(source, name, max_bytes, *, columns: int) -> Prefs:
             found.add(number, "not UTF-8 text")
             continue
         qid, jg, jsg, doc = texts if columns == 5 else (texts[0], texts[1], "0", texts[2])
-        level = _level(parts[-1])
+        level = levels.get(parts[-1], False)
+        if level is False:
+            level = levels[parts[-1]] = _level(parts[-1])
         if level is None:
             found.add(number, f"level {parts[-1].decode('utf-8', 'replace')[:40]!r} is not a finite decimal number")
             continue
