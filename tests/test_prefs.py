@@ -469,3 +469,17 @@ def test_cli_prints_trec_eval_layout(tmp_path):
     r = ranklab("evaluate", "-R", "prefs", tmp_path / "bad.txt", tmp_path / "run.txt")
     assert r.returncode == 1 and "bad.txt:2: level 'x'" in r.stderr
     no_traceback(r)
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b"", "no judgments"),
+    (b"\x00\xff\xfe garbage\n", "expected 5 columns"),
+    (b"q1 u1 s1 d1 " + b"9" * 400 + b"\n", "is not a finite decimal number"),
+    (b"q1 u1 s1 d1 1 extra\n", "expected 5 columns (qid jg jsg docid level), found 6"),
+])
+def test_cli_reports_hostile_prefs_files(tmp_path, content, reason):
+    (tmp_path / "p.txt").write_bytes(content)
+    (tmp_path / "run.txt").write_text(RUN_FILE)
+    r = ranklab("evaluate", "-R", "prefs", tmp_path / "p.txt", tmp_path / "run.txt")
+    assert r.returncode == 1 and reason in r.stderr and "p.txt" in r.stderr, r.stderr
+    no_traceback(r)
