@@ -58,6 +58,9 @@ from .ranking.inferred import geometric_log, infap_term, yaap
 from .ranking.interpolation import levels_of, needed_hits
 from .ranking.judgment_groups import base_measure
 from .ranking.precision_recall import f1, precision
+from .ranking.preferences import PREF_FAMILIES
+from .ranking.preferences import count as _pref_count
+from .ranking.preferences import value as _pref_value
 from .ranking.rprec_bpref import bpref_term
 from .ranking.set_counts import relative_precision, utility
 from .ranking.user_models import (
@@ -449,6 +452,11 @@ def _judged(m: Measure, b: Batch) -> np.ndarray:
     return ratio(b.count(b.q[_within(m, b)]), _depth(m, b))
 
 
+def _preferences(m: Measure, b: Batch) -> np.ndarray:
+    raise ValueError(f"{m}: preference measures need preference judgments: metrics.batch.evaluate_prefs, "
+                     "or ranklab evaluate -R prefs / -R qrels_prefs (as trec_eval)")
+
+
 def _per_subtopic(m: Measure, b: Batch) -> np.ndarray:
     raise ValueError(f"{m}: judgments per subtopic are evaluated query by query (metrics.evaluate, "
                      "or ranklab evaluate --subtopics), not by the batch path")
@@ -466,6 +474,7 @@ BATCH_FAMILIES = {
     "RprecMult": _set_counts,
     "AP_avgjg": _judgment_group, "P_avgjg": _judgment_group, "RprecMult_avgjg": _judgment_group,
     "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged, "alpha_nDCG": _per_subtopic,
+    **dict.fromkeys(PREF_FAMILIES, _preferences),
 }
 
 
@@ -744,6 +753,96 @@ def evaluate_groups(groups: Mapping[str, Qrels], run, measures, *, missing: str 
     per_query = {qid: {k: values[k] for k in names} for qid, values in per_query.items()}
     return Evaluation(names, aggregate(ms, per_query), per_query, sorted(missing_run - set(per_query)),
                       [q for q in run.queries if q in missing_qrels])
+
+
+PREF_MEASURES = (*PREF_FAMILIES, "NumQ")
+
+
+def prefs_orders(run: Run, queries, *, depth: int | None = None, trec_eval: str = "9.0.8",
+                 judged=None) -> dict[str, list[str]]:
+    """Each query's retrieved documents in the order trec_eval's preference measures use:
+    score descending (as float32 for 9.0.8), ties by document id **ascending** (byte order),
+    cut at ``depth`` (``-M``). Only the ``queries`` asked for are listed, and with ``judged``
+    (a set of document ids) only those documents (ranks still counted over all).
+
+    >>> r = run_from_dict({"q1": {"b": 1.0, "a": 1.0, "c": 2.0}})
+    >>> prefs_orders(r, {"q1"}), prefs_orders(r, {"q1"}, depth=2)
+    ({'q1': ['c', 'a', 'b']}, {'q1': ['c', 'a']})
+    >>> prefs_orders(r, {"q1"}, depth=2, judged={"a", "b"})  # b is cut at depth 2
+    {'q1': ['a']}
+    """
+    wanted = np.fromiter((q in queries for q in run.queries), dtype=bool, count=len(run.queries))
+    rows = np.flatnonzero(wanted[run.query]) if len(run.query) else np.zeros(0, np.int64)
+    if rows.size == 0:
+        return {}
+    out = {run.queries[q]: [] for q in np.unique(run.query[rows]).tolist()}
+    if judged is not None and depth is None:  # no ranks to count: keep the judged documents first
+        listed = pc.is_in(_keys.take(run.doc, rows), value_set=pa.array(sorted(judged), pa.string()))
+        rows = rows[as_numpy(listed).astype(bool)]
+        judged = None
+    s = run.score[rows]
+    if trec_eval == "9.0.8":
+        with np.errstate(over="ignore"):
+            s = s.astype(np.float32)
+    docs = _keys.take(run.doc, rows)
+    doc_rank = np.empty(len(rows), dtype=np.int64)
+    doc_rank[as_numpy(pc.sort_indices(docs)).astype(np.int64)] = np.arange(len(rows))
+    c = run.query[rows]
+    order = np.lexsort((doc_rank, -s.astype(np.float64), c))
+    c = c[order]
+    starts = np.r_[0, np.flatnonzero(c[1:] != c[:-1]) + 1]
+    keep = np.ones(len(c), dtype=bool)
+    if depth is not None:  # rank within the query
+        keep &= np.arange(len(c)) - np.repeat(starts, np.diff(np.r_[starts, len(c)])) < depth
+    if judged is not None:  # only judged documents matter: the others are never listed
+        keep &= as_numpy(pc.is_in(docs, value_set=pa.array(sorted(judged), pa.string()))).astype(bool)[order]
+    c, order = c[keep], order[keep]
+    names = docs.take(pa.array(order)).to_pylist()
+    bounds = np.r_[0, np.flatnonzero(c[1:] != c[:-1]) + 1, len(c)] if len(c) else np.zeros(1, np.int64)
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        out[run.queries[c[a]]] = names[a:b]
+    return out
+
+
+def evaluate_prefs(prefs, run, measures, *, missing: str = "skip", depth: int | None = None,
+                   trec_eval: str = "9.0.8") -> Evaluation:
+    """Evaluate a run against preference judgments (trec_eval ``-R prefs`` / ``-R qrels_prefs``).
+
+    ``prefs``: a :class:`metrics.io.prefs.Prefs` (:func:`~metrics.io.prefs.read_prefs`,
+    :func:`~metrics.io.prefs.read_qrels_prefs`, :func:`~metrics.io.prefs.prefs_from_dict`).
+    Only the ``prefs_*`` measures and NumQ are computed, as in trec_eval; the run is ordered
+    by :func:`prefs_orders`. ``missing='zero'`` (``-c``) scores a judged query absent from
+    the run as an empty ranking.
+
+    >>> from metrics.io.prefs import prefs_from_dict
+    >>> p = prefs_from_dict({"q1": [("u1", "s", "a", 2), ("u1", "s", "b", 1), ("u2", "s", "b", 1),
+    ...                             ("u2", "s", "a", 0)]})
+    >>> e = evaluate_prefs(p, {"q1": ["a", "b"]}, "prefs_simp prefs_avgjg")
+    >>> e.per_query["q1"]  # u1's a > b kept, u2's b > a broken: 1/2, and (1/1 + 0/1) / 2
+    {'prefs_simp': 0.5, 'prefs_avgjg': 0.5}
+    """
+    ms = _measures(measures)
+    _check.choice(missing, "missing", MISSING)
+    depth = _check.positive_int(depth, "depth")
+    other = [str(m) for m in ms if m.name not in PREF_MEASURES]
+    if other:
+        raise ValueError(f"measures: with preference judgments (prefs, qrels_prefs) only the prefs_* measures "
+                         f"and num_q are computed, as in trec_eval; not {', '.join(other)}")
+    if isinstance(run, Mapping):
+        run = run_from_dict(run)
+    judged = {p.doc for lines in prefs.queries.values() for p in lines}
+    orders = prefs_orders(run, prefs.queries.keys(), depth=depth, trec_eval=trec_eval, judged=judged)
+    per_query: dict[str, dict[str, float]] = {}
+    missing_run = []
+    for qid, lines in prefs.queries.items():
+        if qid not in orders and missing != "zero":
+            missing_run.append(qid)
+            continue
+        counts = _pref_count(orders.get(qid, []), lines, query=qid)
+        per_query[qid] = {str(m): 1.0 if m.name == "NumQ" else _pref_value(m.name, counts) for m in ms}
+    names = [str(m) for m in ms]
+    return Evaluation(names, aggregate(ms, per_query), per_query, missing_run,
+                      [q for q in run.queries if q not in prefs.queries])
 
 
 def evaluate_part(qrels: Qrels, run: Run, measures, *, missing: str = "skip", depth: int | None = None,

@@ -10,8 +10,9 @@ import numpy as np
 
 from . import _check
 from .explain import Explanation
+from .io.prefs import prefs_from_dict
 from .measures import Measure, parse, parse_many
-from .ranking import Query, trace
+from .ranking import Query, preferences, trace
 
 __all__ = ["score", "explain", "explain_many", "evaluate", "Evaluation", "prepare"]
 
@@ -80,7 +81,10 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
         from the ranking still count toward R and the ideal ordering. Grade -1 means
         pooled but never judged: not relevant, and not judged for Bpref. For
         ``alpha_nDCG``, doc id -> {subtopic: grade}; the other measures then read each
-        document's best grade.
+        document's best grade. For the ``prefs_*`` measures, either such a mapping (read as
+        trec_eval's ``qrels_prefs``: one judgment group) or a list of ``(jg, jsg, doc,
+        level)`` preference lines (trec_eval's ``prefs`` format; trec_eval orders the run by
+        score then doc id ascending for them: ``ties='docid-asc'``).
 
     Returns
     -------
@@ -106,6 +110,11 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
     \\mathrm{P}@2 = \\frac{\\text{relevant in top 2}}{2} = \\frac{1}{2} = 0.5
     """
     m = parse(measure)
+    if m.name in preferences.PREF_FAMILIES and isinstance(judgments, list | tuple):
+        # preference judgments: (jg, jsg, doc, level) lines, several groups and sub-groups
+        lines = prefs_from_dict({"judgments": list(judgments)}).queries["judgments"]
+        docs = _check.ranking(ranking, "ranking", ties=ties, trec_eval=trec_eval)
+        return preferences.explain_counts(m, preferences.count(docs, lines))
     q = prepare(ranking, judgments, ties=ties, trec_eval=trec_eval)
     return trace(m, q)
 

@@ -72,6 +72,32 @@ def _family(name, description, cutoff, params=None, **kw):
     return Family(name, description, cutoff, MappingProxyType(dict(params or {})), **kw)
 
 
+_COUNT = {"aggregate": "sum", "normalised": False}
+_ALL = "; a preference with neither document retrieved fails"
+_RET = "; only preferences between two retrieved documents count"
+_IMP = "; preferences with neither document retrieved are left out"
+_PREFS = [
+    ("prefs_num_prefs_poss", "number of preferences the judgment groups state (retrieved or not)", _COUNT),
+    ("prefs_num_prefs_ful", "number of preferences fulfilled: A ranked above B, or A retrieved and B not",
+     _COUNT),
+    ("prefs_num_prefs_ful_ret", "number of preferences fulfilled with both documents retrieved", _COUNT),
+    ("prefs_simp", "preferences fulfilled / preferences stated, over every judgment group" + _ALL, {}),
+    ("prefs_pair", "for each pair of documents the groups order, the share of groups the ranking agrees "
+     "with, averaged over the pairs" + _ALL, {}),
+    ("prefs_avgjg", "preferences fulfilled / stated within each judgment group, averaged over the groups"
+     + _ALL, {}),
+    ("prefs_avgjg_Rnonrel", "prefs_avgjg with each group's non-relevant (level 0) documents cut or padded "
+     "to R, its number of relevant ones" + _ALL, {}),
+    ("prefs_simp_ret", "prefs_simp" + _RET, {}),
+    ("prefs_pair_ret", "prefs_pair" + _RET, {}),
+    ("prefs_avgjg_ret", "prefs_avgjg" + _RET, {}),
+    ("prefs_avgjg_Rnonrel_ret", "prefs_avgjg_Rnonrel on the retrieved documents" + _RET, {}),
+    ("prefs_simp_imp", "prefs_simp" + _IMP, {}),
+    ("prefs_pair_imp", "prefs_pair" + _IMP, {}),
+    ("prefs_avgjg_imp", "prefs_avgjg" + _IMP, {}),
+]
+
+
 FAMILIES: dict[str, Family] = {
     f.name: f
     for f in [
@@ -147,6 +173,8 @@ FAMILIES: dict[str, Family] = {
         _family("alpha_nDCG", "alpha-nDCG: nDCG over subtopics, each repeat of a subtopic worth (1 - alpha) "
                 "times less (judgments per subtopic)", "optional", {"alpha": 0.5, "rel": 1}),
         _family("Judged", "the share of the top k that has a judgment (any grade)", "optional", {}),
+        # trec_eval's preference measures (-R prefs / qrels_prefs; metrics.ranking.preferences)
+        *[_family(name, text, "none", **kw) for name, text, kw in _PREFS],
     ]
 }
 
@@ -487,6 +515,7 @@ NAMES: tuple[Name, ...] = (
     _alias("RBP", "RBP", "RBP(p=0.8)", "RBP(p=0.8,bound='residual')"), _alias("ERR", "ERR", "ERR@10"),
     _alias("INST", "INST", "INST(T=1)"), _alias("Judged", "Judged", "Judged@10"),
     _alias("alpha_nDCG", "alpha_nDCG", "alpha_nDCG@10"), _alias("alpha-nDCG", "alpha_nDCG"),
+    *[_alias(name, name, name, trec=True) for name, _, _ in _PREFS],
 )
 
 # what ``{k}`` and ``{r}`` match, how they are read and written, and their value in a suggestion
@@ -532,7 +561,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 81)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 95)
     """
     return [example for n in NAMES for example in n.examples]
 

@@ -8,7 +8,14 @@ import time
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from ..batch import evaluate_groups, evaluate_prepared, evaluate_stream, prepare_batch, relstrings
+from ..batch import (
+    evaluate_groups,
+    evaluate_prefs,
+    evaluate_prepared,
+    evaluate_stream,
+    prepare_batch,
+    relstrings,
+)
 from ..core import evaluate
 from ..io import (
     CLI_MAX_BYTES,
@@ -20,11 +27,13 @@ from ..io import (
     read_qrels_jg,
     read_run,
 )
+from ..io.prefs import read_prefs, read_qrels_prefs
 from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
 from ..io.stream import STREAMABLE, RunStream
 from ..io.subtopics import read_subtopic_qrels
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse_many
+from ..ranking.preferences import PREF_FAMILIES
 from .errors import UsageError
 from .trec_args import expand
 
@@ -48,13 +57,21 @@ examples:
   ranklab evaluate qrels.txt run.txt -m all_trec -q         every trec_eval 9.0.8 measure
   ranklab evaluate qrels.txt run.txt -m ndcg.1=3.5,2=7 -m set_F.0.5 -m P
   ranklab evaluate gt.jsonl results.jsonl --id-fields filename,page_number
+  ranklab evaluate -R prefs prefs.txt run.txt -m all_prefs -q   trec_eval's preference measures
+  ranklab evaluate -R qrels_prefs qrels.txt run.txt -m prefs_simp -m prefs_pair
 
 measures: ir_measures notation (P@10, nDCG(dcg='exp-log2')@10, AP(denominator='retrieved'),
 nDCG(gains='1=3.5,2=7')) or trec_eval names and parameters (P_10, ndcg_cut.5,10, map,
 recip_rank, ndcg.1=3.5,2=7, set_F.0.5, 11pt_avg.0.0,0.5,1.0, utility.1,-1,0,0, relstring.20).
 A bare trec_eval family gives its default cutoffs (-m P: P_5 ... P_1000; -m recall,
 map_cut, ndcg_cut, relative_P, success, iprec_at_recall, Rprec_mult likewise); the
-nicknames official (the default), all_trec and set give trec_eval 9.0.8's sets.
+nicknames official (the default), all_trec and set give trec_eval 9.0.8's sets; qrels_jg,
+prefs and all_prefs its sets for -R qrels_jg and -R prefs / qrels_prefs.
+preferences (-R prefs: 'qid jg jsg docid level' lines; -R qrels_prefs: a qrels file, its
+second column naming the judgment group): within a judgment (sub-)group a higher level is
+preferred to a lower one, ties are not ordered. Only the prefs_* measures and num_q are
+computed, as in trec_eval (default: -m prefs); the run is ordered by score, ties by docid
+ascending (trec_eval orders it so for these measures); -l and -J change nothing.
 Version: --trec-eval-version 9.0.8 (default) compares run scores as float32, so scores
 equal in float32 tie (broken by document id, descending), and IPrec reaches recall r at
 floor(r*R + 0.9) relevant; 10.0 compares doubles and uses lround(r*R).
@@ -104,10 +121,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-J", "--judged-only", action="store_true",
                    help="drop documents without a grade >= 0 before scoring, ranks closing up "
                         "(trec_eval -J, after -M)")
-    p.add_argument("-R", "--rel-format", choices=("qrels", "qrels_jg"), default="qrels",
-                   help="judgments format (trec_eval -R): qrels, or qrels_jg ('qid group docid grade', "
+    p.add_argument("-R", "--rel-format", choices=REL_FORMATS, default="qrels",
+                   help="judgments format (trec_eval -R): qrels; qrels_jg ('qid group docid grade', "
                         "for map_avgjg, P_avgjg and Rprec_mult_avgjg; default measures then -m qrels_jg); "
-                        "prefs is not offered")
+                        "prefs ('qid jg jsg docid level') or qrels_prefs (a qrels file read as "
+                        "preferences), for the prefs_* measures (default measures then -m prefs)")
     p.add_argument("--trec-eval-version", choices=("9.0.8", "10.0"), default="9.0.8",
                    help="whose conventions to follow where the versions differ: 9.0.8 (default) "
                         "compares scores as float32 and cuts IPrec at floor(r*R + 0.9); 10.0 "
@@ -145,6 +163,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                             "(default: about one per million run lines)")
 
 
+REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
+PREF_FORMATS = ("prefs", "qrels_prefs")
+DEFAULT_NICKNAME = {"qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
 DEFAULT_LIMIT = -1  # --max-bytes not given (argparse would parse a string default)
 
 
@@ -166,7 +187,7 @@ class Asked:
 
 def asked_from(args) -> Asked:
     """The measures asked for (with -l applied to the binary ones), runid and relstring."""
-    texts = args.measure or (["qrels_jg"] if getattr(args, "rel_format", "qrels") == "qrels_jg" else ["official"])
+    texts = args.measure or [DEFAULT_NICKNAME.get(getattr(args, "rel_format", "qrels"), "official")]
     expanded: list[str] = []
     asked = Asked([])
     for text in texts:
@@ -273,6 +294,18 @@ def use_stream(args) -> bool:
 def run(args) -> None:
     asked = asked_from(args)
     ms = asked.measures
+    prefs_format = args.rel_format in PREF_FORMATS
+    if not prefs_format and any(m.name in PREF_FAMILIES for m in ms):
+        names = ", ".join(str(m) for m in ms if m.name in PREF_FAMILIES)
+        raise UsageError(f"{names}: the preference measures need -R prefs or -R qrels_prefs (as trec_eval)")
+    if prefs_format:
+        other = [str(m) for m in ms if m.name not in (*PREF_FAMILIES, "NumQ")]
+        if other or asked.relstring is not None:
+            shown = ", ".join(other or ["relstring"])
+            raise UsageError(f"-R {args.rel_format}: only the prefs_* measures and num_q are computed, as in "
+                             f"trec_eval; not {shown}")
+        if args.engine == "spark" or args.subtopics or args.stream:
+            raise UsageError(f"-R {args.rel_format} goes with the local engine, without --subtopics or --stream")
     if args.engine == "spark":
         return _run_spark(args, asked)
     if args.master or args.partitions is not None:
@@ -288,13 +321,15 @@ def run(args) -> None:
     options = {"missing": "zero" if args.complete else "skip", "depth": args.depth,
                "judged_only": args.judged_only, "trec_eval": args.trec_eval_version}
     # relstring needs the whole run's rows, judgment groups read every group against it: read whole
-    stream = use_stream(args) and args.rel_format != "qrels_jg" and asked.relstring is None \
+    stream = use_stream(args) and args.rel_format == "qrels" and asked.relstring is None \
         and not args.subtopics
     batch = None
     try:
         progress(f"reading {args.qrels}")
         if args.subtopics:
             return _run_subtopics(args, asked, progress, limit)
+        if prefs_format:
+            return _run_prefs(args, asked, progress, limit, options)
         if args.rel_format == "qrels_jg":
             groups = read_qrels_jg(args.qrels, max_bytes=limit)
             qrels = None
@@ -386,6 +421,19 @@ def trec_summary_overrides(ms: list[Measure], qrels, args) -> dict[str, float]:
         return {}
     total = float((qrels.grade > 0).sum())
     return {str(m): total for m in ms if m.name == "NumRel" and m.trec_name == "num_rel"}
+
+
+def _run_prefs(args, asked, progress, limit, options) -> None:
+    """Preference judgments (-R prefs / qrels_prefs): read them, then evaluate query by query."""
+    reader = read_prefs if args.rel_format == "prefs" else read_qrels_prefs
+    prefs = reader(args.qrels, max_bytes=limit)
+    progress(f"reading {args.run}")
+    run_ = read_run(args.run, format=args.run_format, dedup=args.dedup, max_bytes=limit)
+    progress(f"evaluating {len(prefs.queries):,} judged queries, {len(run_):,} run lines")
+    result = evaluate_prefs(prefs, run_, asked.measures, missing=options["missing"], depth=options["depth"],
+                            trec_eval=options["trec_eval"])
+    progress.done()
+    _report(args, asked, result, SimpleNamespace(queries=list(prefs.queries)), run_.tag, set(run_.queries))
 
 
 def _run_subtopics(args, asked, progress, limit) -> None:

@@ -1,6 +1,7 @@
 """trec_eval's ``-m`` arguments: nicknames, bare families and parameter lists.
 
-``-m official``, ``-m all_trec`` and ``-m set`` name trec_eval 9.0.8's measure sets; a bare
+``-m official``, ``-m all_trec``, ``-m set``, ``-m qrels_jg``, ``-m prefs`` and ``-m all_prefs``
+name trec_eval 9.0.8's measure sets (the prefs_* measures are in the last two only); a bare
 family (``-m P``, ``-m recall``, ``-m ndcg_cut``) means its default cutoffs, as in trec_eval;
 ``NAME.PARAMS`` passes trec_eval's parameters: cutoffs (``P.5,10``), recall levels
 (``iprec_at_recall.0.25``, ``11pt_avg.0.0,0.5,1.0``), multiples of R (``Rprec_mult.0.5``),
@@ -45,6 +46,12 @@ NICKNAMES = {
                  "num_nonrel_judged_ret").split(),
     "set": "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P set_map set_F".split(),
     "qrels_jg": "runid num_q map_avgjg P_avgjg Rprec_mult_avgjg".split(),
+    # the preference measures (-R prefs, -R qrels_prefs): trec_eval's "prefs" and "all_prefs"
+    "prefs": ("runid num_q prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp "
+              "prefs_pair prefs_avgjg").split(),
+    "all_prefs": ("runid num_q prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp "
+                  "prefs_pair prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret prefs_avgjg_ret "
+                  "prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp").split(),
 }
 MAX_VALUES = 1000  # values in one NAME.v1,v2,... list
 

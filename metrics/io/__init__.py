@@ -32,6 +32,7 @@ from .dedup import DEDUP, deduplicate, duplicate_problems
 from .jsonl import read_jsonl_qrels, read_jsonl_run
 from .keys import doc_hashes, duplicate_groups, pair_keys
 from .model import FileFormatError, Qrels, Run, qrels_from_dict, run_from_dict
+from .prefs import read_prefs, read_qrels_prefs
 from .source import (
     APP_MAX_BYTES,
     CLI_MAX_BYTES,
@@ -47,7 +48,7 @@ from .trec_jg import read_qrels_jg
 
 __all__ = ["Qrels", "Run", "FileFormatError", "qrels_from_dict", "run_from_dict", "read_qrels",
            "read_run", "detect_format", "FORMATS", "DEDUP", "deduplicate", "APP_MAX_BYTES", "CLI_MAX_BYTES",
-           "parse_size", "read_qrels_jg"]
+           "parse_size", "read_qrels_jg", "read_prefs", "read_qrels_prefs"]
 
 FORMATS = ("auto", "trec", "list", "jsonl", "csv", "tsv", "parquet", "arrow")
 

@@ -9,6 +9,7 @@ from . import (
     interpolation,
     judgment_groups,
     precision_recall,
+    preferences,
     reciprocal_rank,
     rprec_bpref,
     set_counts,
@@ -31,6 +32,7 @@ KERNELS = {
     "AP_avgjg": judgment_groups, "P_avgjg": judgment_groups, "RprecMult_avgjg": judgment_groups,
     "RBP": user_models, "ERR": user_models, "INST": user_models, "Judged": user_models,
     "alpha_nDCG": diversity,
+    **dict.fromkeys(preferences.PREF_FAMILIES, preferences),
 }
 
 # the measures each tie-aware rule is defined for (the others need ties broken)
