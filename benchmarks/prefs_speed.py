@@ -15,19 +15,12 @@ import argparse
 import time
 from pathlib import Path
 
+from user_model_speed import best  # benchmarks/ is this script's directory
+
 from metrics.batch import evaluate_batch, evaluate_prefs
 from metrics.cli.trec_args import expand
 from metrics.io import read_qrels, read_run
 from metrics.io.prefs import read_qrels_prefs
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
