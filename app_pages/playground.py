@@ -126,7 +126,6 @@ def at_k(head, right, below) -> None:
         else:
             ranking, judgments = q.inputs(ex.mode)
             summary(ranking, judgments, k)
-            render.values_shown()  # the values on the screen before the rest is sent
     with head:
         widgets.k_slider(PAGE, len(q.ranking))
         if q.ranking:
