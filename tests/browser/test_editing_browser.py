@@ -203,9 +203,7 @@ def ndcg_at_5(grades: list[int], tray: list[int]) -> float:
 
 def test_twenty_grades_typed_in_a_row_all_reach_the_measures(server, browser):
     # a 100-item list, grades typed one after another at the pace of the latency benchmark
-    # (benchmarks/browser_latency.py), in its window; each must show its own nDCG@5. (A pause
-    # in the middle of the Playground's run lost the last 12 of 20 in the benchmark's loop,
-    # not reproduced here: see benchmarks/README.md, issue 11's fourth session.)
+    # (benchmarks/browser_latency.py), in its window; each must show its own nDCG@5
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         _grades_in_a_row(server, context.new_page())
