@@ -1,0 +1,121 @@
+"""The strict first pass of the TREC reader (issue 17) reads every file exactly as the
+older passes do, or steps aside.
+
+The oracle is the reader itself with the strict pass switched off (``strict=False``: the
+byte scan ``has_irregular_layout``, the normalising pass and the line-by-line pass, as
+before issue 17). On thousands of near-valid files made with a fixed seed, both must give
+the same query ids, codes, document ids, values and tag, or the same error message naming
+the same ``file:line``s.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from metrics.io import trec
+from metrics.io.model import FileFormatError
+from metrics.io.source import BOM, InMemory, has_irregular_layout
+
+SEED = 20261125
+
+# pieces a mutation puts somewhere in a line: blanks, line ends, comments, quotes, bad bytes
+INSERTS = [b" ", b"  ", b"\t", b"\r", b"\r\n", b"\n", b"\n\n", b"\f", b"\v", b"#", b"!", b'"', b"\x00",
+           b"\xff", "é".encode(), b"x", b"-", b"0", b".", b"e", BOM, b" #c", b"\n#c\n", b"\n \n"]
+NUMBERS = ["1", "-2", "0.5", ".5", "5.", "1e-3", "inf", "nan", "1e400", "0x10", "1_0", "+3", "-", "", "٣"]
+
+
+def _line(kind: str, rnd: random.Random) -> bytes:
+    q, d = f"q{rnd.randint(1, 4)}", f"d{rnd.randint(1, 9)}"
+    number = rnd.choice(NUMBERS) if rnd.random() < 0.1 else str(rnd.randint(-1, 3))
+    parts = {"run": [q, "Q0", d, str(rnd.randint(1, 9)), number, "tag"], "qrels": [q, "0", d, number],
+             "list": [q, d]}[kind]
+    if kind == "run" and rnd.random() < 0.1:
+        parts.append("extra")
+    return " ".join(parts).encode()
+
+
+def _mutate(data: bytes, rnd: random.Random) -> bytes:
+    for _ in range(rnd.choice([0, 0, 1, 1, 2])):
+        at = rnd.randint(0, len(data))
+        if rnd.random() < 0.8:
+            data = data[:at] + rnd.choice(INSERTS) + data[at:]
+        else:
+            data = data[:at] + data[at + rnd.randint(1, 3):]
+    return data
+
+
+def _case(rnd: random.Random) -> tuple[str, bytes]:
+    kind = rnd.choice(["run", "run", "qrels", "list"])
+    lines = [_line(kind, rnd) for _ in range(rnd.randint(1, 8))]
+    if rnd.random() < 0.5:  # grouped by query, as TREC runs are
+        lines.sort(key=lambda line: line.split(b" ", 1)[0])
+    data = b"\n".join(lines) + (b"\n" if rnd.random() < 0.9 else b"")
+    if rnd.random() < 0.03:
+        data = BOM + data
+    return kind, _mutate(data, rnd)
+
+
+def _outcome(data: bytes, kind: str, **options):
+    first = trec._first_data_line(data[: 1 << 16])
+    if kind == "list" and len(first) != 2:
+        kind = "run"  # as read_trec_run's "auto"
+    try:
+        queries, codes, docs, values, tag = trec._read(InMemory("f.txt", data), kind, None, first, **options)
+    except FileFormatError as err:
+        return "error", str(err)
+    values = None if values is None else [("nan" if math.isnan(v) else v) for v in values.tolist()]
+    return queries, codes.tolist(), docs.to_pylist(), values, tag
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_strict_pass_reads_as_the_older_passes(threads):
+    rnd = random.Random(SEED)
+    strict_used = irregular_but_strict = errors = 0
+    for _ in range(3000):
+        kind, data = _case(rnd)
+        old = _outcome(data, kind, strict=False)
+        new = _outcome(data, kind, threads=threads)
+        assert new == old, (kind, data)
+        errors += old[0] == "error"
+        first = trec._first_data_line(data[: 1 << 16])
+        if first and not trec._has_controls(data):
+            from pyarrow import BufferReader
+
+            used = trec._strict_read(BufferReader(data), kind if kind != "list" or len(first) == 2 else "run",
+                                     len(first), threads) is not None
+            strict_used += used
+            irregular_but_strict += used and has_irregular_layout(data)
+    # the comparison covers all three kinds of outcome
+    assert strict_used > 1000 and irregular_but_strict > 20 and errors > 300
+
+
+@pytest.mark.parametrize("data, reason", [
+    (b"q1 Q0 d1 1 2 t\nq1  Q0 d2 2 1 t\n", "two spaces: an empty field"),
+    (b"q1 Q0 d1 1 2 t\n q1 Q0 d2 2 1 t\n", "a line starting with a space"),
+    (b"q1 Q0 d1 1 2 t \n", "a trailing space"),
+    (b"q1 Q0 d1 1 2 t\n#q1 Q0 d2 2 1 t\n", "a comment line with six columns"),
+    (b"q1 Q0 d1 1 2 t\n\xffq Q0 d2 2 1 t\n", "a query id that is not UTF-8"),
+    (b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1\n", "a row of five columns"),
+])
+def test_strict_pass_steps_aside(data, reason):
+    """Each layout the byte scan sends to the careful passes, the strict pass refuses too."""
+    from pyarrow import BufferReader
+
+    assert trec._strict_read(BufferReader(data), "run", 6) is None, reason
+
+
+@pytest.mark.parametrize("data", [b"q1 Q0 d1 1\t2 t\n", b"q1 Q0 d1 1 2 t\r\n", b"q1 Q0 d1\f1 2 t\n",
+                                  b"q1\vQ0 d1 1 2 t\n", BOM + b"q1 Q0 d1 1 2 t\n"])
+def test_control_bytes_skip_the_strict_pass(data):
+    assert trec._has_controls(data)
+
+
+def test_messages_name_the_line_as_before():
+    # hand-checked: line 3 has five columns, line 4 a score that is not a number
+    data = b"q1 Q0 d1 1 2 t\n\nq1 Q0 d2 2 1\nq1 Q0 d3 3 x t\n"
+    outcome = _outcome(data, "run")
+    assert outcome == ("error", "f.txt:3: expected 6 columns (qid Q0 docid rank score tag), found 5\n"
+                                "f.txt:4: score 'x' is not a number")
