@@ -29,6 +29,8 @@ first line number is known, so malformed lines are named exactly as in a whole f
 from __future__ import annotations
 
 import mmap
+import queue
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,6 +57,7 @@ from .source import (
 __all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError"]
 
 STREAM_BLOCK = 1 << 25  # 32 MB of text per block: about a million run lines
+PARSE_THREADS = False  # one parsing thread beside the main one (pyarrow's own threads cost more CPU for no wall time on 2 cores)
 NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
                      "first (in pyarrow: table.sort_by('qid'); in Spark: orderBy('qid')), or read it whole "
                      "(--no-stream)")
@@ -191,7 +194,8 @@ class RunStream:
     def _parse(self, data: bytes, kind: str, first: list[bytes], block: int):
         """(queries, codes, docs, values) of one block; None for a block without data lines."""
         try:
-            queries, codes, docs, values, _ = trec._read(InMemory("block", data), kind, None, first)
+            queries, codes, docs, values, _ = trec._read(InMemory("block", data), kind, None, first,
+                                                         threads=PARSE_THREADS)
         except FileFormatError as err:
             if not blank_comments(normalise_line_ends(data)).strip():
                 return None  # only comments and blank lines
@@ -230,6 +234,7 @@ class RunStream:
         """The parsed blocks of a TREC run or list."""
         first: list[bytes] = []  # the first data line, from the first block (a pipe is read once)
         counter = [0]
+        rows = 0  # (this runs ahead of __iter__, in its own thread: self.rows is not there yet)
         for block, data in enumerate(self._blocks(counter)):
             self.bytes_read = counter[0]
             if not first:
@@ -245,10 +250,11 @@ class RunStream:
                 continue
             queries, codes, docs, values = parsed
             if kind == "list":  # file order is rank order, across blocks too
-                values = -np.arange(self.rows, self.rows + len(codes), dtype=np.float64)
+                values = -np.arange(rows, rows + len(codes), dtype=np.float64)
+            rows += len(codes)
             yield _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
         self.bytes_read = counter[0]
-        if not self.rows:  # (reading it again costs nothing: it holds no data)
+        if not rows:  # (reading it again costs nothing: it holds no data)
             any_bytes = any(not data.isspace() for data in self._blocks())
             reason = "no data lines (only comments or blank lines)" if any_bytes else "the file is empty"
             raise FileFormatError(self.source, [(None, reason)])
@@ -258,12 +264,14 @@ class RunStream:
         total = _parquet_rows(self.path) if self.format == "parquet" else 0
         if not total:
             self.total_bytes = 0  # no share done to show
+        rows = 0
         for row0, queries, codes, docs, values in columnar_batches(self.path, "run", fmt=self.format,
                                                                    max_bytes=self.max_bytes):
             if total:
                 self.bytes_read = int(self.total_bytes * min(1.0, (row0 + len(codes)) / total))
+            rows += len(codes)
             yield _Piece(queries, codes, docs, values)
-        if not self.rows:
+        if not rows:
             raise FileFormatError(self.source, [(None, "no rows")])
 
     def __iter__(self) -> Iterator[Run]:
@@ -271,7 +279,7 @@ class RunStream:
         carry: list[_Piece] = []
         carry_row = 0
         pieces = self._columnar_pieces() if self.format in ("parquet", "arrow") else self._text_pieces()
-        for piece in pieces:
+        for piece in ahead(pieces):
             codes = piece.codes
             n = len(codes)
             row0 = self.rows
@@ -318,6 +326,70 @@ class RunStream:
         finished.update(run.queries)
         self.queries += len(run.queries)
         return deduplicate(run, self.dedup)
+
+
+_DONE = object()
+
+
+def ahead(items: Iterator, depth: int = 1) -> Iterator:
+    """The items of ``items``, made in a background thread up to ``depth`` ahead of the caller.
+
+    Parsing (pyarrow) and the numpy steps of the caller release the GIL, so on two cores
+    block i+1 is parsed while block i is checked and evaluated; the bounded queue bounds
+    memory. An exception in the thread is raised in the caller at the same place in the
+    sequence; a caller that stops early stops the thread (within one item).
+
+    >>> list(ahead(iter(range(5))))
+    [0, 1, 2, 3, 4]
+    >>> def bad():
+    ...     yield 1
+    ...     raise ValueError("line 2")
+    >>> out = []
+    >>> try:
+    ...     for x in ahead(bad()):
+    ...         out.append(x)
+    ... except ValueError as err:
+    ...     out.append(str(err))
+    >>> out
+    [1, 'line 2']
+    """
+    box: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item) -> bool:
+        while not stop.is_set():
+            try:
+                box.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            for item in items:
+                if not put((True, item)):
+                    return
+            put((True, _DONE))
+        except BaseException as err:  # noqa: BLE001 - handed to the caller, raised there
+            put((False, err))
+        finally:
+            items.close() if hasattr(items, "close") else None
+
+    worker = threading.Thread(target=work, name="ranklab-parse", daemon=True)
+    worker.start()
+    try:
+        while True:
+            ok, item = box.get()
+            if not ok:
+                raise item
+            if item is _DONE:
+                return
+            yield item
+            del item
+    finally:
+        stop.set()
+        worker.join()
 
 
 def _first_appearance(codes: np.ndarray) -> list[int]:
