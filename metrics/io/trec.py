@@ -165,7 +165,7 @@ def _checked_values(values: pa.ChunkedArray) -> pa.ChunkedArray | None:
 
 # ---------------------------------------------------------------- pass 0: the strict parse
 
-_CONTROLS = (b"\t", b"\r", b"\f", b"\v")
+CONTROLS = (b"\t", b"\r", b"\f", b"\v")
 
 
 def _has_controls(data: bytes, start: bool = True) -> bool:
@@ -175,7 +175,7 @@ def _has_controls(data: bytes, start: bool = True) -> bool:
     >>> _has_controls(b"q1 0 d1 1\\n"), _has_controls(b"q1 0 d1\\t1\\n")
     (False, True)
     """
-    return (start and data.startswith(BOM)) or any(c in data for c in _CONTROLS)
+    return (start and data.startswith(BOM)) or any(c in data for c in CONTROLS)
 
 
 def _file_has_controls(path, max_bytes: int | None) -> bool:
@@ -372,8 +372,10 @@ def _types(kind: str, used) -> dict[int, pa.DataType]:
 
 
 def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict: bool = True,
-          threads: bool = True):
-    """(queries, codes, docs, values, tag) for one file (``strict=False``: skip pass 0)."""
+          threads: bool = True, careful: bool = True, controls: bool | None = None):
+    """(queries, codes, docs, values, tag) for one file (``strict=False``: skip pass 0;
+    ``careful=False``: pass 0 alone, None when it steps aside; ``controls``: whether the
+    bytes hold control bytes or a BOM, when the caller knows)."""
     source = str(path)
     used, least, exact = LAYOUTS[kind]
     ncols = len(first)
@@ -383,10 +385,14 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict:
     found = table = None
     if fits and strict:
         data = read_bytes(path, max_bytes) if gz or isinstance(path, InMemory) else None
-        if not (_has_controls(data) if data is not None else _file_has_controls(path, max_bytes)):
+        if controls is None:
+            controls = _has_controls(data) if data is not None else _file_has_controls(path, max_bytes)
+        if not controls:
             with pa.BufferReader(data) if data is not None else arrow_stream(path) as stream:
                 found = _strict_read(stream, kind, ncols, threads)
         data = None
+    if found is None and not careful:
+        return None
     if found is not None:
         queries, codes, doc_column, values = found
     else:
@@ -415,6 +421,8 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict:
     docs = binary_as_text(doc_column)  # document ids parsed as bytes: validated here
     if docs is None:
         del table, doc_column
+        if not careful:
+            return None
         _careful(read_bytes(path, max_bytes), source, kind)  # names the undecodable line
         raise FileFormatError(source, [(None, "undecodable bytes (the file must be UTF-8)")])
     del table, doc_column
