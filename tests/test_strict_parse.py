@@ -149,3 +149,17 @@ def test_streamed_reader_falls_back_on_an_undecodable_document(tmp_path):
     with pytest.raises(FileFormatError) as err:
         list(RunStream(path, block_size=16))
     assert str(err.value) == f"{path}:3: undecodable bytes at column 7 (the file must be UTF-8)"
+
+
+def test_grade_text_check_equals_the_grade_regex():
+    """The vectorised grade check accepts exactly what ``GRADE`` (the careful pass's regex)
+    accepts, on random strings, whole arrays and slices of them."""
+    import pyarrow as pa
+
+    rnd = random.Random(SEED)
+    alphabet = ["0", "1", "9", "+", "-", " ", "x", "٣", "."]
+    for _ in range(3000):
+        texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 4))) for _ in range(rnd.randint(1, 4))]
+        array = pa.array(["7"] + texts)[1:]  # a slice: offsets that do not start at 0
+        expected = all(trec.GRADE.fullmatch(t.encode()) for t in texts)
+        assert trec._integer_text(array) == expected, texts

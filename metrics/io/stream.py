@@ -242,9 +242,8 @@ class RunStream:
                     raise FileTooLargeError(self.source, self.max_bytes, False)
                 if counter is not None:
                     counter[0] = start + cut
-                with memoryview(buf)[:cut] as view:
-                    yield view
-                buf[: filled - cut] = buf[cut:filled]
+                yield memoryview(buf)[:cut]  # (never released by hand: pyarrow may hold it a moment)
+                buf[: filled - cut] = buf[cut:filled]  # the same size: allowed while views exist
                 filled -= cut
                 start += cut
                 want = self.block_size

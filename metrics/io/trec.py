@@ -46,7 +46,6 @@ from .._check import MAX_GRADE
 from .arrays import as_numpy, binary_as_text, index_array
 from .model import FileFormatError, Problems, Qrels, Run, set_line_map
 from .source import (
-    BLOCK,
     BOM,
     InMemory,
     arrow_stream,
@@ -66,11 +65,11 @@ from .source import (
 __all__ = ["read_trec_qrels", "read_trec_run", "sniff_columns", "data_line_numbers", "GRADE", "SCORE"]
 
 DICT = pa.dictionary(pa.int32(), pa.string())
+PARSE_BLOCK = 1 << 22  # bytes per pyarrow parsing task: stays in the CPU cache, and spreads over the threads
 
 # the number syntax of every reader: ASCII only, no underscores, no hexadecimal
 GRADE = re.compile(rb"[+-]?[0-9]+")
 SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_GRADE_TEXT = r"^[+-]?[0-9]+$"
 
 # kind -> (column indices used, minimum columns, exact column count or None)
 LAYOUTS = {
@@ -134,8 +133,8 @@ def _parse_csv(source, types: dict[str, pa.DataType], names: list[str], ncols: i
     try:
         return pacsv.read_csv(
             source,
-            read_options=pacsv.ReadOptions(column_names=[f"f{i}" for i in range(ncols)], block_size=BLOCK,
-                                           use_threads=threads),
+            read_options=pacsv.ReadOptions(column_names=[f"f{i}" for i in range(ncols)],
+                                           block_size=PARSE_BLOCK, use_threads=threads),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
                                              escape_char=False),
             convert_options=pacsv.ConvertOptions(
@@ -150,7 +149,7 @@ def _parse_csv(source, types: dict[str, pa.DataType], names: list[str], ncols: i
 def _checked_values(values: pa.ChunkedArray) -> pa.ChunkedArray | None:
     """Grades (parsed as text) as integers, scores as they are; None if any breaks the number rules."""
     if pa.types.is_string(values.type):  # grades: ASCII decimal only (pyarrow takes 0x10)
-        if not pc.all(pc.match_substring_regex(values, _GRADE_TEXT)).as_py():
+        if not all(_integer_text(chunk) for chunk in values.chunks):
             return None
         try:
             values = pc.cast(values, pa.int64())
@@ -161,6 +160,33 @@ def _checked_values(values: pa.ChunkedArray) -> pa.ChunkedArray | None:
             return None
         return values
     return values if np.isfinite(as_numpy(values)).all() else None
+
+
+def _integer_text(values: pa.Array) -> bool:
+    """Whether every string matches ``[+-]?[0-9]+`` (vectorised over the bytes: no regex per value).
+
+    >>> _integer_text(pa.array(["1", "-2", "+30", "007"])), _integer_text(pa.array(["1", "2-"]))
+    (True, False)
+    >>> [_integer_text(pa.array([t])) for t in ["", "-", "0x1", " 1", "+-1", "١"]]
+    [False, False, False, False, False, False]
+    """
+    n = len(values)
+    if n == 0:
+        return True
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=n + 1, offset=values.offset * 4)
+    data = values.buffers()[2]
+    text = np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]] if data is not None else np.zeros(0, np.uint8)
+    starts = offsets[:-1] - offsets[0]
+    lengths = np.diff(offsets)
+    if not lengths.all():
+        return False  # an empty value
+    digit = (text - np.uint8(48)) < 10
+    if digit.all():
+        return True
+    other = np.flatnonzero(~digit)  # must be one sign, first of a value with digits after it
+    sign = (text[other] == 43) | (text[other] == 45)
+    at = np.searchsorted(starts, other, side="right") - 1
+    return bool(sign.all() and (starts[at] == other).all() and (lengths[at] > 1).all())
 
 
 # ---------------------------------------------------------------- pass 0: the strict parse
