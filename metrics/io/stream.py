@@ -32,7 +32,9 @@ import mmap
 import os
 import queue
 import threading
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +61,7 @@ from .source import (
 __all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError"]
 
 STREAM_BLOCK = 1 << 25  # 32 MB of text per block: about a million run lines
+PARSE_WORKERS = 2  # blocks parsed at once, one thread each, while the main thread evaluates
 PARSE_THREADS = False  # one parsing thread beside the main one (pyarrow's own threads cost more CPU for no wall time on 2 cores)
 NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
                      "first (in pyarrow: table.sort_by('qid'); in Spark: orderBy('qid')), or read it whole "
@@ -210,13 +213,16 @@ class RunStream:
                 start = stop
                 yield data
 
-    def _buffered_blocks(self, counter: list[int] | None) -> Iterator[memoryview]:
-        """A plain file's blocks read into one reused buffer (no page faults, one copy less than
-        a memory map): the same blocks as :meth:`_mapped_blocks`, as views that the next block
-        overwrites, so each must be parsed (pyarrow copies what it keeps) before the next."""
+    def _buffered_blocks(self, counter: list[int] | None, buffers: int = 1) -> Iterator[memoryview]:
+        """A plain file's blocks read into ``buffers`` reused buffers in turn (no page faults,
+        one copy less than a memory map): the same blocks as :meth:`_mapped_blocks`, as views
+        that stay valid until ``buffers`` more blocks are asked for (pyarrow copies what it
+        keeps, so a block must be parsed by then)."""
         check_size(self.path, self.max_bytes)
         want = self.block_size
-        buf = bytearray(want)
+        pool = [bytearray(want)]
+        turn = 0
+        buf = pool[0]
         filled = start = 0  # bytes in buf; the file offset of buf[0]
         eof = False
         with open(self.path, "rb", buffering=0) as f:
@@ -236,17 +242,22 @@ class RunStream:
                     want = len(buf) * 2
                     bigger = bytearray(want)
                     bigger[:filled] = buf[:filled]
-                    buf = bigger
+                    buf = pool[turn] = bigger
                     continue
                 if self.max_bytes is not None and start + cut > self.max_bytes:
                     raise FileTooLargeError(self.source, self.max_bytes, False)
                 if counter is not None:
                     counter[0] = start + cut
                 yield memoryview(buf)[:cut]  # (never released by hand: pyarrow may hold it a moment)
-                buf[: filled - cut] = buf[cut:filled]  # the same size: allowed while views exist
-                filled -= cut
+                rest = filled - cut
+                turn = (turn + 1) % buffers
+                if turn == len(pool):
+                    pool.append(bytearray(self.block_size))
+                if len(pool[turn]) < max(rest, self.block_size):
+                    pool[turn] = bytearray(max(rest, self.block_size))
+                pool[turn][:rest] = buf[cut:filled]  # the same size: allowed while views exist
+                buf, filled, want = pool[turn], rest, self.block_size
                 start += cut
-                want = self.block_size
 
     def _parse(self, data, kind: str, first: list[bytes], block: int):
         """(queries, codes, docs, values) of one block; None for a block without data lines."""
@@ -296,29 +307,42 @@ class RunStream:
     # ------------------------------------------------------------------ chunks of queries
 
     def _text_pieces(self) -> Iterator[_Piece]:
-        """The parsed blocks of a TREC run or list."""
+        """The parsed blocks of a TREC run or list, ``PARSE_WORKERS`` blocks parsed at a time."""
         first: list[bytes] = []  # the first data line, from the first block (a pipe is read once)
         counter = [0]
         rows = 0  # (this runs ahead of __iter__, in its own thread: self.rows is not there yet)
         plain = not isinstance(self.path, InMemory) and not is_gz(self.path) and self.path.is_file()
-        for block, data in enumerate(self._buffered_blocks(counter) if plain else self._blocks(counter)):
-            self.bytes_read = counter[0]
-            if not first:
-                first = trec._first_data_line(bytes(data[: 1 << 16]))
-                if not first:
-                    continue  # comments and blank lines only
-                kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
-                if kind == "run" and len(first) > 5:
-                    self.tag = first[5].decode("utf-8", "replace")
-            parsed = self._parse(data, kind, first, block)
-            del data
+        blocks = self._buffered_blocks(counter, PARSE_WORKERS + 1) if plain else self._blocks(counter)
+        pending: deque = deque()  # parses in order; a block's buffer is reused PARSE_WORKERS + 1 blocks on
+
+        def done() -> _Piece | None:
+            nonlocal rows
+            parsed = pending.popleft().result()
             if parsed is None:
-                continue
+                return None
             queries, codes, docs, values = parsed
             if kind == "list":  # file order is rank order, across blocks too
                 values = -np.arange(rows, rows + len(codes), dtype=np.float64)
             rows += len(codes)
-            yield _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
+            return _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
+
+        with ThreadPoolExecutor(PARSE_WORKERS, thread_name_prefix="ranklab-parse") as workers:
+            for block, data in enumerate(blocks):
+                self.bytes_read = counter[0]
+                if not first:
+                    first = trec._first_data_line(bytes(data[: 1 << 16]))
+                    if not first:
+                        continue  # comments and blank lines only
+                    kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
+                    if kind == "run" and len(first) > 5:
+                        self.tag = first[5].decode("utf-8", "replace")
+                pending.append(workers.submit(self._parse, data, kind, first, block))
+                del data
+                if len(pending) == PARSE_WORKERS and (piece := done()) is not None:
+                    yield piece
+            while pending:
+                if (piece := done()) is not None:
+                    yield piece
         self.bytes_read = counter[0]
         if not rows:  # (reading it again costs nothing: it holds no data)
             any_bytes = any(not data.isspace() for data in self._blocks())
