@@ -164,6 +164,7 @@ class RunStream:
         self.rows = self.queries = self.bytes_read = 0
         self.tag: str | None = None
         self.seen: set[str] = set()  # query ids read so far
+        self._ahead: Ahead | None = None
 
     # ------------------------------------------------------------------ blocks of lines
 
@@ -364,12 +365,25 @@ class RunStream:
         if not rows:
             raise FileFormatError(self.source, [(None, "no rows")])
 
+    def start(self) -> RunStream:
+        """Begin reading and parsing in the background now (e.g. while the judgments are read);
+        iterating starts it too. :meth:`close` stops it if the chunks are never read."""
+        if self._ahead is None:
+            self._ahead = Ahead(self._columnar_pieces() if self.format in ("parquet", "arrow")
+                                else self._text_pieces())
+        return self
+
+    def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.close()
+
     def __iter__(self) -> Iterator[Run]:
+        if self._ahead is not None and self._ahead._stop.is_set():
+            self._ahead = None  # iterated before: read again
         finished = self.seen = set()
         carry: list[_Piece] = []
         carry_row = 0
-        pieces = self._columnar_pieces() if self.format in ("parquet", "arrow") else self._text_pieces()
-        for piece in ahead(pieces):
+        for piece in self.start()._ahead:
             codes = piece.codes
             n = len(codes)
             row0 = self.rows
@@ -421,65 +435,77 @@ class RunStream:
 _DONE = object()
 
 
-def ahead(items: Iterator, depth: int = 1) -> Iterator:
-    """The items of ``items``, made in a background thread up to ``depth`` ahead of the caller.
+class Ahead:
+    """The items of ``items``, made in a background thread (started at once) up to ``depth``
+    ahead of the caller.
 
     Parsing (pyarrow) and the numpy steps of the caller release the GIL, so on two cores
-    block i+1 is parsed while block i is checked and evaluated; the bounded queue bounds
+    the next blocks are parsed while one is checked and evaluated; the bounded queue bounds
     memory. An exception in the thread is raised in the caller at the same place in the
-    sequence; a caller that stops early stops the thread (within one item).
+    sequence; :meth:`close` (or a caller that stops iterating) stops the thread within one item.
 
-    >>> list(ahead(iter(range(5))))
+    >>> list(Ahead(iter(range(5))))
     [0, 1, 2, 3, 4]
     >>> def bad():
     ...     yield 1
     ...     raise ValueError("line 2")
     >>> out = []
     >>> try:
-    ...     for x in ahead(bad()):
+    ...     for x in Ahead(bad()):
     ...         out.append(x)
     ... except ValueError as err:
     ...     out.append(str(err))
     >>> out
     [1, 'line 2']
     """
-    box: queue.Queue = queue.Queue(maxsize=depth)
-    stop = threading.Event()
 
-    def put(item) -> bool:
-        while not stop.is_set():
+    def __init__(self, items: Iterator, depth: int = 1):
+        self._items = items
+        self._box: queue.Queue = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._worker = threading.Thread(target=self._work, name="ranklab-read", daemon=True)
+        self._worker.start()
+
+    def _put(self, item) -> bool:
+        while not self._stop.is_set():
             try:
-                box.put(item, timeout=0.05)
+                self._box.put(item, timeout=0.05)
                 return True
             except queue.Full:
                 continue
         return False
 
-    def work() -> None:
+    def _work(self) -> None:
         try:
-            for item in items:
-                if not put((True, item)):
+            for item in self._items:
+                if not self._put((True, item)):
                     return
-            put((True, _DONE))
+            self._put((True, _DONE))
         except BaseException as err:  # noqa: BLE001 - handed to the caller, raised there
-            put((False, err))
+            self._put((False, err))
         finally:
-            items.close() if hasattr(items, "close") else None
+            close = getattr(self._items, "close", None)
+            if close is not None:
+                close()
 
-    worker = threading.Thread(target=work, name="ranklab-parse", daemon=True)
-    worker.start()
-    try:
-        while True:
-            ok, item = box.get()
-            if not ok:
-                raise item
-            if item is _DONE:
-                return
-            yield item
-            del item
-    finally:
-        stop.set()
-        worker.join()
+    def __iter__(self) -> Iterator:
+        try:
+            while True:
+                ok, item = self._box.get()
+                if not ok:
+                    raise item
+                if item is _DONE:
+                    return
+                yield item
+                del item
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the thread (after the item it is making) and wait for it."""
+        self._stop.set()
+        if self._worker is not threading.current_thread():
+            self._worker.join()
 
 
 def _first_appearance(codes: np.ndarray) -> list[int]:
