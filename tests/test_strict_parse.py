@@ -162,9 +162,16 @@ def test_grade_text_check_equals_the_grade_regex():
     import pyarrow as pa
 
     rnd = random.Random(SEED)
-    alphabet = ["0", "1", "9", "+", "-", " ", "x", "٣", "."]
+    alphabet = ["0", "1", "9", "+", "-", " ", "x", "٣", ".", "7", "4"]
     for _ in range(3000):
-        texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 4))) for _ in range(rnd.randint(1, 4))]
+        texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 11))) for _ in range(rnd.randint(1, 4))]
+        if rnd.random() < 0.5:
+            texts = [rnd.choice(["", "-", "+"]) + str(rnd.randint(0, 10 ** rnd.randint(1, 10))) for _ in texts]
         array = pa.array(["7"] + texts)[1:]  # a slice: offsets that do not start at 0
         expected = all(trec.GRADE.fullmatch(t.encode()) for t in texts)
         assert trec._integer_text(array) == expected, texts
+        if expected:  # and their values, as Python's int reads them (up to 9 digits here)
+            got = trec._small_integers(array)
+            assert got is None or got.tolist() == [int(t) for t in texts], texts
+    long = pa.array(["1234567890", "5"])
+    assert trec._small_integers(long) is None  # ten digits: pyarrow's cast instead

@@ -151,10 +151,14 @@ def _checked_values(values: pa.ChunkedArray) -> pa.ChunkedArray | None:
     if pa.types.is_string(values.type):  # grades: ASCII decimal only (pyarrow takes 0x10)
         if not all(_integer_text(chunk) for chunk in values.chunks):
             return None
-        try:
-            values = pc.cast(values, pa.int64())
-        except pa.ArrowInvalid:
-            return None
+        small = [_small_integers(chunk) for chunk in values.chunks]
+        if all(v is not None for v in small):
+            values = pa.chunked_array([pa.array(v) for v in small], pa.int64())
+        else:
+            try:
+                values = pc.cast(values, pa.int64())
+            except pa.ArrowInvalid:
+                return None
         grade = as_numpy(values)
         if grade.size and np.abs(grade).max() > MAX_GRADE:
             return None
@@ -187,6 +191,37 @@ def _integer_text(values: pa.Array) -> bool:
     sign = (text[other] == 43) | (text[other] == 45)
     at = np.searchsorted(starts, other, side="right") - 1
     return bool(sign.all() and (starts[at] == other).all() and (lengths[at] > 1).all())
+
+
+_POWERS = 10 ** np.arange(11, dtype=np.int64)
+
+
+def _small_integers(values: pa.Array) -> np.ndarray | None:
+    """The integers of strings that passed :func:`_integer_text`, computed over the bytes
+    (no parse per value); None when one has more than 9 digits (pyarrow's cast then).
+
+    >>> _small_integers(pa.array(["3", "-1", "+20", "007"])).tolist()
+    [3, -1, 20, 7]
+    """
+    n = len(values)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=n + 1, offset=values.offset * 4)
+    text = np.frombuffer(values.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+    starts, ends = offsets[:-1] - offsets[0], offsets[1:] - offsets[0]
+    first = text[starts]
+    signed = (first == 43) | (first == 45)
+    if int((ends - starts - signed).max()) > 9:
+        return None
+    if text.size == n:  # one digit each
+        out = text.astype(np.int64) - 48
+    else:
+        place = np.repeat(ends, ends - starts) - 1 - np.arange(text.size)  # 10 ** place per byte
+        digits = text.astype(np.int64) - 48
+        digits[starts[signed]] = 0  # the signs
+        out = np.add.reduceat(digits * _POWERS[np.minimum(place, 10)], starts)
+    out[first == 45] *= -1
+    return out
 
 
 # ---------------------------------------------------------------- pass 0: the strict parse
