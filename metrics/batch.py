@@ -564,14 +564,26 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         inside = rank <= depth
         q, rank, grade = q[inside], rank[inside], grade[inside]
         n_ret = np.minimum(n_ret, depth)
-    order = np.lexsort((rank, q))
-    q, rank, grade = q[order], rank[order], grade[order]
+    if q.size > 1 and not _in_order(q, rank):  # run order is usually (query, rank) order already
+        order = np.lexsort((rank, q))
+        q, rank, grade = q[order], rank[order], grade[order]
     if judged_only:  # the condensed list: only documents graded >= 0, ranks closed up
         keep = grade >= 0
         q, grade = q[keep], grade[keep]
         rank = _cumcount(q) + 1
         n_ret = np.bincount(q, minlength=size).astype(np.int64)
     return Batch(evaluated, n_ret, q, rank, grade, qrels_q, qrels_grade, missing_from_run, missing_from_qrels)
+
+
+def _in_order(q: np.ndarray, rank: np.ndarray) -> bool:
+    """Whether rows are sorted by query, then rank (what ``np.lexsort((rank, q))`` would give).
+
+    >>> _in_order(np.array([0, 0, 1]), np.array([1, 3, 2])), _in_order(np.array([0, 0]), np.array([2, 1]))
+    (True, False)
+    """
+    later = q[1:] > q[:-1]
+    later |= (q[1:] == q[:-1]) & (rank[1:] > rank[:-1])
+    return bool(later.all())
 
 
 def _ordered_starts(c: np.ndarray, s: np.ndarray) -> np.ndarray | None:
