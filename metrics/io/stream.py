@@ -60,7 +60,7 @@ from .source import (
 
 __all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError"]
 
-STREAM_BLOCK = 1 << 25  # 32 MB of text per block: about a million run lines
+STREAM_BLOCK = 1 << 24  # 16 MB of text per block: about 500,000 run lines (three in memory at once)
 PARSE_WORKERS = 2  # blocks parsed at once, one thread each, while the main thread evaluates
 PARSE_THREADS = False  # one parsing thread beside the main one (pyarrow's own threads cost more CPU for no wall time on 2 cores)
 NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
