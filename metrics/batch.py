@@ -502,7 +502,8 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
     # qrels rows keyed with the run's query codes, so the run's own keys can be reused
     run_code_of_qrels = np.array([run_index.get(qid, -1) for qid in qrels.queries] + [-1], dtype=np.int64)
     qrc = run_code_of_qrels[qrels.query]
-    qrels_keys = _keys.pair_keys(qe_all, _keys.doc_hashes(qrels.doc))
+    qrels_hashes = _keys.doc_hashes(qrels.doc)
+    qrels_keys = _keys.pair_keys(qe_all, qrels_hashes)
     dups = _keys.duplicate_groups(qe_all, qrels.doc, qrels_keys)
     dups = [g for g in dups if qe_all[g[0]] >= 0]
     if dups:
@@ -539,10 +540,12 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         return rows if kept_rows is None else kept_rows[rows]
 
     # judged rows: original row -> position in trec_eval order
-    matched_docs = _keys.take(qrels.doc, matchable)
+    every = matchable.size == len(qrels)  # (a streamed chunk's judgments: all of its queries)
+    matched_docs = qrels.doc if every else _keys.take(qrels.doc, matchable)
     run_rows, judged = _keys.lookup(
         run.pair_keys(), run.doc, run.query,
-        _keys.pair_keys(qrc[matchable], _keys.doc_hashes(matched_docs)), matched_docs, qrc[matchable])
+        _keys.pair_keys(qrc[matchable], qrels_hashes if every else qrels_hashes[matchable]), matched_docs,
+        qrc[matchable])
     judged = matchable[judged]
     grade = qrels.grade[judged]
     pos = run_rows if kept_rows is None else np.searchsorted(kept_rows, run_rows)
