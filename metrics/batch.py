@@ -36,9 +36,7 @@ Examples
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -848,19 +846,6 @@ def merge_parts(measures, parts: Iterable[tuple[list[str], Mapping[str, np.ndarr
                       list(missing_from_qrels or []))
 
 
-def _now(function, *args, **kwargs) -> Future:
-    """``function(*args, **kwargs)`` run at once, as a finished future (no thread)."""
-    future: Future = Future()
-    try:
-        future.set_result(function(*args, **kwargs))
-    except Exception as err:  # noqa: BLE001 - raised by result(), in order
-        future.set_exception(err)
-    return future
-
-
-EVAL_WORKERS = 2  # streamed chunks evaluated at once (two cores: one evaluates while the other reads)
-
-
 def evaluate_stream(qrels: Qrels, chunks: Iterable[Run], measures, *, missing: str = "skip",
                     depth: int | None = None, judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
     """Evaluate a run given as a stream of :class:`Run` chunks (each query in one chunk).
@@ -889,30 +874,16 @@ def evaluate_stream(qrels: Qrels, chunks: Iterable[Run], measures, *, missing: s
     seen: set[str] = set()
     parts = []
     missing_from_qrels: list[str] = []
-    pending: deque = deque()  # chunks being evaluated, in order
-
-    def done() -> None:
-        queries, columns, b = pending.popleft().result()
+    for chunk in chunks:
+        repeated = seen.intersection(chunk.queries)
+        if repeated:
+            raise ValueError(f"{chunk.source}: query {min(repeated)!r} comes in two separate parts of the run "
+                             "(a streamed run must be grouped by query)")
+        seen.update(chunk.queries)
+        queries, columns, b = evaluate_part(index.subset(chunk.queries), chunk, ms, depth=depth,
+                                            judged_only=judged_only, trec_eval=trec_eval)
         parts.append((queries, columns))
-        missing_from_qrels.extend(b.missing_from_qrels)
-
-    # chunks are evaluated by EVAL_WORKERS threads (numpy and pyarrow release the GIL) while
-    # the next ones are read; results are merged in chunk order, errors raised in that order
-    with ThreadPoolExecutor(max(1, EVAL_WORKERS), thread_name_prefix="ranklab-eval") as workers:
-        for chunk in chunks:
-            repeated = seen.intersection(chunk.queries)
-            if repeated:
-                raise ValueError(f"{chunk.source}: query {min(repeated)!r} comes in two separate parts of the "
-                                 "run (a streamed run must be grouped by query)")
-            seen.update(chunk.queries)
-            submit = workers.submit if EVAL_WORKERS else _now
-            pending.append(submit(evaluate_part, index.subset(chunk.queries), chunk, ms, depth=depth,
-                                  judged_only=judged_only, trec_eval=trec_eval))
-            del chunk
-            if len(pending) > EVAL_WORKERS:
-                done()
-        while pending:
-            done()
+        missing_from_qrels += b.missing_from_qrels
     absent = [qid for qid in index.queries if qid not in seen]
     missing_from_run = absent if missing == "skip" else []
     if missing == "zero" and absent:
