@@ -153,7 +153,7 @@ def _checked_values(values: pa.ChunkedArray) -> pa.ChunkedArray | None:
             return None
         small = [_small_integers(chunk) for chunk in values.chunks]
         if all(v is not None for v in small):
-            values = pa.chunked_array([pa.array(v) for v in small], pa.int64())
+            values = pa.chunked_array([index_array(v) for v in small], pa.int64())  # (pa.array imports pandas)
         else:
             try:
                 values = pc.cast(values, pa.int64())
