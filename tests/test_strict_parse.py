@@ -175,3 +175,17 @@ def test_grade_text_check_equals_the_grade_regex():
             assert got is None or got.tolist() == [int(t) for t in texts], texts
     long = pa.array(["1234567890", "5"])
     assert trec._small_integers(long) is None  # ten digits: pyarrow's cast instead
+
+
+def test_streamed_block_with_a_tab_deep_inside(tmp_path):
+    """A tab far into a large block (past the first windows of the control-byte scan) still
+    sends the block to the careful passes: the line reads as whitespace-separated columns
+    (hand-worked: 'q9 Q0 d\\t5 1 2 t' is q9, Q0, d, 5, 1, 2, t, so document d scores 1)."""
+    from metrics.io.stream import RunStream
+
+    lines = [f"q{i // 1000} Q0 doc{i} {i % 1000 + 1} {1000 - i % 1000} t" for i in range(9000)]
+    path = tmp_path / "run.txt"
+    path.write_bytes(("\n".join(lines) + "\nq9 Q0 d\t5 1 2 t\n").encode())
+    chunks = list(RunStream(path, block_size=1 << 20))
+    last = chunks[-1]
+    assert last.queries[-1] == "q9" and last.doc[-1].as_py() == "d" and last.score[-1] == 1.0
