@@ -70,8 +70,11 @@ def _outcome(data: bytes, kind: str, **options):
     return queries, codes.tolist(), docs.to_pylist(), values, tag
 
 
-@pytest.mark.parametrize("threads", [True, False])
-def test_strict_pass_reads_as_the_older_passes(threads):
+@pytest.mark.parametrize("threads, block", [(True, None), (False, None), (True, 24)])
+def test_strict_pass_reads_as_the_older_passes(threads, block, monkeypatch):
+    """``block``: a large file's pass 0 in blocks, made tiny so that most cases take it."""
+    if block:
+        monkeypatch.setattr(trec, "STRICT_BLOCK", block)
     rnd = random.Random(SEED)
     strict_used = irregular_but_strict = errors = 0
     for _ in range(3000):
@@ -189,3 +192,26 @@ def test_streamed_block_with_a_tab_deep_inside(tmp_path):
     chunks = list(RunStream(path, block_size=1 << 20))
     last = chunks[-1]
     assert last.queries[-1] == "q9" and last.doc[-1].as_py() == "d" and last.score[-1] == 1.0
+
+
+def test_strict_pass_in_blocks_on_files(tmp_path, monkeypatch):
+    """A plain file's pass 0 in blocks (read from disk, cut after line feeds) gives what the
+    older passes give on the same bytes."""
+    monkeypatch.setattr(trec, "STRICT_BLOCK", 20)
+    rnd = random.Random(SEED + 1)
+    for case in range(300):
+        kind, data = _case(rnd)
+        first = trec._first_data_line(data[: 1 << 16])
+        if kind == "list" and len(first) != 2:
+            kind = "run"
+        path = tmp_path / f"f{case}.txt"
+        path.write_bytes(data)
+        try:
+            queries, codes, docs, values, tag = trec._read(path, kind, None, first)
+            new = (queries, codes.tolist(), docs.to_pylist(), None if values is None else values.tolist(), tag)
+        except FileFormatError as err:
+            new = ("error", str(err).replace(str(path), "f.txt"))
+        old = _outcome(data, kind, strict=False)
+        if old[0] != "error" and old[3] is not None:
+            new = new[:3] + ([("nan" if math.isnan(v) else v) for v in new[3]],) + new[4:]
+        assert new == old, data

@@ -35,6 +35,9 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +62,7 @@ from .source import (
     iter_blocks,
     nonempty_lines,
     normalise_line_ends,
+    raw_size,
     read_bytes,
 )
 
@@ -259,17 +263,25 @@ def _query_codes(column: pa.ChunkedArray) -> tuple[list[str], np.ndarray] | None
     """Query ids (in order of first appearance) and one int32 code per row, from the ids as
     bytes; None when an id is not UTF-8, is empty or starts with ``#`` (a comment line).
 
-    Rows come grouped by query in a TREC run, so the ids are compared with their
-    neighbours and only the first of each group is looked up; an ungrouped chunk is
-    dictionary-encoded by pyarrow instead.
-
     >>> _query_codes(pa.chunked_array([[b"q2", b"q2", b"q1", b"q2"]]))
     (['q2', 'q1'], array([0, 0, 1, 0], dtype=int32))
     >>> _query_codes(pa.chunked_array([[b"q1", b"#q2"]])) is None
     True
     """
     index: dict[bytes, int] = {}
-    parts = []
+    codes = _codes_into(index, column)
+    queries = _valid_queries(index)
+    return None if queries is None else (queries, codes)
+
+
+def _codes_into(index: dict[bytes, int], column: pa.ChunkedArray) -> np.ndarray:
+    """One int32 code per row, adding ids not seen yet to ``index`` (id -> code).
+
+    Rows come grouped by query in a TREC run, so the ids are compared with their
+    neighbours and only the first of each group is looked up; an ungrouped chunk is
+    dictionary-encoded by pyarrow instead.
+    """
+    parts = [np.zeros(0, np.int32)]
     for chunk in column.chunks:
         n = len(chunk)
         if not n:
@@ -287,21 +299,24 @@ def _query_codes(column: pa.ChunkedArray) -> tuple[list[str], np.ndarray] | None
             lengths = np.diff(np.append(starts, n))
         mapping = np.fromiter((index.setdefault(v, len(index)) for v in values), np.int32, len(values))
         parts.append(np.repeat(mapping, lengths) if lengths is not None else mapping[local])
+    return parts[-1] if len(parts) == 2 else np.concatenate(parts)
+
+
+def _valid_queries(index: dict[bytes, int]) -> list[str] | None:
+    """The ids of ``index`` as text, or None if one is not UTF-8, is empty or starts with ``#``."""
     if not index:
         return None
     try:
         queries = [v.decode("utf-8") for v in index]
     except UnicodeDecodeError:
         return None
-    if any(not v or v[0] == "#" for v in queries):
-        return None
-    return queries, parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return None if any(not v or v[0] == "#" for v in queries) else queries
 
 
-def _strict_read(source, kind: str, ncols: int, threads: bool = True):
-    """Pass 0: (queries, codes, docs as bytes, values) of every column parsed strictly; None
-    when pyarrow refuses the file or anything the later passes would read differently
-    (empty fields, comment lines, a query id not UTF-8)."""
+def _strict_columns(source, kind: str, ncols: int, threads: bool = True):
+    """Every column parsed strictly and checked: (query ids as bytes, docs as bytes, values),
+    the other columns dropped; None when pyarrow refuses or a field is empty or a value
+    breaks the number rules."""
     used = LAYOUTS[kind][0]
     types = {f"f{i}": pa.binary() for i in range(ncols)}
     if kind in VALUE_TYPE:
@@ -310,13 +325,87 @@ def _strict_read(source, kind: str, ncols: int, threads: bool = True):
     if table is None or table.num_rows == 0:
         return None
     columns = dict(zip(table.column_names, table.columns, strict=True))
+    del table
     if not all(_no_empty_field(c) for c in columns.values() if pa.types.is_binary(c.type)):
         return None
-    found = _query_codes(columns[f"f{used[0]}"])
     values = _checked_values(columns[f"f{used[2]}"]) if kind in VALUE_TYPE else None
-    if found is None or (kind in VALUE_TYPE and values is None):
+    if kind in VALUE_TYPE and values is None:
         return None
-    return found[0], found[1], columns[f"f{used[1]}"], values
+    return columns[f"f{used[0]}"], columns[f"f{used[1]}"], values
+
+
+def _strict_read(source, kind: str, ncols: int, threads: bool = True):
+    """Pass 0: (queries, codes, docs as bytes, values) of every column parsed strictly; None
+    when pyarrow refuses the file or anything the later passes would read differently
+    (empty fields, comment lines, a query id not UTF-8)."""
+    found = _strict_columns(source, kind, ncols, threads)
+    if found is None:
+        return None
+    ids, docs, values = found
+    queries = _query_codes(ids)
+    return None if queries is None else (queries[0], queries[1], docs, values)
+
+
+STRICT_BLOCK = 1 << 24  # a large file's pass 0 goes a block of this many bytes at a time
+STRICT_WORKERS = 2  # blocks parsed at once
+
+
+def _line_blocks(path, data: bytes | None, max_bytes: int | None) -> Iterator[bytes]:
+    """The file (or ``data``) in blocks of about STRICT_BLOCK bytes cut after a line feed."""
+    if data is not None:
+        start = 0
+        while start < len(data):
+            stop = data.find(b"\n", start + STRICT_BLOCK - 1) + 1 or len(data)
+            yield data[start:stop]
+            start = stop
+        return
+    carry = b""
+    for block in iter_blocks(path, max_bytes, STRICT_BLOCK):
+        if carry:
+            block = carry + block
+        cut = block.rfind(b"\n") + 1
+        carry = block[cut:]
+        if cut:
+            yield block[:cut] if carry else block
+    if carry:
+        yield carry
+
+
+def _strict_in_blocks(blocks: Iterator[bytes], kind: str, ncols: int):
+    """Pass 0 on a large file a block at a time, STRICT_WORKERS blocks parsed at once: what
+    :func:`_strict_read` gives on the whole, holding only the kept columns and a few blocks
+    (the columns checked for empty fields are dropped block by block)."""
+    index: dict[bytes, int] = {}
+    codes, docs, values = [], [], []
+    pending: deque = deque()
+
+    def one() -> bool:
+        found = pending.popleft().result()
+        if found is None:
+            return False
+        ids, doc_column, value_column = found
+        codes.append(_codes_into(index, ids))
+        docs.extend(doc_column.chunks)
+        if value_column is not None:
+            values.extend(value_column.chunks)
+        return True
+
+    with ThreadPoolExecutor(STRICT_WORKERS, thread_name_prefix="ranklab-parse") as workers:
+        for i, block in enumerate(blocks):
+            if _has_controls(block, i == 0):
+                return None
+            pending.append(workers.submit(_strict_columns, pa.BufferReader(block), kind, ncols, False))
+            del block
+            if len(pending) >= STRICT_WORKERS and not one():
+                return None
+        while pending:
+            if not one():
+                return None
+    queries = _valid_queries(index)
+    if queries is None:
+        return None
+    return (queries, np.concatenate(codes), pa.chunked_array(docs, pa.binary()),
+            pa.chunked_array(values, VALUE_TYPE[kind] if kind != "qrels" else pa.int64()) if values else None)
 
 
 _COMMENT = re.compile(rb"(?m)^#[^\n]*")
@@ -446,9 +535,12 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict:
     found = table = None
     if fits and strict:
         data = read_bytes(path, max_bytes) if gz or isinstance(path, InMemory) else None
-        if controls is None:
-            controls = _has_controls(data) if data is not None else _file_has_controls(path, max_bytes)
-        if not controls:
+        if controls is None and data is not None:
+            controls = _has_controls(data)
+        size = len(data) if data is not None else raw_size(path)
+        if threads and size > 2 * STRICT_BLOCK and (data is None or isinstance(data, bytes)):
+            found = _strict_in_blocks(_line_blocks(path, data, max_bytes), kind, ncols)
+        elif not (controls if controls is not None else _file_has_controls(path, max_bytes)):
             with pa.BufferReader(data) if data is not None else arrow_stream(path) as stream:
                 found = _strict_read(stream, kind, ncols, threads)
         data = None
