@@ -548,6 +548,7 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict:
         return None
     if found is not None:
         queries, codes, doc_column, values = found
+        found = None  # (the values are converted below: no second copy held)
     else:
         if fits:
             data = read_bytes(path, max_bytes) if gz else None
