@@ -11,12 +11,16 @@ never split, so a duplicate is found even when its two lines are in different bl
 A streamed run must be grouped by query (all the lines of a query together, as every TREC
 run writer produces; within a query any order). A query that comes back after other
 queries is an error naming the line and saying how to sort the file, never a silent
-mis-score. Memory is bounded by the block size plus the largest query.
+mis-score. Memory is bounded by a few blocks plus the largest query.
 
-Block parsing goes through pyarrow's multithreaded CSV reader, one block at a time, rather
-than ``pyarrow.csv.open_csv``: each block then gets the layout check, the normalising pass
-and the careful line-by-line pass of :mod:`metrics.io.trec` when it needs them, and its
-first line number is known, so malformed lines are named exactly as in a whole file.
+Block parsing goes through pyarrow's CSV reader one block at a time, rather than
+``pyarrow.csv.open_csv``: each block then gets the strict pass, or the layout check, the
+normalising pass and the careful line-by-line pass of :mod:`metrics.io.trec` when it needs
+them, and its first line number is known, so malformed lines are named exactly as in a whole
+file. ``PARSE_WORKERS`` blocks are parsed at once, each in its own thread (pyarrow and numpy
+release the GIL), in order and ahead of the caller (:class:`Ahead`), so on two cores the parse
+overlaps the duplicate check and the evaluation of the chunk before; memory stays bounded by
+a few blocks (three reused read buffers, a bounded queue).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
