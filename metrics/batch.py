@@ -228,7 +228,7 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     gain = _gains(b.grade, None, dcg, rel, m["gains"])
     if m.name == "CG":
         return b.count(b.q[within], gain[within])
-    value = b.count(b.q[within], (gain / _discount(b.rank, dcg, m["base"]))[within])
+    value = b.count(b.q[within], gain[within] / _discount(b.rank[within], dcg, m["base"]))
     if m.name == "DCG":
         return value
     if m["ideal"] == "qrels":
@@ -241,7 +241,7 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     iq, ig = iq[order], ig[order]
     irank = _cumcount(iq) + 1
     inside = irank <= k if k is not None else np.ones(iq.size, dtype=bool)
-    ideal = b.count(iq[inside], (ig / _discount(irank, dcg, m["base"]))[inside])
+    ideal = b.count(iq[inside], ig[inside] / _discount(irank[inside], dcg, m["base"]))
     if m.name == "IDCG":
         return ideal
     return ratio(value, ideal)
