@@ -45,3 +45,25 @@ def test_no_duplicate_when_only_high_halves_collide():
     docs = pa.chunked_array([["a", "b"]])
     key = np.array([(7 << 32) | 1, (7 << 32) | 2], dtype=np.uint64)
     assert keys.duplicate_groups(codes, docs, key) == []
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_same_text_equals_python_string_comparison(seed):
+    """The fixed-width byte comparison gives what comparing the Python strings gives: chunks,
+    slices (offsets not at 0), equal and unequal widths, empty ids."""
+    rng = random.Random(seed)
+    widths = rng.choice([[3], [3], [2, 3], [0], [0, 1]])
+
+    def ids(n):
+        return ["".join(rng.choice("ab") for _ in range(rng.choice(widths))) for _ in range(n)]
+
+    def chunked(values):
+        cut = rng.randint(0, len(values))
+        first = pa.array(["zzz"] + values[:cut])[1:]  # a slice: its offsets do not start at 0
+        return pa.chunked_array([first, pa.array(values[cut:], pa.string())])
+
+    a, b = ids(rng.randint(1, 30)), ids(rng.randint(1, 30))
+    rows_a = np.array([rng.randrange(len(a)) for _ in range(40)])
+    rows_b = np.array([rng.randrange(len(b)) for _ in range(40)])
+    got = keys.same_text(chunked(a), rows_a, chunked(b), rows_b)
+    assert got.tolist() == [a[i] == b[j] for i, j in zip(rows_a, rows_b, strict=True)]

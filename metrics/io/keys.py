@@ -233,10 +233,51 @@ def lookup(run_keys: np.ndarray, run_docs: pa.ChunkedArray, run_codes: np.ndarra
         ordered = np.argsort(rows, kind="stable")
         rows, judged = rows[ordered], judged[ordered]
     if rows.size:  # confirm on the strings: a hash collision is not a match
-        same = pc.equal(take(run_docs, rows), take(qrels_docs, judged))
-        same = as_numpy(same) & (run_codes[rows] == qrels_codes[judged])
+        same = same_text(run_docs, rows, qrels_docs, judged) & (run_codes[rows] == qrels_codes[judged])
         rows, judged = rows[same], judged[same]
     return rows, judged
+
+
+def same_text(a, rows_a: np.ndarray, b, rows_b: np.ndarray) -> np.ndarray:
+    """Whether ``a[rows_a[i]] == b[rows_b[i]]`` for each i, exactly.
+
+    Ids of one fixed width on both sides (the usual case: ``D0012345``) are compared as rows of
+    bytes in numpy, without copying the strings out; anything else through pyarrow.
+
+    >>> a, b = pa.chunked_array([["d1", "d2"], ["d3"]]), pa.chunked_array([["d3", "dx"]])
+    >>> same_text(a, np.array([2, 1]), b, np.array([0, 1])).tolist()
+    [True, False]
+    >>> same_text(a, np.array([0]), pa.chunked_array([["d10"]]), np.array([0])).tolist()
+    [False]
+    """
+    left, right = _fixed_width(a), _fixed_width(b)
+    if left is not None and right is not None:
+        if left.shape[1] != right.shape[1]:
+            return np.zeros(len(rows_a), dtype=bool)
+        return (left[rows_a] == right[rows_b]).all(axis=1)
+    return as_numpy(pc.equal(take(a, rows_a), take(b, rows_b)))
+
+
+def _fixed_width(values: pa.ChunkedArray | pa.Array) -> np.ndarray | None:
+    """An (n, width) uint8 array of the strings' bytes when all have one width > 0, else None
+    (a view for one chunk, a copy of the bytes for several)."""
+    rows, width = [], None
+    for chunk in values.chunks if isinstance(values, pa.ChunkedArray) else [values]:
+        n = len(chunk)
+        if n == 0:
+            continue
+        if chunk.null_count or not (pa.types.is_string(chunk.type) or pa.types.is_binary(chunk.type)):
+            return None
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=n + 1, offset=chunk.offset * 4)
+        w = int(offsets[1] - offsets[0])
+        if w == 0 or (width is not None and w != width) or not (np.diff(offsets) == w).all():
+            return None
+        width = w
+        data = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
+        rows.append(data[offsets[0]: offsets[0] + n * w].reshape(n, w))
+    if not rows:
+        return None
+    return rows[0] if len(rows) == 1 else np.concatenate(rows)
 
 
 def _candidates(run_keys: np.ndarray, qrels_keys: np.ndarray) -> np.ndarray:
