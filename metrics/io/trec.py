@@ -580,7 +580,8 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict:
         _careful(read_bytes(path, max_bytes), source, kind)  # names the undecodable line
         raise FileFormatError(source, [(None, "undecodable bytes (the file must be UTF-8)")])
     del table, doc_column
-    pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
+    if careful:  # (a streamed block's buffers are reused by the next block's parse: kept)
+        pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
     return queries, codes, docs, values, tag.decode("utf-8", "replace") if tag is not None else None
 
 
