@@ -346,21 +346,21 @@ def _strict_read(source, kind: str, ncols: int, threads: bool = True):
     return None if queries is None else (queries[0], queries[1], docs, values)
 
 
-STRICT_BLOCK = 1 << 24  # a large file's pass 0 goes a block of this many bytes at a time
+STRICT_BLOCK = 1 << 24  # a large file's pass 0 goes a block of at most this many bytes at a time
 STRICT_WORKERS = 2  # blocks parsed at once
 
 
-def _line_blocks(path, data: bytes | None, max_bytes: int | None) -> Iterator[bytes]:
-    """The file (or ``data``) in blocks of about STRICT_BLOCK bytes cut after a line feed."""
+def _line_blocks(path, data: bytes | None, max_bytes: int | None, size: int) -> Iterator[bytes]:
+    """The file (or ``data``) in blocks of about ``size`` bytes cut after a line feed."""
     if data is not None:
         start = 0
         while start < len(data):
-            stop = data.find(b"\n", start + STRICT_BLOCK - 1) + 1 or len(data)
+            stop = data.find(b"\n", start + size - 1) + 1 or len(data)
             yield data[start:stop]
             start = stop
         return
     carry = b""
-    for block in iter_blocks(path, max_bytes, STRICT_BLOCK):
+    for block in iter_blocks(path, max_bytes, size):
         if carry:
             block = carry + block
         cut = block.rfind(b"\n") + 1
@@ -391,8 +391,8 @@ def _strict_in_blocks(blocks: Iterator[bytes], kind: str, ncols: int):
         return True
 
     with ThreadPoolExecutor(STRICT_WORKERS, thread_name_prefix="ranklab-parse") as workers:
-        for i, block in enumerate(blocks):
-            if _has_controls(block, i == 0):
+        for block in blocks:
+            if _has_controls(block):  # (a BOM starting any block: pyarrow would drop it)
                 return None
             pending.append(workers.submit(_strict_columns, pa.BufferReader(block), kind, ncols, False))
             del block
@@ -538,8 +538,9 @@ def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict:
         if controls is None and data is not None:
             controls = _has_controls(data)
         size = len(data) if data is not None else raw_size(path)
-        if threads and size > 2 * STRICT_BLOCK and (data is None or isinstance(data, bytes)):
-            found = _strict_in_blocks(_line_blocks(path, data, max_bytes), kind, ncols)
+        block = min(STRICT_BLOCK, max(STRICT_BLOCK // 4, size // 8))  # (eight blocks or more: both threads busy)
+        if threads and size > 2 * block and (data is None or isinstance(data, bytes)):
+            found = _strict_in_blocks(_line_blocks(path, data, max_bytes, block), kind, ncols)
         elif not (controls if controls is not None else _file_has_controls(path, max_bytes)):
             with pa.BufferReader(data) if data is not None else arrow_stream(path) as stream:
                 found = _strict_read(stream, kind, ncols, threads)
