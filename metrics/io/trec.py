@@ -17,7 +17,10 @@ Four passes, each used only when the previous one cannot be trusted:
    columns, no field is empty (an empty field is what two spaces in a row, or a space at
    either end of a line, make), no query id starts with ``#`` (a comment) and every query id
    is UTF-8: a file that passes reads exactly as the normalising pass 2 would read it.
-   Anything else, and the passes below run as if this one had not.
+   Anything else, and the passes below run as if this one had not. A large file goes a
+   block of 4–16 MB (cut after a line feed) at a time, two blocks parsed at once, keeping
+   only the columns used; a block that starts with a byte-order mark (which pyarrow would
+   drop) sends the file to the passes below.
 1. pyarrow's CSV reader on the bytes as they are — only when a C-speed scan of the bytes
    shows none of: tab, CR, form feed, two spaces in a row, a line starting with a space or
    ``#``, a trailing space, a byte-order mark.
