@@ -231,7 +231,7 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     gain = _gains(b.grade, None, dcg, rel, m["gains"])
     if m.name == "CG":
         return b.count(b.q[within], gain[within])
-    value = b.count(b.q[within], (gain / _discount(b.rank, dcg, m["base"]))[within])
+    value = b.count(b.q[within], gain[within] / _discount(b.rank[within], dcg, m["base"]))
     if m.name == "DCG":
         return value
     if m["ideal"] == "qrels":
@@ -244,7 +244,7 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     iq, ig = iq[order], ig[order]
     irank = _cumcount(iq) + 1
     inside = irank <= k if k is not None else np.ones(iq.size, dtype=bool)
-    ideal = b.count(iq[inside], (ig / _discount(irank, dcg, m["base"]))[inside])
+    ideal = b.count(iq[inside], ig[inside] / _discount(irank[inside], dcg, m["base"]))
     if m.name == "IDCG":
         return ideal
     return ratio(value, ideal)
@@ -509,7 +509,8 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
     # qrels rows keyed with the run's query codes, so the run's own keys can be reused
     run_code_of_qrels = np.array([run_index.get(qid, -1) for qid in qrels.queries] + [-1], dtype=np.int64)
     qrc = run_code_of_qrels[qrels.query]
-    qrels_keys = _keys.pair_keys(qe_all, _keys.doc_hashes(qrels.doc))
+    qrels_hashes = _keys.doc_hashes(qrels.doc)
+    qrels_keys = _keys.pair_keys(qe_all, qrels_hashes)
     dups = _keys.duplicate_groups(qe_all, qrels.doc, qrels_keys)
     dups = [g for g in dups if qe_all[g[0]] >= 0]
     if dups:
@@ -546,10 +547,12 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         return rows if kept_rows is None else kept_rows[rows]
 
     # judged rows: original row -> position in trec_eval order
-    matched_docs = _keys.take(qrels.doc, matchable)
+    every = matchable.size == len(qrels)  # (a streamed chunk's judgments: all of its queries)
+    matched_docs = qrels.doc if every else _keys.take(qrels.doc, matchable)
     run_rows, judged = _keys.lookup(
         run.pair_keys(), run.doc, run.query,
-        _keys.pair_keys(qrc[matchable], _keys.doc_hashes(matched_docs)), matched_docs, qrc[matchable])
+        _keys.pair_keys(qrc[matchable], qrels_hashes if every else qrels_hashes[matchable]), matched_docs,
+        qrc[matchable])
     judged = matchable[judged]
     grade = qrels.grade[judged]
     pos = run_rows if kept_rows is None else np.searchsorted(kept_rows, run_rows)
@@ -573,14 +576,26 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
         inside = rank <= depth
         q, rank, grade = q[inside], rank[inside], grade[inside]
         n_ret = np.minimum(n_ret, depth)
-    order = np.lexsort((rank, q))
-    q, rank, grade = q[order], rank[order], grade[order]
+    if q.size > 1 and not _in_order(q, rank):  # run order is usually (query, rank) order already
+        order = np.lexsort((rank, q))
+        q, rank, grade = q[order], rank[order], grade[order]
     if judged_only:  # the condensed list: only documents graded >= 0, ranks closed up
         keep = grade >= 0
         q, grade = q[keep], grade[keep]
         rank = _cumcount(q) + 1
         n_ret = np.bincount(q, minlength=size).astype(np.int64)
     return Batch(evaluated, n_ret, q, rank, grade, qrels_q, qrels_grade, missing_from_run, missing_from_qrels)
+
+
+def _in_order(q: np.ndarray, rank: np.ndarray) -> bool:
+    """Whether rows are sorted by query, then rank (what ``np.lexsort((rank, q))`` would give).
+
+    >>> _in_order(np.array([0, 0, 1]), np.array([1, 3, 2])), _in_order(np.array([0, 0]), np.array([2, 1]))
+    (True, False)
+    """
+    later = q[1:] > q[:-1]
+    later |= (q[1:] == q[:-1]) & (rank[1:] > rank[:-1])
+    return bool(later.all())
 
 
 def _ordered_starts(c: np.ndarray, s: np.ndarray) -> np.ndarray | None:

@@ -17,15 +17,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from importlib import import_module
 
-from . import compare, diagnose, evaluate, fuse, qa
 from .errors import UsageError
 
 __all__ = ["main", "console", "build_parser", "UsageError", "EXIT_OK", "EXIT_DATA", "EXIT_USAGE",
            "EXIT_FILE", "EXIT_INTERRUPTED"]
 
-# the modules that provide subcommands, in the order `ranklab --help` lists them
-SUBCOMMANDS = (evaluate, compare, diagnose, fuse, qa)
+# the modules that provide subcommands, by command name, in the order `ranklab --help` lists
+# them; imported when needed, so that `ranklab evaluate` does not pay for the others' imports
+SUBCOMMANDS = {"evaluate": "evaluate", "compare": "compare", "diagnose": "diagnose", "fuse": "fuse", "reader": "qa"}
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -42,7 +43,9 @@ Examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of the one named ``only`` (what ``main`` builds
+    when the command line starts with a subcommand's name)."""
     parser = argparse.ArgumentParser(
         prog="ranklab",
         description="Ranklab: ranking metrics, checked against trec_eval and explained.",
@@ -50,7 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES + "Exit codes:" + __doc__.split("Exit codes:", 1)[1],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in SUBCOMMANDS:
+    for name, module in SUBCOMMANDS.items():
+        if only not in (None, name):
+            continue
+        module = import_module(f".{module}", __name__)
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.DESCRIPTION,
                            formatter_class=argparse.RawDescriptionHelpFormatter, epilog=module.EXAMPLES)
         module.add_arguments(p)
@@ -59,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stdout)

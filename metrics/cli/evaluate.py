@@ -324,7 +324,14 @@ def run(args) -> None:
     stream = use_stream(args) and args.rel_format == "qrels" and asked.relstring is None \
         and not args.subtopics
     batch = None
+    chunks = None
     try:
+        if stream:  # the run's first blocks are parsed while the judgments are read
+            try:
+                chunks = RunStream(args.run, format=args.run_format, dedup=args.dedup,
+                                   max_bytes=None if default_limit else limit).start()
+            except (OSError, ValueError):
+                chunks = None  # made again below, after the judgments: the same error, in the same order
         progress(f"reading {args.qrels}")
         if args.subtopics:
             return _run_subtopics(args, asked, progress, limit)
@@ -339,8 +346,9 @@ def run(args) -> None:
                                **(jsonl if _is_jsonl(args.qrels, args.qrels_format) else {}))
         if stream:
             progress(f"evaluating {args.run} in blocks against {len(qrels.queries):,} judged queries")
-            chunks = RunStream(args.run, format=args.run_format, dedup=args.dedup,
-                               max_bytes=None if default_limit else limit)
+            if chunks is None:
+                chunks = RunStream(args.run, format=args.run_format, dedup=args.dedup,
+                                   max_bytes=None if default_limit else limit)
             result = evaluate_stream(qrels, progress.follow(chunks), ms, **options)
             tag, in_run = chunks.tag, chunks.seen
         else:
@@ -362,6 +370,9 @@ def run(args) -> None:
             tag, in_run = run_.tag, set(run_.queries)
     except FileTooLargeError as err:
         raise ValueError(f"{err}; raise it with --max-bytes SIZE (0 = no limit)") from None
+    finally:
+        if chunks is not None:
+            chunks.close()
     progress.done()
     judged = qrels if groups is None else list(groups.values())
     summary = trec_summary_overrides(ms, qrels, args) if groups is None else {}

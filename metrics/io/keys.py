@@ -145,19 +145,44 @@ def _repeated_keys(codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 
 def _repeated_in(keys: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """Repeated keys of a slice of whole queries (``bounds``: where each query starts, and the end)."""
+    """Repeated keys of a slice of whole queries (``bounds``: where each query starts, and the end).
+
+    The high 32 bits of each key are sorted first (half the bytes of a 64-bit sort, and no
+    padding at all when every query has the same length, as in most TREC runs): when no
+    query has two equal halves, no key repeats. Otherwise the 64-bit keys are sorted.
+    """
     lengths = np.diff(bounds)
     longest = int(lengths.max())
     if longest * lengths.size > 2 * keys.size:  # padding would cost more than it saves
         s = np.sort(keys)
         return s[1:][s[1:] == s[:-1]]
-    table = np.full((lengths.size, longest), _PAD, dtype=np.uint64)
-    row = np.repeat(np.arange(lengths.size), lengths)
-    table[row, np.arange(keys.size) - np.repeat(bounds[:-1], lengths)] = keys
+    halves = (keys >> np.uint64(32)).astype(np.uint32)
+    if not (halves == _PAD32).any():
+        if (lengths == longest).all():
+            table = np.sort(halves.reshape(lengths.size, longest), axis=1)
+        else:
+            table = _padded(halves, bounds, lengths, longest, _PAD32)
+            table.sort(axis=1)
+        same = table[:, 1:] == table[:, :-1]
+        same &= table[:, 1:] != _PAD32
+        if not same.any():
+            return np.zeros(0, np.uint64)
+    table = _padded(keys, bounds, lengths, longest, _PAD)
     table.sort(axis=1)
     same = table[:, 1:] == table[:, :-1]
     same &= table[:, 1:] != _PAD
     return table[:, 1:][same]
+
+
+_PAD32 = np.uint32(2**32 - 1)
+
+
+def _padded(values: np.ndarray, bounds: np.ndarray, lengths: np.ndarray, longest: int, pad) -> np.ndarray:
+    """One row per query, its values first and ``pad`` after."""
+    table = np.full((lengths.size, longest), pad, dtype=values.dtype)
+    row = np.repeat(np.arange(lengths.size), lengths)
+    table[row, np.arange(values.size) - np.repeat(bounds[:-1], lengths)] = values
+    return table
 
 
 def duplicate_groups(codes: np.ndarray, docs: pa.ChunkedArray, keys: np.ndarray | None = None) -> list[np.ndarray]:
@@ -208,16 +233,59 @@ def lookup(run_keys: np.ndarray, run_docs: pa.ChunkedArray, run_codes: np.ndarra
         ordered = np.argsort(rows, kind="stable")
         rows, judged = rows[ordered], judged[ordered]
     if rows.size:  # confirm on the strings: a hash collision is not a match
-        same = pc.equal(take(run_docs, rows), take(qrels_docs, judged))
-        same = as_numpy(same) & (run_codes[rows] == qrels_codes[judged])
+        same = same_text(run_docs, rows, qrels_docs, judged) & (run_codes[rows] == qrels_codes[judged])
         rows, judged = rows[same], judged[same]
     return rows, judged
+
+
+def same_text(a, rows_a: np.ndarray, b, rows_b: np.ndarray) -> np.ndarray:
+    """Whether ``a[rows_a[i]] == b[rows_b[i]]`` for each i, exactly.
+
+    Ids of one fixed width on both sides (the usual case: ``D0012345``) are compared as rows of
+    bytes in numpy, without copying the strings out; anything else through pyarrow.
+
+    >>> a, b = pa.chunked_array([["d1", "d2"], ["d3"]]), pa.chunked_array([["d3", "dx"]])
+    >>> same_text(a, np.array([2, 1]), b, np.array([0, 1])).tolist()
+    [True, False]
+    >>> same_text(a, np.array([0]), pa.chunked_array([["d10"]]), np.array([0])).tolist()
+    [False]
+    """
+    left, right = _fixed_width(a), _fixed_width(b)
+    if left is not None and right is not None:
+        if left.shape[1] != right.shape[1]:
+            return np.zeros(len(rows_a), dtype=bool)
+        return (left[rows_a] == right[rows_b]).all(axis=1)
+    return as_numpy(pc.equal(take(a, rows_a), take(b, rows_b)))
+
+
+def _fixed_width(values: pa.ChunkedArray | pa.Array) -> np.ndarray | None:
+    """An (n, width) uint8 array of the strings' bytes when all have one width > 0, else None
+    (a view for one chunk, a copy of the bytes for several)."""
+    rows, width = [], None
+    for chunk in values.chunks if isinstance(values, pa.ChunkedArray) else [values]:
+        n = len(chunk)
+        if n == 0:
+            continue
+        if chunk.null_count or not (pa.types.is_string(chunk.type) or pa.types.is_binary(chunk.type)):
+            return None
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=n + 1, offset=chunk.offset * 4)
+        w = int(offsets[1] - offsets[0])
+        if w == 0 or (width is not None and w != width) or not (np.diff(offsets) == w).all():
+            return None
+        width = w
+        data = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
+        rows.append(data[offsets[0]: offsets[0] + n * w].reshape(n, w))
+    if not rows:
+        return None
+    return rows[0] if len(rows) == 1 else np.concatenate(rows)
 
 
 def _candidates(run_keys: np.ndarray, qrels_keys: np.ndarray) -> np.ndarray:
     """Run rows that may be judged: a bitmap on the top bits of a multiplicative hash filters
     out almost every unjudged row with one access to a table that stays in the CPU cache."""
-    bits = int(min(24, max(12, 6 + np.ceil(np.log2(qrels_keys.size + 1)))))  # ~1.5 % false hits
+    # ~1.5 % false hits, up to a 4 MB table (2^22: 64k+ judgments): a larger one falls out of the
+    # CPU cache and costs more than the extra false hits it saves the probe (issue 17)
+    bits = int(min(22, max(12, 6 + np.ceil(np.log2(qrels_keys.size + 1)))))
     shift = np.uint64(64 - bits)
     seen = np.zeros(1 << bits, dtype=bool)
     found = []

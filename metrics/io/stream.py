@@ -11,12 +11,16 @@ never split, so a duplicate is found even when its two lines are in different bl
 A streamed run must be grouped by query (all the lines of a query together, as every TREC
 run writer produces; within a query any order). A query that comes back after other
 queries is an error naming the line and saying how to sort the file, never a silent
-mis-score. Memory is bounded by the block size plus the largest query.
+mis-score. Memory is bounded by a few blocks plus the largest query.
 
-Block parsing goes through pyarrow's multithreaded CSV reader, one block at a time, rather
-than ``pyarrow.csv.open_csv``: each block then gets the layout check, the normalising pass
-and the careful line-by-line pass of :mod:`metrics.io.trec` when it needs them, and its
-first line number is known, so malformed lines are named exactly as in a whole file.
+Block parsing goes through pyarrow's CSV reader one block at a time, rather than
+``pyarrow.csv.open_csv``: each block then gets the strict pass, or the layout check, the
+normalising pass and the careful line-by-line pass of :mod:`metrics.io.trec` when it needs
+them, and its first line number is known, so malformed lines are named exactly as in a whole
+file. ``PARSE_WORKERS`` blocks are parsed at once, each in its own thread (pyarrow and numpy
+release the GIL), in order and ahead of the caller (:class:`Ahead`), so on two cores the parse
+overlaps the duplicate check and the evaluation of the chunk before; memory stays bounded by
+a few blocks (three reused read buffers, a bounded queue).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
@@ -29,7 +33,12 @@ first line number is known, so malformed lines are named exactly as in a whole f
 from __future__ import annotations
 
 import mmap
+import os
+import queue
+import threading
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +49,7 @@ from .columnar import COLUMNAR, columnar_batches
 from .dedup import DEDUP, deduplicate
 from .model import FileFormatError, Run, set_line_map
 from .source import (
+    BOM,
     FileTooLargeError,
     InMemory,
     blank_comments,
@@ -54,7 +64,9 @@ from .source import (
 
 __all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError"]
 
-STREAM_BLOCK = 1 << 25  # 32 MB of text per block: about a million run lines
+STREAM_BLOCK = 1 << 24  # 16 MB of text per block: about 500,000 run lines (three in memory at once)
+PARSE_WORKERS = 2  # blocks parsed at once, one thread each, while the main thread evaluates
+PARSE_THREADS = False  # one parsing thread beside the main one (pyarrow's own threads cost more CPU for no wall time on 2 cores)
 NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
                      "first (in pyarrow: table.sort_by('qid'); in Spark: orderBy('qid')), or read it whole "
                      "(--no-stream)")
@@ -74,6 +86,23 @@ def _line_end(data: bytes) -> int:
         return lf + 1
     cr = data.rfind(b"\r")  # a file with lone CR line ends; a CR last may be half of CRLF
     return cr + 1 if 0 <= cr < len(data) - 1 else 0
+
+
+def _buffer_cut(buf: bytearray, filled: int, limit: int) -> int:
+    """Where :meth:`RunStream._mapped_blocks` cuts a block of ``buf[:filled]`` whose nominal
+    end is ``limit``: after the last line feed before it, else after a lone CR before it,
+    else after the first line feed past it (0: none yet).
+
+    >>> _buffer_cut(bytearray(b"a\\nb\\nc"), 5, 5), _buffer_cut(bytearray(b"ab\\rc"), 4, 4)
+    (4, 3)
+    >>> _buffer_cut(bytearray(b"abc\\nd\\n"), 6, 2), _buffer_cut(bytearray(b"abcd"), 4, 4)
+    (4, 0)
+    """
+    lf = buf.rfind(b"\n", 0, limit)
+    if lf < 0:
+        cr = buf.rfind(b"\r", 0, limit - 1)
+        lf = cr if cr >= 0 else buf.find(b"\n", limit, filled)
+    return lf + 1
 
 
 def _count_lines(data: bytes) -> int:
@@ -139,6 +168,7 @@ class RunStream:
         self.rows = self.queries = self.bytes_read = 0
         self.tag: str | None = None
         self.seen: set[str] = set()  # query ids read so far
+        self._ahead: Ahead | None = None
 
     # ------------------------------------------------------------------ blocks of lines
 
@@ -188,10 +218,67 @@ class RunStream:
                 start = stop
                 yield data
 
-    def _parse(self, data: bytes, kind: str, first: list[bytes], block: int):
+    def _buffered_blocks(self, counter: list[int] | None, buffers: int = 1) -> Iterator[memoryview]:
+        """A plain file's blocks read into ``buffers`` reused buffers in turn (no page faults,
+        one copy less than a memory map): the same blocks as :meth:`_mapped_blocks`, as views
+        that stay valid until ``buffers`` more blocks are asked for (pyarrow copies what it
+        keeps, so a block must be parsed by then)."""
+        check_size(self.path, self.max_bytes)
+        want = self.block_size
+        pool = [bytearray(want)]
+        turn = 0
+        buf = pool[0]
+        filled = start = 0  # bytes in buf; the file offset of buf[0]
+        eof = False
+        with open(self.path, "rb", buffering=0) as f:
+            size = os.fstat(f.fileno()).st_size
+            while True:
+                while not eof and filled < want:
+                    got = f.readinto(memoryview(buf)[filled:want])
+                    eof = not got
+                    filled += got or 0
+                if filled == 0:
+                    return
+                eof = eof or start + filled >= size  # (the memory-mapped reader's test)
+                cut = filled if eof and filled <= self.block_size else _buffer_cut(buf, filled, self.block_size)
+                if cut == 0 and eof:
+                    cut = filled
+                if cut == 0:  # no line end yet: a line longer than the block, read on
+                    want = len(buf) * 2
+                    bigger = bytearray(want)
+                    bigger[:filled] = buf[:filled]
+                    buf = pool[turn] = bigger
+                    continue
+                if self.max_bytes is not None and start + cut > self.max_bytes:
+                    raise FileTooLargeError(self.source, self.max_bytes, False)
+                if counter is not None:
+                    counter[0] = start + cut
+                yield memoryview(buf)[:cut]  # (never released by hand: pyarrow may hold it a moment)
+                rest = filled - cut
+                turn = (turn + 1) % buffers
+                if turn == len(pool):
+                    pool.append(bytearray(self.block_size))
+                if len(pool[turn]) < max(rest, self.block_size):
+                    pool[turn] = bytearray(max(rest, self.block_size))
+                pool[turn][:rest] = buf[cut:filled]  # the same size: allowed while views exist
+                buf, filled, want = pool[turn], rest, self.block_size
+                start += cut
+
+    def _parse(self, data, kind: str, first: list[bytes], block: int):
         """(queries, codes, docs, values) of one block; None for a block without data lines."""
+        if isinstance(data, memoryview):  # a reused buffer: the strict pass, else a copy
+            buf = data.obj  # the view starts at the buffer's start: memchr on the buffer itself
+            n = len(data)  # (memchr a window at a time: the other three find it in the CPU cache)
+            controls = buf.startswith(BOM) or any(buf.find(c, lo, min(n, lo + (1 << 18))) >= 0
+                                                  for lo in range(0, n, 1 << 18) for c in trec.CONTROLS)
+            parsed = trec._read(InMemory("block", data), kind, None, first, threads=PARSE_THREADS,
+                                careful=False, controls=controls)
+            if parsed is not None:
+                return parsed[:4]
+            data = bytes(data)
         try:
-            queries, codes, docs, values, _ = trec._read(InMemory("block", data), kind, None, first)
+            queries, codes, docs, values, _ = trec._read(InMemory("block", data), kind, None, first,
+                                                         threads=PARSE_THREADS)
         except FileFormatError as err:
             if not blank_comments(normalise_line_ends(data)).strip():
                 return None  # only comments and blank lines
@@ -227,28 +314,44 @@ class RunStream:
     # ------------------------------------------------------------------ chunks of queries
 
     def _text_pieces(self) -> Iterator[_Piece]:
-        """The parsed blocks of a TREC run or list."""
+        """The parsed blocks of a TREC run or list, ``PARSE_WORKERS`` blocks parsed at a time."""
         first: list[bytes] = []  # the first data line, from the first block (a pipe is read once)
         counter = [0]
-        for block, data in enumerate(self._blocks(counter)):
-            self.bytes_read = counter[0]
-            if not first:
-                first = trec._first_data_line(data[: 1 << 16])
-                if not first:
-                    continue  # comments and blank lines only
-                kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
-                if kind == "run" and len(first) > 5:
-                    self.tag = first[5].decode("utf-8", "replace")
-            parsed = self._parse(data, kind, first, block)
-            del data
+        rows = 0  # (this runs ahead of __iter__, in its own thread: self.rows is not there yet)
+        plain = not isinstance(self.path, InMemory) and not is_gz(self.path) and self.path.is_file()
+        blocks = self._buffered_blocks(counter, PARSE_WORKERS + 1) if plain else self._blocks(counter)
+        pending: deque = deque()  # parses in order; a block's buffer is reused PARSE_WORKERS + 1 blocks on
+
+        def done() -> _Piece | None:
+            nonlocal rows
+            parsed = pending.popleft().result()
             if parsed is None:
-                continue
+                return None
             queries, codes, docs, values = parsed
             if kind == "list":  # file order is rank order, across blocks too
-                values = -np.arange(self.rows, self.rows + len(codes), dtype=np.float64)
-            yield _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
+                values = -np.arange(rows, rows + len(codes), dtype=np.float64)
+            rows += len(codes)
+            return _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
+
+        with ThreadPoolExecutor(PARSE_WORKERS, thread_name_prefix="ranklab-parse") as workers:
+            for block, data in enumerate(blocks):
+                self.bytes_read = counter[0]
+                if not first:
+                    first = trec._first_data_line(bytes(data[: 1 << 16]))
+                    if not first:
+                        continue  # comments and blank lines only
+                    kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
+                    if kind == "run" and len(first) > 5:
+                        self.tag = first[5].decode("utf-8", "replace")
+                pending.append(workers.submit(self._parse, data, kind, first, block))
+                del data
+                if len(pending) == PARSE_WORKERS and (piece := done()) is not None:
+                    yield piece
+            while pending:
+                if (piece := done()) is not None:
+                    yield piece
         self.bytes_read = counter[0]
-        if not self.rows:  # (reading it again costs nothing: it holds no data)
+        if not rows:  # (reading it again costs nothing: it holds no data)
             any_bytes = any(not data.isspace() for data in self._blocks())
             reason = "no data lines (only comments or blank lines)" if any_bytes else "the file is empty"
             raise FileFormatError(self.source, [(None, reason)])
@@ -258,20 +361,35 @@ class RunStream:
         total = _parquet_rows(self.path) if self.format == "parquet" else 0
         if not total:
             self.total_bytes = 0  # no share done to show
+        rows = 0
         for row0, queries, codes, docs, values in columnar_batches(self.path, "run", fmt=self.format,
                                                                    max_bytes=self.max_bytes):
             if total:
                 self.bytes_read = int(self.total_bytes * min(1.0, (row0 + len(codes)) / total))
+            rows += len(codes)
             yield _Piece(queries, codes, docs, values)
-        if not self.rows:
+        if not rows:
             raise FileFormatError(self.source, [(None, "no rows")])
 
+    def start(self) -> RunStream:
+        """Begin reading and parsing in the background now (e.g. while the judgments are read);
+        iterating starts it too. :meth:`close` stops it if the chunks are never read."""
+        if self._ahead is None:
+            self._ahead = Ahead(self._columnar_pieces() if self.format in ("parquet", "arrow")
+                                else self._text_pieces())
+        return self
+
+    def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.close()
+
     def __iter__(self) -> Iterator[Run]:
+        if self._ahead is not None and self._ahead._stop.is_set():
+            self._ahead = None  # iterated before: read again
         finished = self.seen = set()
         carry: list[_Piece] = []
         carry_row = 0
-        pieces = self._columnar_pieces() if self.format in ("parquet", "arrow") else self._text_pieces()
-        for piece in pieces:
+        for piece in self.start()._ahead:
             codes = piece.codes
             n = len(codes)
             row0 = self.rows
@@ -318,6 +436,82 @@ class RunStream:
         finished.update(run.queries)
         self.queries += len(run.queries)
         return deduplicate(run, self.dedup)
+
+
+_DONE = object()
+
+
+class Ahead:
+    """The items of ``items``, made in a background thread (started at once) up to ``depth``
+    ahead of the caller.
+
+    Parsing (pyarrow) and the numpy steps of the caller release the GIL, so on two cores
+    the next blocks are parsed while one is checked and evaluated; the bounded queue bounds
+    memory. An exception in the thread is raised in the caller at the same place in the
+    sequence; :meth:`close` (or a caller that stops iterating) stops the thread within one item.
+
+    >>> list(Ahead(iter(range(5))))
+    [0, 1, 2, 3, 4]
+    >>> def bad():
+    ...     yield 1
+    ...     raise ValueError("line 2")
+    >>> out = []
+    >>> try:
+    ...     for x in Ahead(bad()):
+    ...         out.append(x)
+    ... except ValueError as err:
+    ...     out.append(str(err))
+    >>> out
+    [1, 'line 2']
+    """
+
+    def __init__(self, items: Iterator, depth: int = 1):
+        self._items = items
+        self._box: queue.Queue = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._worker = threading.Thread(target=self._work, name="ranklab-read", daemon=True)
+        self._worker.start()
+
+    def _put(self, item) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._box.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _work(self) -> None:
+        try:
+            for item in self._items:
+                if not self._put((True, item)):
+                    return
+            self._put((True, _DONE))
+        except BaseException as err:  # noqa: BLE001 - handed to the caller, raised there
+            self._put((False, err))
+        finally:
+            close = getattr(self._items, "close", None)
+            if close is not None:
+                close()
+
+    def __iter__(self) -> Iterator:
+        try:
+            while True:
+                ok, item = self._box.get()
+                if not ok:
+                    raise item
+                if item is _DONE:
+                    return
+                yield item
+                del item
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the thread (after the item it is making) and wait for it."""
+        self._stop.set()
+        if self._worker is not threading.current_thread():
+            self._worker.join()
 
 
 def _first_appearance(codes: np.ndarray) -> list[int]:

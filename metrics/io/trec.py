@@ -8,12 +8,22 @@ integers (``[+-]?[0-9]+``: no ``0x10``, ``1_0`` or non-ASCII digits); scores are
 decimal numbers with an optional exponent (``2``, ``-0.5``, ``.5``, ``1e-3``); ``inf`` and
 ``nan`` are refused as not finite.
 
-Three passes, each used only when the previous one cannot be trusted:
+Four passes, each used only when the previous one cannot be trusted:
 
-1. pyarrow's multithreaded CSV reader straight on the bytes (single-space delimited,
-   columns typed up front) — only when a C-speed scan of the bytes shows none of: tab, CR,
-   form feed, two spaces in a row, a line starting with a space or ``#``, a trailing space,
-   a byte-order mark.
+0. The strict pass: pyarrow's multithreaded CSV reader straight on the bytes, every column
+   parsed (single-space delimited, typed up front, the query id as bytes), when a ``memchr``
+   scan finds no tab, CR, form feed or vertical tab in the file and it does not start with a
+   byte-order mark. It is trusted only if every row has exactly the first data line's
+   columns, no field is empty (an empty field is what two spaces in a row, or a space at
+   either end of a line, make), no query id starts with ``#`` (a comment) and every query id
+   is UTF-8: a file that passes reads exactly as the normalising pass 2 would read it.
+   Anything else, and the passes below run as if this one had not. A large file goes a
+   block of 4–16 MB (cut after a line feed) at a time, two blocks parsed at once, keeping
+   only the columns used; a block that starts with a byte-order mark (which pyarrow would
+   drop) sends the file to the passes below.
+1. pyarrow's CSV reader on the bytes as they are — only when a C-speed scan of the bytes
+   shows none of: tab, CR, form feed, two spaces in a row, a line starting with a space or
+   ``#``, a trailing space, a byte-order mark.
 2. Otherwise the bytes normalised with C-speed regular expressions, keeping every line in
    its place (comment lines emptied, blanks collapsed, extra run columns dropped), then
    pyarrow again.
@@ -28,6 +38,9 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -36,10 +49,10 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from .._check import MAX_GRADE
-from .arrays import as_numpy, binary_as_text
+from .arrays import as_numpy, binary_as_text, index_array
 from .model import FileFormatError, Problems, Qrels, Run, set_line_map
 from .source import (
-    BLOCK,
+    BOM,
     InMemory,
     arrow_stream,
     blank_comments,
@@ -49,19 +62,21 @@ from .source import (
     has_irregular_layout,
     head_bytes,
     is_gz,
+    iter_blocks,
     nonempty_lines,
     normalise_line_ends,
+    raw_size,
     read_bytes,
 )
 
 __all__ = ["read_trec_qrels", "read_trec_run", "sniff_columns", "data_line_numbers", "GRADE", "SCORE"]
 
 DICT = pa.dictionary(pa.int32(), pa.string())
+PARSE_BLOCK = 1 << 22  # bytes per pyarrow parsing task: stays in the CPU cache, and spreads over the threads
 
 # the number syntax of every reader: ASCII only, no underscores, no hexadecimal
 GRADE = re.compile(rb"[+-]?[0-9]+")
 SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_GRADE_TEXT = r"^[+-]?[0-9]+$"
 
 # kind -> (column indices used, minimum columns, exact column count or None)
 LAYOUTS = {
@@ -108,38 +123,292 @@ def _arrow_read(source, types: dict[int, pa.DataType], ncols: int):
 
 def _arrow_table(source, types: dict[int, pa.DataType], ncols: int):
     names = [f"f{i}" for i in types]
+    table = _parse_csv(source, {f"f{i}": t for i, t in types.items()}, names, ncols)
+    if table is None or table.num_rows == 0:
+        return None
+    table = table.unify_dictionaries()
+    if table.num_columns > 2:
+        values = _checked_values(table.column(2))
+        if values is None:
+            return None
+        table = table.set_column(2, "f2", values)
+    return table
+
+
+def _parse_csv(source, types: dict[str, pa.DataType], names: list[str], ncols: int, threads: bool = True):
+    """pyarrow's CSV reader on single-space separated lines of ``ncols`` columns; None if it refuses."""
     try:
-        table = pacsv.read_csv(
+        return pacsv.read_csv(
             source,
-            read_options=pacsv.ReadOptions(column_names=[f"f{i}" for i in range(ncols)], block_size=BLOCK),
+            read_options=pacsv.ReadOptions(column_names=[f"f{i}" for i in range(ncols)],
+                                           block_size=PARSE_BLOCK, use_threads=threads),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
                                              escape_char=False),
             convert_options=pacsv.ConvertOptions(
-                column_types={f"f{i}": t for i, t in types.items()}, include_columns=names,
+                column_types=types, include_columns=names,
                 null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowKeyError, pa.ArrowIndexError,
             UnicodeDecodeError):
         return None
-    if table.num_rows == 0:
-        return None
-    table = table.unify_dictionaries()
-    if table.num_columns > 2:
-        values = table.column(2)
-        if pa.types.is_string(values.type):  # grades: ASCII decimal only (pyarrow takes 0x10)
-            if not pc.all(pc.match_substring_regex(values, _GRADE_TEXT)).as_py():
-                return None
+
+
+def _checked_values(values: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """Grades (parsed as text) as integers, scores as they are; None if any breaks the number rules."""
+    if pa.types.is_string(values.type):  # grades: ASCII decimal only (pyarrow takes 0x10)
+        if not all(_integer_text(chunk) for chunk in values.chunks):
+            return None
+        small = [_small_integers(chunk) for chunk in values.chunks]
+        if all(v is not None for v in small):
+            values = pa.chunked_array([index_array(v) for v in small], pa.int64())  # (pa.array imports pandas)
+        else:
             try:
                 values = pc.cast(values, pa.int64())
             except pa.ArrowInvalid:
                 return None
-            grade = as_numpy(values)
-            if grade.size and np.abs(grade).max() > MAX_GRADE:
-                return None
-            table = table.set_column(2, "f2", values)
-        elif not np.isfinite(as_numpy(values)).all():
+        grade = as_numpy(values)
+        if grade.size and np.abs(grade).max() > MAX_GRADE:
             return None
-    return table
+        return values
+    return values if np.isfinite(as_numpy(values)).all() else None
+
+
+def _integer_text(values: pa.Array) -> bool:
+    """Whether every string matches ``[+-]?[0-9]+`` (vectorised over the bytes: no regex per value).
+
+    >>> _integer_text(pa.array(["1", "-2", "+30", "007"])), _integer_text(pa.array(["1", "2-"]))
+    (True, False)
+    >>> [_integer_text(pa.array([t])) for t in ["", "-", "0x1", " 1", "+-1", "١"]]
+    [False, False, False, False, False, False]
+    """
+    n = len(values)
+    if n == 0:
+        return True
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=n + 1, offset=values.offset * 4)
+    data = values.buffers()[2]
+    text = np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]] if data is not None else np.zeros(0, np.uint8)
+    starts = offsets[:-1] - offsets[0]
+    lengths = np.diff(offsets)
+    if not lengths.all():
+        return False  # an empty value
+    digit = (text - np.uint8(48)) < 10
+    if digit.all():
+        return True
+    other = np.flatnonzero(~digit)  # must be one sign, first of a value with digits after it
+    sign = (text[other] == 43) | (text[other] == 45)
+    at = np.searchsorted(starts, other, side="right") - 1
+    return bool(sign.all() and (starts[at] == other).all() and (lengths[at] > 1).all())
+
+
+_POWERS = 10 ** np.arange(11, dtype=np.int64)
+
+
+def _small_integers(values: pa.Array) -> np.ndarray | None:
+    """The integers of strings that passed :func:`_integer_text`, computed over the bytes
+    (no parse per value); None when one has more than 9 digits (pyarrow's cast then).
+
+    >>> _small_integers(pa.array(["3", "-1", "+20", "007"])).tolist()
+    [3, -1, 20, 7]
+    """
+    n = len(values)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=n + 1, offset=values.offset * 4)
+    text = np.frombuffer(values.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+    starts, ends = offsets[:-1] - offsets[0], offsets[1:] - offsets[0]
+    first = text[starts]
+    signed = (first == 43) | (first == 45)
+    if int((ends - starts - signed).max()) > 9:
+        return None
+    if text.size == n:  # one digit each
+        out = text.astype(np.int64) - 48
+    else:
+        place = np.repeat(ends, ends - starts) - 1 - np.arange(text.size)  # 10 ** place per byte
+        digits = text.astype(np.int64) - 48
+        digits[starts[signed]] = 0  # the signs
+        out = np.add.reduceat(digits * _POWERS[np.minimum(place, 10)], starts)
+    out[first == 45] *= -1
+    return out
+
+
+# ---------------------------------------------------------------- pass 0: the strict parse
+
+CONTROLS = (b"\t", b"\r", b"\f", b"\v")
+
+
+def _has_controls(data: bytes, start: bool = True) -> bool:
+    """A tab, CR, form feed or vertical tab anywhere (``memchr``: a few ms per 100 MB), or a
+    byte-order mark at the start (``start``: ``data`` is the file's start).
+
+    >>> _has_controls(b"q1 0 d1 1\\n"), _has_controls(b"q1 0 d1\\t1\\n")
+    (False, True)
+    """
+    return (start and data.startswith(BOM)) or any(c in data for c in CONTROLS)
+
+
+def _file_has_controls(path, max_bytes: int | None) -> bool:
+    """:func:`_has_controls` on a file read in blocks (bounded memory)."""
+    return any(_has_controls(block, i == 0) for i, block in enumerate(iter_blocks(path, max_bytes, 1 << 20)))
+
+
+def _no_empty_field(column: pa.ChunkedArray) -> bool:
+    """Whether every value of a binary column has at least one byte."""
+    for chunk in column.chunks:
+        if len(chunk):
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1,
+                                    offset=chunk.offset * 4)
+            if (offsets[1:] == offsets[:-1]).any():
+                return False
+    return True
+
+
+def _query_codes(column: pa.ChunkedArray) -> tuple[list[str], np.ndarray] | None:
+    """Query ids (in order of first appearance) and one int32 code per row, from the ids as
+    bytes; None when an id is not UTF-8, is empty or starts with ``#`` (a comment line).
+
+    >>> _query_codes(pa.chunked_array([[b"q2", b"q2", b"q1", b"q2"]]))
+    (['q2', 'q1'], array([0, 0, 1, 0], dtype=int32))
+    >>> _query_codes(pa.chunked_array([[b"q1", b"#q2"]])) is None
+    True
+    """
+    index: dict[bytes, int] = {}
+    codes = _codes_into(index, column)
+    queries = _valid_queries(index)
+    return None if queries is None else (queries, codes)
+
+
+def _codes_into(index: dict[bytes, int], column: pa.ChunkedArray) -> np.ndarray:
+    """One int32 code per row, adding ids not seen yet to ``index`` (id -> code).
+
+    Rows come grouped by query in a TREC run, so the ids are compared with their
+    neighbours and only the first of each group is looked up; an ungrouped chunk is
+    dictionary-encoded by pyarrow instead.
+    """
+    parts = [np.zeros(0, np.int32)]
+    for chunk in column.chunks:
+        n = len(chunk)
+        if not n:
+            continue
+        starts = np.zeros(1, np.int64)
+        if n > 1:
+            change = pc.indices_nonzero(pc.not_equal(chunk.slice(1), chunk.slice(0, n - 1)))
+            starts = np.concatenate([starts, as_numpy(change).astype(np.int64) + 1])
+        if starts.size > n // 4 + 16:  # not grouped: pyarrow's hash table
+            encoded = pc.dictionary_encode(chunk)
+            values, local = encoded.dictionary.to_pylist(), as_numpy(encoded.indices)
+            lengths = None
+        else:
+            values = chunk.take(index_array(starts)).to_pylist()
+            lengths = np.diff(np.append(starts, n))
+        mapping = np.fromiter((index.setdefault(v, len(index)) for v in values), np.int32, len(values))
+        parts.append(np.repeat(mapping, lengths) if lengths is not None else mapping[local])
+    return parts[-1] if len(parts) == 2 else np.concatenate(parts)
+
+
+def _valid_queries(index: dict[bytes, int]) -> list[str] | None:
+    """The ids of ``index`` as text, or None if one is not UTF-8, is empty or starts with ``#``."""
+    if not index:
+        return None
+    try:
+        queries = [v.decode("utf-8") for v in index]
+    except UnicodeDecodeError:
+        return None
+    return None if any(not v or v[0] == "#" for v in queries) else queries
+
+
+def _strict_columns(source, kind: str, ncols: int, threads: bool = True):
+    """Every column parsed strictly and checked: (query ids as bytes, docs as bytes, values),
+    the other columns dropped; None when pyarrow refuses or a field is empty or a value
+    breaks the number rules."""
+    used = LAYOUTS[kind][0]
+    types = {f"f{i}": pa.binary() for i in range(ncols)}
+    if kind in VALUE_TYPE:
+        types[f"f{used[2]}"] = VALUE_TYPE[kind]
+    table = _parse_csv(source, types, list(types), ncols, threads)
+    if table is None or table.num_rows == 0:
+        return None
+    columns = dict(zip(table.column_names, table.columns, strict=True))
+    del table
+    if not all(_no_empty_field(c) for c in columns.values() if pa.types.is_binary(c.type)):
+        return None
+    values = _checked_values(columns[f"f{used[2]}"]) if kind in VALUE_TYPE else None
+    if kind in VALUE_TYPE and values is None:
+        return None
+    return columns[f"f{used[0]}"], columns[f"f{used[1]}"], values
+
+
+def _strict_read(source, kind: str, ncols: int, threads: bool = True):
+    """Pass 0: (queries, codes, docs as bytes, values) of every column parsed strictly; None
+    when pyarrow refuses the file or anything the later passes would read differently
+    (empty fields, comment lines, a query id not UTF-8)."""
+    found = _strict_columns(source, kind, ncols, threads)
+    if found is None:
+        return None
+    ids, docs, values = found
+    queries = _query_codes(ids)
+    return None if queries is None else (queries[0], queries[1], docs, values)
+
+
+STRICT_BLOCK = 1 << 24  # a large file's pass 0 goes a block of at most this many bytes at a time
+STRICT_WORKERS = 2  # blocks parsed at once
+
+
+def _line_blocks(path, data: bytes | None, max_bytes: int | None, size: int) -> Iterator[bytes]:
+    """The file (or ``data``) in blocks of about ``size`` bytes cut after a line feed."""
+    if data is not None:
+        start = 0
+        while start < len(data):
+            stop = data.find(b"\n", start + size - 1) + 1 or len(data)
+            yield data[start:stop]
+            start = stop
+        return
+    carry = b""
+    for block in iter_blocks(path, max_bytes, size):
+        if carry:
+            block = carry + block
+        cut = block.rfind(b"\n") + 1
+        carry = block[cut:]
+        if cut:
+            yield block[:cut] if carry else block
+    if carry:
+        yield carry
+
+
+def _strict_in_blocks(blocks: Iterator[bytes], kind: str, ncols: int):
+    """Pass 0 on a large file a block at a time, STRICT_WORKERS blocks parsed at once: what
+    :func:`_strict_read` gives on the whole, holding only the kept columns and a few blocks
+    (the columns checked for empty fields are dropped block by block)."""
+    index: dict[bytes, int] = {}
+    codes, docs, values = [], [], []
+    pending: deque = deque()
+
+    def one() -> bool:
+        found = pending.popleft().result()
+        if found is None:
+            return False
+        ids, doc_column, value_column = found
+        codes.append(_codes_into(index, ids))
+        docs.extend(doc_column.chunks)
+        if value_column is not None:
+            values.extend(value_column.chunks)
+        return True
+
+    with ThreadPoolExecutor(STRICT_WORKERS, thread_name_prefix="ranklab-parse") as workers:
+        for block in blocks:
+            if _has_controls(block):  # (a BOM starting any block: pyarrow would drop it)
+                return None
+            pending.append(workers.submit(_strict_columns, pa.BufferReader(block), kind, ncols, False))
+            del block
+            if len(pending) >= STRICT_WORKERS and not one():
+                return None
+        while pending:
+            if not one():
+                return None
+    queries = _valid_queries(index)
+    if queries is None:
+        return None
+    return (queries, np.concatenate(codes), pa.chunked_array(docs, pa.binary()),
+            pa.chunked_array(values, VALUE_TYPE[kind] if kind != "qrels" else pa.int64()) if values else None)
 
 
 _COMMENT = re.compile(rb"(?m)^#[^\n]*")
@@ -255,41 +524,68 @@ def _types(kind: str, used) -> dict[int, pa.DataType]:
     return types
 
 
-def _read(path, kind: str, max_bytes: int | None, first: list[bytes]):
-    """(queries, codes, docs, values, tag) for one file."""
+def _read(path, kind: str, max_bytes: int | None, first: list[bytes], *, strict: bool = True,
+          threads: bool = True, careful: bool = True, controls: bool | None = None):
+    """(queries, codes, docs, values, tag) for one file (``strict=False``: skip pass 0;
+    ``careful=False``: pass 0 alone, None when it steps aside; ``controls``: whether the
+    bytes hold control bytes or a BOM, when the caller knows)."""
     source = str(path)
     used, least, exact = LAYOUTS[kind]
     ncols = len(first)
     fits = ncols >= least and (exact is None or ncols == exact)
     gz = is_gz(path)
     tag = first[5] if kind == "run" and len(first) > 5 else None
-    table = None
-    if fits:
-        data = read_bytes(path, max_bytes) if gz else None
-        if not (has_irregular_layout(data) if gz else file_has_irregular_layout(path, max_bytes)):
-            with pa.BufferReader(data) if gz else arrow_stream(path) as stream:
-                table = _arrow_read(stream, _types(kind, used), ncols)
-        if table is None:
-            data = _normalised(data if gz else read_bytes(path, max_bytes), kind)
-            table = _arrow_read(pa.BufferReader(data), _types(kind, used), min(ncols, 6) if kind == "run" else ncols)
+    found = table = None
+    if fits and strict:
+        data = read_bytes(path, max_bytes) if gz or isinstance(path, InMemory) else None
+        if controls is None and data is not None:
+            controls = _has_controls(data)
+        size = len(data) if data is not None else raw_size(path)
+        block = min(STRICT_BLOCK, max(STRICT_BLOCK // 4, size // 8))  # (eight blocks or more: both threads busy)
+        if threads and size > 2 * block and (data is None or isinstance(data, bytes)):
+            found = _strict_in_blocks(_line_blocks(path, data, max_bytes, block), kind, ncols)
+        elif not (controls if controls is not None else _file_has_controls(path, max_bytes)):
+            with pa.BufferReader(data) if data is not None else arrow_stream(path) as stream:
+                found = _strict_read(stream, kind, ncols, threads)
         data = None
-    if table is None:
-        clean, tag = _careful(read_bytes(path, max_bytes), source, kind)
-        table = _arrow_read(pa.BufferReader(clean), _types(kind, range(3)), len(used))
-        clean = None
-        if table is None:  # the two passes disagree: never expected
-            raise FileFormatError(source, [(None, "the file could not be parsed")])
-    qcol = table.column(0)
-    queries = qcol.chunk(0).dictionary.to_pylist() if qcol.num_chunks else []
-    codes = as_numpy(qcol).astype(np.int32, copy=False)
-    values = as_numpy(table.column(2)) if table.num_columns > 2 else None
-    docs = binary_as_text(table.column(1))  # document ids parsed as bytes: validated here
+    if found is None and not careful:
+        return None
+    if found is not None:
+        queries, codes, doc_column, values = found
+        found = None  # (the values are converted below: no second copy held)
+    else:
+        if fits:
+            data = read_bytes(path, max_bytes) if gz else None
+            if not (has_irregular_layout(data) if gz else file_has_irregular_layout(path, max_bytes)):
+                with pa.BufferReader(data) if gz else arrow_stream(path) as stream:
+                    table = _arrow_read(stream, _types(kind, used), ncols)
+            if table is None:
+                data = _normalised(data if gz else read_bytes(path, max_bytes), kind)
+                table = _arrow_read(pa.BufferReader(data), _types(kind, used),
+                                    min(ncols, 6) if kind == "run" else ncols)
+            data = None
+        if table is None:
+            clean, tag = _careful(read_bytes(path, max_bytes), source, kind)
+            table = _arrow_read(pa.BufferReader(clean), _types(kind, range(3)), len(used))
+            clean = None
+            if table is None:  # the two passes disagree: never expected
+                raise FileFormatError(source, [(None, "the file could not be parsed")])
+        qcol = table.column(0)
+        queries = qcol.chunk(0).dictionary.to_pylist() if qcol.num_chunks else []
+        codes = as_numpy(qcol).astype(np.int32, copy=False)
+        values = table.column(2) if table.num_columns > 2 else None
+        doc_column = table.column(1)
+    values = as_numpy(values) if values is not None else None
+    docs = binary_as_text(doc_column)  # document ids parsed as bytes: validated here
     if docs is None:
-        del table
+        del table, doc_column
+        if not careful:
+            return None
         _careful(read_bytes(path, max_bytes), source, kind)  # names the undecodable line
         raise FileFormatError(source, [(None, "undecodable bytes (the file must be UTF-8)")])
-    del table
-    pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
+    del table, doc_column
+    if careful:  # (a streamed block's buffers are reused by the next block's parse: kept)
+        pa.default_memory_pool().release_unused()  # give the parser's buffers back before the next step
     return queries, codes, docs, values, tag.decode("utf-8", "replace") if tag is not None else None
 
 
