@@ -70,27 +70,23 @@ def main() -> None:
         widgets.query_picker(PAGE)
     with top[2]:
         widgets.mode_switch(PAGE)
-    # k and the strip are drawn above the editors, filled in by at_k (before or after them)
+    # k and the strip are drawn above the editors but filled in after them (at_k), so an edit
+    # shows everywhere in the run that applies it
     head = st.container()
     left, right = st.columns([3, 2], gap="large")
-    lower = st.columns([3, 2], gap="large")
-    below = st.container()
-    # the measures are what the reader watches: with no edit typed in the grids this run (a
-    # move, k, a preset) they go first, before the grids are drawn again; an edit is applied
-    # by its grid, so the measures follow the grids then
-    measures_first = not widgets.editors_hold_edits(PAGE)
-    if measures_first:
-        at_k(head, right, below)
     with left:
         st.markdown(_("**Ranked results** for *{query}* — edit a grade (0 = not relevant) or a label; add rows "
                       "at the bottom").format(query=widgets.query_title(state.get_example().query)))
         widgets.ranking_editor(PAGE, height=390)
         paste_slot = st.container()
+    lower = st.columns([3, 2], gap="large")
     with lower[1]:
         st.markdown(_("**Relevant but not retrieved** (they count in R and in the ideal ordering)"))
         widgets.tray_editor(PAGE)
-    if not measures_first:  # as soon as both editors have applied this run's edit
-        at_k(head, right, below)
+    below = st.container()
+    # the measures as soon as both editors have applied this run's edit: they are what the
+    # reader watches; the containers keep every part in its place whatever the order
+    at_k(head, right, below)
     with lower[0]:
         st.markdown(_("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons"))
         drag = st.container()

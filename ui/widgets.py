@@ -245,21 +245,6 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     return new_items, slot, key, base_items
 
 
-def editors_hold_edits(page: str, index: int | None = None) -> bool:
-    """Whether a query's ranking or tray editor sent an edit this run (the current query by default).
-
-    Without one, drawing the editors changes nothing in the example, so a page may draw what
-    depends on the example before them (the Playground's measures come first then).
-    """
-    ex = state.get_example()
-    i = ex.current if index is None else index
-    for name in ("ranking", "tray"):
-        delta = st.session_state.get(state.editor_key(page, name, i))
-        if isinstance(delta, dict) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows")):
-            return True
-    return False
-
-
 def ranking_editor(page: str, index: int | None = None, *, height: int | None = 390) -> None:
     """Edit the ranked list of a query (the current one by default): labels and grades;
     add rows at the bottom, delete rows by selecting them. ``height`` is the most pixels it takes."""

@@ -225,6 +225,8 @@ def _grades_in_a_row(server, page) -> None:
         row = i % 5 + 1
         grades[row - 1] = grades[row - 1] % 9 + 1   # never the grade it has
         page.keyboard.press("Escape")
+        grid.evaluate("e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
+        page.wait_for_timeout(100)
         box = grid.bounding_box()
         page.mouse.click(box["x"] + 60, box["y"] + 35 * row + 17)   # the rank cell
         page.wait_for_timeout(150)
