@@ -533,10 +533,13 @@ def prepare_batch(qrels: Qrels, run: Run, *, missing: str = "skip", depth: int |
     # qrels rows keyed with the run's query codes, so the run's own keys can be reused
     run_code_of_qrels = np.array([run_index.get(qid, -1) for qid in qrels.queries] + [-1], dtype=np.int64)
     qrc = run_code_of_qrels[qrels.query]
-    qrels_hashes = _keys.doc_hashes(qrels.doc)
-    qrels_keys = _keys.pair_keys(qe_all, qrels_hashes)
-    dups = _keys.duplicate_groups(qe_all, qrels.doc, qrels_keys)
-    dups = [g for g in dups if qe_all[g[0]] >= 0]
+    qrels_hashes = qrels._cache.get("doc_hashes")  # (kept by read_qrels and QrelsIndex.subset)
+    if qrels_hashes is None:
+        qrels_hashes = _keys.doc_hashes(qrels.doc)
+    dups = []
+    if not qrels._cache.get("unique"):  # (read_qrels checked every query already)
+        dups = _keys.duplicate_groups(qe_all, qrels.doc, _keys.pair_keys(qe_all, qrels_hashes))
+        dups = [g for g in dups if qe_all[g[0]] >= 0]
     if dups:
         g = dups[0]
         raise ValueError(f"{qrels.source}: query {qrels.queries[qrels.query[g[0]]]}: document "

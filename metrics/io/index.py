@@ -55,5 +55,10 @@ class QrelsIndex:
             rows = self.order[rows]
         new_codes = np.repeat(np.arange(len(codes), dtype=np.int32), lengths)
         docs = take(self.qrels.doc, rows)
-        return Qrels([self.queries[c] for c in codes.tolist()], new_codes, pa.chunked_array([docs], docs.type),
-                     self.qrels.grade[rows], self.source)
+        sub = Qrels([self.queries[c] for c in codes.tolist()], new_codes, pa.chunked_array([docs], docs.type),
+                    self.qrels.grade[rows], self.source)
+        for known in ("doc_hashes", "unique"):  # (what read_qrels found holds for a subset too)
+            if known in self.qrels._cache:
+                value = self.qrels._cache[known]
+                sub._cache[known] = value[rows] if known == "doc_hashes" else value
+        return sub
