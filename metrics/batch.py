@@ -690,6 +690,8 @@ def _larger_ids_in_tie(tied, pos, tie_start, tie_end, rows_of, docs) -> np.ndarr
     """For each judged row in a tie, how many tied rows have a larger document id."""
     extra = np.zeros(len(pos), dtype=np.int64)
     sizes = (tie_end - tie_start)[tied]
+    fixed = _keys._fixed_width(docs)  # ids of one width: compared as numpy bytes (unsigned, as Arrow does)
+    ids = None if fixed is None else fixed.view(np.dtype(f"S{fixed.shape[1]}"))[:, 0]
     bounds = np.searchsorted(np.cumsum(sizes), np.arange(PAIR_BLOCK, sizes.sum() + PAIR_BLOCK, PAIR_BLOCK))
     lo = 0
     for hi in np.unique(np.append(bounds + 1, len(tied))).tolist():
@@ -701,8 +703,10 @@ def _larger_ids_in_tie(tied, pos, tie_start, tie_end, rows_of, docs) -> np.ndarr
         within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         others = rows_of(tie_start[owners] + within)
         mine = rows_of(pos[owners])
-        larger = pc.greater(_keys.take(docs, others), _keys.take(docs, mine))
-        larger = as_numpy(larger)
+        if ids is not None:
+            larger = ids[others] > ids[mine]
+        else:
+            larger = as_numpy(pc.greater(_keys.take(docs, others), _keys.take(docs, mine)))
         extra += np.bincount(owners[larger], minlength=len(pos))
         lo = hi
     return extra
