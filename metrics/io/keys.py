@@ -129,8 +129,10 @@ def _repeated_keys(codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
     if n < 2:
         return padded
     starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
-    low = int(codes.min())  # codes may be -1 (rows outside the evaluated queries)
-    if starts.size + 1 != np.count_nonzero(np.bincount(codes - low if low else codes)):
+    first = codes[np.r_[0, starts]]
+    rising = bool((first[1:] > first[:-1]).all())  # (codes in order of first appearance: grouped at a glance)
+    low = 0 if rising else int(codes.min())  # codes may be -1 (rows outside the evaluated queries)
+    if not rising and starts.size + 1 != np.count_nonzero(np.bincount(codes - low if low else codes)):
         s = np.sort(keys)  # a query's rows in several places
         return np.concatenate([s[1:][s[1:] == s[:-1]], padded])
     bounds = np.concatenate([[0], starts, [n]])
