@@ -170,6 +170,26 @@ def test_messy_files_agree_with_pytrec_eval(level, depth):
     assert_same_as_pytrec(got, ref, level)
 
 
+def test_ties_between_ids_of_one_width_with_non_ascii_bytes_agree_with_pytrec_eval(tmp_path):
+    # every id three bytes of UTF-8 (so the ties are broken on numpy's bytes, not Arrow's):
+    # é and ü (bytes >= 0x80) must sort above every ASCII id, as in trec_eval's strcmp
+    rng = random.Random(11)
+    pool = [f"{c}{d}" for c in "éüñ" for d in range(10)] + [f"{a}{b}{d}" for a in "Az" for b in "bY" for d in range(10)]
+    assert {len(d.encode()) for d in pool} == {3}
+    qrels, run, lines = {}, {}, []
+    for q in range(30):
+        qid = f"q{q}"
+        docs = rng.sample(pool, 40)
+        run[qid] = {d: float(rng.randint(0, 2)) for d in docs}
+        qrels[qid] = {d: rng.choice([0, 1, 2]) for d in rng.sample(docs, 12)}
+        lines += [f"{qid} Q0 {d} 0 {s} t" for d, s in sorted(run[qid].items(), key=lambda kv: -kv[1])]
+    (tmp_path / "run.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "qrels.txt").write_text("".join(f"{q} 0 {d} {g}\n" for q, j in qrels.items() for d, g in j.items()),
+                                        encoding="utf-8")
+    got = evaluate_batch(read_qrels(tmp_path / "qrels.txt"), read_run(tmp_path / "run.txt"), list(TREC.values()))
+    assert_same_as_pytrec(got, pytrec(qrels, run))
+
+
 def test_unsorted_interleaved_file_with_many_ties(tmp_path):
     rng = random.Random(3)
     lines, qrels, run = [], {}, {}

@@ -179,6 +179,27 @@ def test_qrels_judged_twice_is_an_error(tmp_path):
         evaluate_batch(qrels, {"q1": ["a"]}, "P@1")
 
 
+def test_checked_qrels_keep_their_hashes_and_subsets_carry_them(tmp_path):
+    from metrics.io.index import QrelsIndex
+    from metrics.io.keys import doc_hashes
+
+    # ids of several widths, queries out of order: the kept hashes must be the ids' own hashes
+    q = write(tmp_path, "qrels.txt", "q2 0 dd7 1\nq1 0 a 0\nq2 0 b 2\nq1 0 ccc 1\nq3 0 a 1\n")
+    qrels = read_qrels(q)
+    assert qrels._cache["unique"] is True
+    assert qrels._cache["doc_hashes"].tolist() == doc_hashes(qrels.doc).tolist()
+    sub = QrelsIndex(qrels).subset(["q3", "q2"])
+    assert sub.doc.to_pylist() == ["dd7", "b", "a"]
+    assert sub._cache["unique"] is True
+    assert sub._cache["doc_hashes"].tolist() == doc_hashes(sub.doc).tolist()
+    # grouped by query: consecutive queries come out as one slice, the same rows
+    g = write(tmp_path, "grouped.txt", "q1 0 a 0\nq2 0 dd7 1\nq2 0 b 2\nq3 0 a 1\nq4 0 e 3\n")
+    sub = QrelsIndex(read_qrels(g)).subset(["q3", "q2"])
+    assert sub.queries == ["q2", "q3"] and sub.query.tolist() == [0, 0, 1]
+    assert sub.doc.to_pylist() == ["dd7", "b", "a"] and sub.grade.tolist() == [1, 2, 1]
+    assert sub._cache["doc_hashes"].tolist() == doc_hashes(sub.doc).tolist()
+
+
 # ----------------------------------------------------------------------------- JSONL
 
 

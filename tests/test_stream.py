@@ -16,6 +16,7 @@ import pytrec_eval
 
 from metrics.batch import evaluate_batch, evaluate_stream
 from metrics.io import FileFormatError, read_qrels, read_run
+from metrics.io.keys import doc_hashes, pair_keys
 from metrics.io.stream import RunStream
 
 MEASURES = ["P@5", "R", "F1@3", "Success@2", "RR", "AP", "AP@5", "nDCG", "nDCG@5", "nDCG(dcg='exp-log2')@5",
@@ -85,6 +86,22 @@ def test_a_query_longer_than_many_blocks(tmp_path):
     assert got.per_query["q1"]["AP"] == pytest.approx((1 / 6 + 2 / 300) / 2, abs=1e-15)
     assert got.per_query["q2"]["RR"] == 0.5
     assert got.aggregate["NumRet"] == 302
+
+
+def test_keys_made_in_the_parsing_threads_equal_keys_made_from_the_chunk(tmp_path):
+    # ids of several widths, queries spanning blocks: each chunk's cached keys (document hashes
+    # made per parsed block) must equal the keys computed afresh from the chunk's own columns
+    rng = random.Random(7)
+    lines = [f"q{q} Q0 {'d' * rng.randint(1, 3)}{rng.randint(0, 10**rng.randint(1, 9))}x{i} {i} {-i} t"
+             for q in range(20) for i in range(rng.randint(1, 60))]
+    r = tmp_path / "run.txt"
+    r.write_text("\n".join(lines) + "\n")
+    chunks = list(RunStream(r, block_size=256))
+    assert len(chunks) > 3 and sum(len(c) for c in chunks) == len(lines)
+    for chunk in chunks:
+        assert "keys" in chunk._cache
+        fresh = pair_keys(chunk.query, doc_hashes(chunk.doc.combine_chunks()))
+        assert chunk.pair_keys().tolist() == fresh.tolist()
 
 
 def test_list_runs_keep_file_order_across_blocks(tmp_path):

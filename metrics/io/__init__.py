@@ -147,9 +147,13 @@ def read_qrels(source: str | Path | bytes, *, name: str | None = None, format: s
 
 def _no_double_judgments(qrels: Qrels) -> None:
     """A document judged twice for one query: an error naming the lines."""
-    groups = duplicate_groups(qrels.query, qrels.doc, pair_keys(qrels.query, doc_hashes(qrels.doc), inplace=True))
+    hashes = doc_hashes(qrels.doc)
+    groups = duplicate_groups(qrels.query, qrels.doc, pair_keys(qrels.query, hashes))
     if groups:
         raise FileFormatError(qrels.source, duplicate_problems(qrels, groups, "is judged"), len(groups))
+    # kept for the evaluation: it need not hash the ids again nor check for doubles (8 bytes a judgment)
+    qrels._cache["doc_hashes"] = hashes
+    qrels._cache["unique"] = True
 
 
 def read_run(source: str | Path | bytes, *, name: str | None = None, format: str = "auto",

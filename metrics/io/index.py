@@ -50,10 +50,21 @@ class QrelsIndex:
         lengths = self.starts[codes + 1] - self.starts[codes]
         total = int(lengths.sum())
         offsets = np.cumsum(lengths) - lengths
-        rows = np.repeat(self.starts[codes] - offsets, lengths) + np.arange(total)
-        if self.order is not None:
-            rows = self.order[rows]
         new_codes = np.repeat(np.arange(len(codes), dtype=np.int32), lengths)
-        docs = take(self.qrels.doc, rows)
-        return Qrels([self.queries[c] for c in codes.tolist()], new_codes, pa.chunked_array([docs], docs.type),
-                     self.qrels.grade[rows], self.source)
+        if self.order is None and codes.size and int(codes[-1] - codes[0]) + 1 == codes.size:
+            # consecutive queries of a grouped file (a streamed chunk's, as a rule): one slice, no copies
+            lo = int(self.starts[codes[0]])
+            rows = slice(lo, lo + total)
+            docs = self.qrels.doc.slice(lo, total)
+        else:
+            rows = np.repeat(self.starts[codes] - offsets, lengths) + np.arange(total)
+            if self.order is not None:
+                rows = self.order[rows]
+            docs = take(self.qrels.doc, rows)
+            docs = pa.chunked_array([docs], docs.type)
+        sub = Qrels([self.queries[c] for c in codes.tolist()], new_codes, docs, self.qrels.grade[rows], self.source)
+        for known in ("doc_hashes", "unique"):  # (what read_qrels found holds for a subset too)
+            if known in self.qrels._cache:
+                value = self.qrels._cache[known]
+                sub._cache[known] = value[rows] if known == "doc_hashes" else value
+        return sub

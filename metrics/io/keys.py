@@ -129,8 +129,10 @@ def _repeated_keys(codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
     if n < 2:
         return padded
     starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
-    low = int(codes.min())  # codes may be -1 (rows outside the evaluated queries)
-    if starts.size + 1 != np.count_nonzero(np.bincount(codes - low if low else codes)):
+    first = codes[np.r_[0, starts]]
+    rising = bool((first[1:] > first[:-1]).all())  # (codes in order of first appearance: grouped at a glance)
+    low = 0 if rising else int(codes.min())  # codes may be -1 (rows outside the evaluated queries)
+    if not rising and starts.size + 1 != np.count_nonzero(np.bincount(codes - low if low else codes)):
         s = np.sort(keys)  # a query's rows in several places
         return np.concatenate([s[1:][s[1:] == s[:-1]], padded])
     bounds = np.concatenate([[0], starts, [n]])
@@ -254,7 +256,9 @@ def same_text(a, rows_a: np.ndarray, b, rows_b: np.ndarray) -> np.ndarray:
     if left is not None and right is not None:
         if left.shape[1] != right.shape[1]:
             return np.zeros(len(rows_a), dtype=bool)
-        return (left[rows_a] == right[rows_b]).all(axis=1)
+        # each id one opaque value of `width` bytes: numpy compares them with memcmp
+        row = np.dtype((np.void, left.shape[1]))
+        return left.view(row)[rows_a, 0] == right.view(row)[rows_b, 0]
     return as_numpy(pc.equal(take(a, rows_a), take(b, rows_b)))
 
 
@@ -293,8 +297,8 @@ def _candidates(run_keys: np.ndarray, qrels_keys: np.ndarray) -> np.ndarray:
         seen[(qrels_keys * _GOLD) >> shift] = True
         for start in range(0, len(run_keys), BLOCK):  # in blocks that stay in the CPU cache
             slots = run_keys[start: start + BLOCK] * _GOLD
-            slots >>= shift
-            found.append(np.flatnonzero(seen[slots]) + start)
+            slots >>= shift  # (< 2^22: read as int64, numpy indexes without a converted copy)
+            found.append(np.flatnonzero(seen[slots.view(np.int64)]) + start)
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 

@@ -47,6 +47,7 @@ import pyarrow as pa
 from . import trec
 from .columnar import COLUMNAR, columnar_batches
 from .dedup import DEDUP, deduplicate
+from .keys import doc_hashes, pair_keys
 from .model import FileFormatError, Run, set_line_map
 from .source import (
     BOM,
@@ -114,16 +115,17 @@ def _count_lines(data: bytes) -> int:
 
 
 class _Piece:
-    """Rows of one parsed block (or a slice of them): codes into the block's own query list."""
+    """Rows of one parsed block (or a slice of them): codes into the block's own query list;
+    ``hashes``: the documents' :func:`metrics.io.keys.doc_hashes`, when the parsing thread made them."""
 
-    __slots__ = ("queries", "codes", "docs", "scores")
+    __slots__ = ("queries", "codes", "docs", "scores", "hashes")
 
-    def __init__(self, queries, codes, docs, scores):
-        self.queries, self.codes, self.docs, self.scores = queries, codes, docs, scores
+    def __init__(self, queries, codes, docs, scores, hashes=None):
+        self.queries, self.codes, self.docs, self.scores, self.hashes = queries, codes, docs, scores, hashes
 
     def slice(self, start: int, stop: int) -> _Piece:
         return _Piece(self.queries, self.codes[start:stop], self.docs.slice(start, stop - start),
-                      self.scores[start:stop])
+                      self.scores[start:stop], None if self.hashes is None else self.hashes[start:stop])
 
 
 class RunStream:
@@ -264,6 +266,12 @@ class RunStream:
                 buf, filled, want = pool[turn], rest, self.block_size
                 start += cut
 
+    def _parse_hashed(self, data, kind: str, first: list[bytes], block: int):
+        """:meth:`_parse`, and the documents' hashes (the run's keys need them: made here, in the
+        parsing thread, they leave the main thread's evaluation less to do)."""
+        parsed = self._parse(data, kind, first, block)
+        return None if parsed is None else (*parsed, doc_hashes(parsed[2]))
+
     def _parse(self, data, kind: str, first: list[bytes], block: int):
         """(queries, codes, docs, values) of one block; None for a block without data lines."""
         if isinstance(data, memoryview):  # a reused buffer: the strict pass, else a copy
@@ -327,11 +335,11 @@ class RunStream:
             parsed = pending.popleft().result()
             if parsed is None:
                 return None
-            queries, codes, docs, values = parsed
+            queries, codes, docs, values, hashes = parsed
             if kind == "list":  # file order is rank order, across blocks too
                 values = -np.arange(rows, rows + len(codes), dtype=np.float64)
             rows += len(codes)
-            return _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64))
+            return _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64), hashes)
 
         with ThreadPoolExecutor(PARSE_WORKERS, thread_name_prefix="ranklab-parse") as workers:
             for block, data in enumerate(blocks):
@@ -343,7 +351,7 @@ class RunStream:
                     kind = {"list": "list", "trec": "run"}.get(self.format) or ("list" if len(first) == 2 else "run")
                     if kind == "run" and len(first) > 5:
                         self.tag = first[5].decode("utf-8", "replace")
-                pending.append(workers.submit(self._parse, data, kind, first, block))
+                pending.append(workers.submit(self._parse_hashed, data, kind, first, block))
                 del data
                 if len(pending) == PARSE_WORKERS and (piece := done()) is not None:
                     yield piece
@@ -418,6 +426,8 @@ class RunStream:
         docs = pa.chunked_array([c for p in pieces for c in p.docs.chunks], pa.string())
         run = Run(list(index), np.concatenate(codes), docs, np.concatenate([p.scores for p in pieces]),
                   self.source, self.tag)
+        if all(p.hashes is not None for p in pieces):  # the keys Run.pair_keys would make
+            run._cache["keys"] = pair_keys(run.query, np.concatenate([p.hashes for p in pieces]), inplace=True)
         row = _not_grouped(run, finished)
         if self.format in ("parquet", "arrow"):
             run._cache["unit"] = "rows"
