@@ -185,46 +185,58 @@ def moves(page, repeat: int, condition_for, button: str, read=None) -> tuple[lis
     return times, lost
 
 
-def measure_ranklab(browser, url: str, n: int, repeat: int) -> dict:
+def measure_ranklab(browser, url: str, n: int, repeat: int, only: set | None = None) -> dict:
     out = {}
+
+    def wanted(where: str, action: str) -> bool:
+        return only is None or action in only or f"{where}:{action}" in only
+
     code = codec.encode(example(n))
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
-        open_page(page, f"{url}/?ex={code}")
-        grades = {row: item.grade for row, item in enumerate(example(n).query.ranking, start=1)}
-        out[("Playground", "grade")] = grade_edits(page, repeat, changed(NDCG_TEXT), lambda: text_of(page, NDCG_TEXT),
-                                                   grades)
+        if wanted("Playground", "grade"):
+            open_page(page, f"{url}/?ex={code}")
+            grades = {row: item.grade for row, item in enumerate(example(n).query.ranking, start=1)}
+            out[("Playground", "grade")] = grade_edits(page, repeat, changed(NDCG_TEXT),
+                                                       lambda: text_of(page, NDCG_TEXT), grades)
         # a move is timed until the measures show the new order: with k = n, nDCG@k changes
         # with every step of the grade-4 item down the list
-        open_page(page, f"{url}/?ex={codec.encode(replace(example(n), k=n))}")
-        out[("Playground", "move")] = moves(page, min(repeat, n - 1), lambda i: changed(NDCG_TEXT), "↓ down",
-                                            read=lambda: text_of(page, NDCG_TEXT))
-        open_page(page, f"{url}/?ex={code}")
+        if wanted("Playground", "move"):
+            open_page(page, f"{url}/?ex={codec.encode(replace(example(n), k=n))}")
+            out[("Playground", "move")] = moves(page, min(repeat, n - 1), lambda i: changed(NDCG_TEXT), "↓ down",
+                                                read=lambda: text_of(page, NDCG_TEXT))
         steps = min(repeat, n - 5)
-        out[("Playground", "k")] = slider_steps(page, steps, lambda k: (
-            "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-            f".some(a => a.innerText.includes('Precision@{k} ='))"))
-        open_page(page, f"{url}/lesson_dcg?ex={code}")
-        out[("nDCG lesson", "k")] = slider_steps(page, steps, lambda k: (
-            "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
-            f".some(m => m.innerText.includes('DCG@{k}'))"))
+        if wanted("Playground", "k"):
+            open_page(page, f"{url}/?ex={code}")
+            out[("Playground", "k")] = slider_steps(page, steps, lambda k: (
+                "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+                f".some(a => a.innerText.includes('Precision@{k} ='))"))
+        if wanted("nDCG lesson", "k"):
+            open_page(page, f"{url}/lesson_dcg?ex={code}")
+            out[("nDCG lesson", "k")] = slider_steps(page, steps, lambda k: (
+                "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
+                f".some(m => m.innerText.includes('DCG@{k}'))"))
     finally:
         context.close()
     return out
 
 
-def measure_floor(browser, url: str, n: int, repeat: int) -> dict:
+def measure_floor(browser, url: str, n: int, repeat: int, only: set | None = None) -> dict:
     out = {}
+    actions = {a.split(":")[-1] for a in only} if only else {"grade", "move", "k"}
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
         open_page(page, url)
-        out["grade"] = grade_edits(page, repeat, echo_changed("echo grade"),
-                                   lambda: page.evaluate(ECHO, "echo grade"), {})
-        out["move"] = moves(page, min(repeat, n - 1), lambda i: (
-            f"() => ({ECHO})('echo clicks') === 'echo clicks {i + 1}'"), "↓ down")
-        out["k"] = slider_steps(page, min(repeat, n - 5), lambda k: f"() => ({ECHO})('echo k') === 'echo k {k}'")
+        if "grade" in actions:
+            out["grade"] = grade_edits(page, repeat, echo_changed("echo grade"),
+                                       lambda: page.evaluate(ECHO, "echo grade"), {})
+        if "move" in actions:
+            out["move"] = moves(page, min(repeat, n - 1), lambda i: (
+                f"() => ({ECHO})('echo clicks') === 'echo clicks {i + 1}'"), "↓ down")
+        if "k" in actions:
+            out["k"] = slider_steps(page, min(repeat, n - 5), lambda k: f"() => ({ECHO})('echo k') === 'echo k {k}'")
     finally:
         context.close()
     return out
@@ -261,6 +273,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--server-flag", action="append", default=[],
                         help="a streamlit option for the Ranklab server, e.g. --runner.postScriptGC=false")
+    parser.add_argument("--only", nargs="+", default=None,
+                        help="measure only these actions: grade, move, k, or page:action (\"nDCG lesson:k\")")
     parser.add_argument("--soak", type=int, default=0, help="N reruns, printing the server's memory")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -277,10 +291,10 @@ def main() -> None:
             for n in args.items:
                 floor_proc, floor_url = start("benchmarks/latency_floor_app.py", [], ["--items", str(n)])
                 try:
-                    floor = measure_floor(browser, floor_url, n, args.repeat)
+                    floor = measure_floor(browser, floor_url, n, args.repeat, set(args.only or ()) or None)
                 finally:
                     floor_proc.terminate()
-                ours = measure_ranklab(browser, url, n, args.repeat)
+                ours = measure_ranklab(browser, url, n, args.repeat, set(args.only or ()) or None)
                 for (where, action), (times, lost) in ours.items():
                     f_times, f_lost = floor[action]
                     ratio = statistics.median(times) / statistics.median(f_times) if times and f_times else float("nan")

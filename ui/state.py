@@ -37,6 +37,7 @@ KEYS = {
     "url": "state.url",                # the last ``ex`` value read from or written to the URL
     "messages": "state.messages",      # messages for the user, shown once by the next page
     "version": "state.version",        # bumped on every change not made by a data editor
+    "kept": "state.kept",              # {(query index, "ranking"|"tray"): version} of lists a change left alone
     "preset": "state.preset",          # name of the preset last loaded (or None)
     "published": "state.published",    # [(code, time)] of the last links written to the URL
     "encoded": "state.encoded",        # (example, its link code): the last example encoded
@@ -116,7 +117,7 @@ def get_example() -> Example:
         else:
             ss[KEYS["example"]] = example
             ss[KEYS["preset"]] = None
-            ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
+            _new_version(ss)
             _changed(previous, example)
     _publish(st, example)
     return example
@@ -144,9 +145,28 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
     if not from_editor and (old is None or old.queries != example.queries):
         # the grids start again only when their rows changed (not for a new k or mode,
         # which used to remount every grid in the browser)
-        ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
+        _new_version(ss, old, example)
     _publish(st, example)
     return True
+
+
+def _new_version(ss, old: Example | None = None, new: Example | None = None) -> None:
+    """Bump the editors' version after a change made outside them. A ranking or tray list that
+    ``old`` and ``new`` share keeps its editor's version (:data:`KEYS` ``kept``): its grid is not
+    built again in the browser (a move in the ranking cost the tray's grid 25 ms)."""
+    before = ss.get(KEYS["version"], 0)
+    kept = {}
+    if old is not None and new is not None and len(old.queries) == len(new.queries):
+        earlier = ss.get(KEYS["kept"]) or {}
+        for i, (a, b) in enumerate(zip(old.queries, new.queries, strict=True)):
+            for field in LISTS:
+                if getattr(a, field) == getattr(b, field):
+                    kept[(i, field)] = earlier.get((i, field), before)
+    ss[KEYS["kept"]] = kept
+    ss[KEYS["version"]] = before + 1
+
+
+LISTS = ("ranking", "tray")  # a query's lists that have an editor of their own
 
 
 def _changed(before: Example | None, after: Example) -> None:
@@ -191,7 +211,7 @@ def set_current_query(query: Query, *, from_editor: bool = False, index: int | N
 def reset_editors(message: str | None = None) -> None:
     """Start every data editor afresh from the example (their pending edits are dropped)."""
     st = _st()
-    st.session_state[KEYS["version"]] = st.session_state.get(KEYS["version"], 0) + 1
+    _new_version(st.session_state)
     if message:
         _messages(st).append(("error", message))
 
@@ -209,7 +229,9 @@ def editor_key(page: str, name: str = "editor", index: int = 0) -> str:
 
     The version changes whenever the example changes from outside the editors (a preset,
     a move, a permalink), so the editor restarts from the new rows instead of replaying
-    its old edits on them.
+    its old edits on them; a query's ranking or tray that such a change left as it was keeps
+    its version, and its grid (``name`` is the list: ``ranking`` or ``tray``).
     """
-    version = _st().session_state.get(KEYS["version"], 0)
+    ss = _st().session_state
+    version = (ss.get(KEYS["kept"]) or {}).get((index, name), ss.get(KEYS["version"], 0))
     return f"{page}.{name}.{index}.v{version}"

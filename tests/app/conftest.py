@@ -31,8 +31,10 @@ def example(at: AppTest):
 
 
 def editor_key(at: AppTest, page: str = "playground", name: str = "ranking", index: int = 0) -> str:
-    """The data editor's current widget key (it carries the example's version)."""
-    return f"{page}.{name}.{index}.v{at.session_state['state.version']}"
+    """The data editor's current widget key (it carries the example's version, or the version a
+    list kept when a change left it as it was)."""
+    kept = at.session_state["state.kept"] if "state.kept" in at.session_state else {}
+    return f"{page}.{name}.{index}.v{kept.get((index, name), at.session_state['state.version'])}"
 
 
 def edit(at: AppTest, edited_rows=None, added_rows=None, deleted_rows=None, **where) -> AppTest:

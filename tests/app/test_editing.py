@@ -137,3 +137,48 @@ def test_a_long_list_picks_the_item_to_move_by_its_rank():
     at.button(key="playground.pick.0.move").click().run()
     q = example(at).query
     assert q.ranking[-1].id == "x" and q.tray == ()
+
+
+def _with_tray():
+    from .conftest import new_app
+
+    items = tuple(model.Item(f"d{i}", f"result {i}", i % 2) for i in range(1, 6))
+    tray = (model.Item("x", "missed", 2), model.Item("y", "also missed", 1))
+    at = new_app(ex=codec.encode(model.Example((model.Query("5 items", items, tray),), k=3, mode="graded")))
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_a_move_in_the_ranking_keeps_the_trays_grid_and_its_edit():
+    # the tray's grid is built again in the browser only when its own rows changed (a move
+    # in the ranking cost it 25 ms, benchmarks/README.md); the ranking's grid starts afresh
+    app = _with_tray()
+    edit(app, edited_rows={0: {"grade": "3"}}, name="tray")
+    assert not errors(app)
+    tray_key, ranking_key = editor_key(app, name="tray"), editor_key(app)
+    tray = example(app).query.tray
+    assert [i.grade for i in tray] == [3, 1]
+    app.button(key="playground.pick.0.down").click().run()          # rank 1 moves to rank 2
+    q = example(app).query
+    assert [i.id for i in q.ranking[:2]] == ["d2", "d1"] and q.tray == tray
+    assert editor_key(app, name="tray") == tray_key                 # the same widget ...
+    assert app.session_state[tray_key]["edited_rows"]               # ... still holding its edit
+    assert editor_key(app) != ranking_key                           # the reordered rows: a new grid
+    # a second tray edit on top of the kept one is applied to the tray as it is now
+    edit(app, edited_rows={0: {"grade": "3"}, 1: {"grade": "0"}}, name="tray")
+    assert not errors(app)
+    assert [i.grade for i in example(app).query.tray] == [3, 0]
+    assert [i.id for i in example(app).query.ranking[:2]] == ["d2", "d1"]
+
+
+def test_a_move_into_the_tray_and_a_refused_value_start_both_grids_afresh():
+    app = _with_tray()
+    tray_key, ranking_key = editor_key(app, name="tray"), editor_key(app)
+    app.button(key="playground.pick.0.move").click().run()          # rank 1 leaves for the tray
+    assert [i.id for i in example(app).query.tray] == ["x", "y", "d1"]
+    assert editor_key(app, name="tray") != tray_key and editor_key(app) != ranking_key
+    tray_key, ranking_key = editor_key(app, name="tray"), editor_key(app)
+    edit(app, edited_rows={0: {"grade": "-1"}})                     # refused: the grids start again
+    assert errors(app)
+    assert editor_key(app, name="tray") != tray_key and editor_key(app) != ranking_key

@@ -246,3 +246,48 @@ def _grades_in_a_row(server, page) -> None:
                                  f"page reads {summary_link(page, 'nDCG@5').inner_text()!r}") from None
         wait_ready(page)
         page.wait_for_timeout(250)
+
+
+def recall_at_3_is(value: str) -> str:
+    return ("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+            f".some(a => /Recall@3 = {re.escape(value)}$/.test(a.innerText.trim()))")
+
+
+def test_a_move_in_the_ranking_keeps_the_trays_grid_and_a_tray_edit_after_it_counts(server, page):
+    # d1..d5 graded 1 0 1 0 1, the tray x (2) and y (1): R = 5. The tray's grid is not built
+    # again by a move in the ranking (the same element in the page), and an edit typed in it
+    # afterwards reaches the measures
+    items = tuple(model.Item(f"d{i}", f"result {i}", i % 2) for i in range(1, 6))
+    tray = (model.Item("x", "missed", 2), model.Item("y", "also missed", 1))
+    ex = model.Example((model.Query("5 items", items, tray),), k=3, mode="graded")
+    page.goto(f"{server}/?ex={codec.encode(ex)}")
+    wait_ready(page)
+    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
+    page.wait_for_function(recall_at_3_is("0.4"), timeout=TIMEOUT)      # d1, d3 of 5
+    wait_ready(page)
+    grids = "() => [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')]"
+    page.evaluate(f"() => ({grids})().forEach((g, i) => g.dataset.mark = 'before-' + i)")
+    page.get_by_role("button", name="↓ down").first.click()             # d1 to rank 2
+    page.wait_for_function(cell_is(0, 3, "d2"), timeout=TIMEOUT)
+    wait_ready(page)
+    marks = page.evaluate(f"() => ({grids})().map(g => g.dataset.mark || '')")
+    assert marks == ["", "before-1"], marks    # the ranking's grid is new, the tray's the same
+    # the tray: grade, label, id (no rank column); x's grade 2 -> 0 makes R = 4: 2 / 4
+    tray_grid = page.locator("[data-testid='stDataFrame']").nth(1)
+
+    def type_tray_grade() -> None:
+        page.keyboard.press("Escape")
+        tray_grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(800)
+        box = tray_grid.bounding_box()
+        page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)
+        page.wait_for_timeout(300)
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(300)
+        page.keyboard.press("Control+A")
+        page.keyboard.type("0")
+        page.wait_for_timeout(300)
+        page.keyboard.press("Enter")
+
+    act_until(page, type_tray_grade, recall_at_3_is("0.5"))
+    shot(page, "tray_kept_after_move")
