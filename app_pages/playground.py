@@ -1,5 +1,7 @@
 """Playground: edit a ranking and its grades, and see every metric at k."""
 
+import functools
+
 import streamlit as st
 
 import metrics
@@ -125,7 +127,10 @@ def at_k(head, right, below) -> None:
     with head:
         widgets.k_slider(PAGE, len(q.ranking))
         if q.ranking:
-            render.strip(views.item_rows(q.ranking), k, key=f"{PAGE}.strip")
+            render.strip(views.item_rows(q.ranking), k, key=widgets.strip_key(PAGE),
+                         on_tile=functools.partial(widgets.cycle_grade, PAGE, ex.current))
+            st.caption(_("Click a tile to switch it between relevant and not relevant.") if ex.mode == "binary"
+                       else _("Click a tile to give it the next grade (after the highest, 0 again)."))
     if not q.ranking:
         return
     with below:

@@ -12,7 +12,9 @@ Debian's Chromium, and prints p50 and p95 in milliseconds for each action:
 - **move**: the "↓ down" button (Playground, k = n); until the nDCG@k shown changes, i.e. the
   measures show the new order (the floor: until a counter echoes the click);
 - **k**: the slider moved one step with the arrow key (Playground and the nDCG lesson); until
-  the measures show the new k (the floor: until ``st.write`` echoes it).
+  the measures show the new k (the floor: until ``st.write`` echoes it);
+- **tile**: a click on a tile of the Playground's strip (ranks 1..5 in turn), which gives its
+  item the next grade; until the nDCG@k shown changes (the floor: its button, as for a move).
 
 The ratio column divides Ranklab's p50 by the floor's p50 for the same action and size.
 Actions whose effect never appeared within 10 s are counted as lost (and not timed).
@@ -159,6 +161,20 @@ def grade_edits(page, repeat: int, condition: str, read, grades: dict[int, int])
     return times, lost
 
 
+def tile_clicks(page, repeat: int, condition: str, read) -> tuple[list[float], int]:
+    """Clicks on the strip's tiles of ranks 1..5 in turn (each gives its item the next grade)."""
+    times, lost = [], 0
+    for i in range(repeat):
+        tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").nth(i % 5)
+        tile.scroll_into_view_if_needed()
+        box = tile.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        ms = timed(page, lambda: page.mouse.click(x, y), condition, read())  # noqa: B023 (called at once)
+        times.append(ms) if ms is not None else None
+        lost += ms is None
+    return times, lost
+
+
 def slider_steps(page, repeat: int, condition_for) -> tuple[list[float], int]:
     times, lost = [], 0
     thumb = page.locator(SLIDER).first
@@ -200,6 +216,9 @@ def measure_ranklab(browser, url: str, n: int, repeat: int, only: set | None = N
             grades = {row: item.grade for row, item in enumerate(example(n).query.ranking, start=1)}
             out[("Playground", "grade")] = grade_edits(page, repeat, changed(NDCG_TEXT),
                                                        lambda: text_of(page, NDCG_TEXT), grades)
+        if wanted("Playground", "tile"):
+            open_page(page, f"{url}/?ex={code}")
+            out[("Playground", "tile")] = tile_clicks(page, repeat, changed(NDCG_TEXT), lambda: text_of(page, NDCG_TEXT))
         # a move is timed until the measures show the new order: with k = n, nDCG@k changes
         # with every step of the grade-4 item down the list
         if wanted("Playground", "move"):
@@ -222,9 +241,12 @@ def measure_ranklab(browser, url: str, n: int, repeat: int, only: set | None = N
     return out
 
 
+FLOOR_OF = {"tile": "move"}  # a click on a tile is measured against the floor's button click
+
+
 def measure_floor(browser, url: str, n: int, repeat: int, only: set | None = None) -> dict:
     out = {}
-    actions = {a.split(":")[-1] for a in only} if only else {"grade", "move", "k"}
+    actions = {FLOOR_OF.get(a.split(":")[-1], a.split(":")[-1]) for a in only} if only else {"grade", "move", "k"}
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
@@ -296,7 +318,7 @@ def main() -> None:
                     floor_proc.terminate()
                 ours = measure_ranklab(browser, url, n, args.repeat, set(args.only or ()) or None)
                 for (where, action), (times, lost) in ours.items():
-                    f_times, f_lost = floor[action]
+                    f_times, f_lost = floor[FLOOR_OF.get(action, action)]
                     ratio = statistics.median(times) / statistics.median(f_times) if times and f_times else float("nan")
                     rows.append(f"| {where} | {n} | {action} | {pct(times, .5):.0f} | {pct(times, .95):.0f} | "
                                 f"{pct(f_times, .5):.0f} | {pct(f_times, .95):.0f} | {ratio:.2f}x | "

@@ -92,6 +92,22 @@ def _pick_k(key: str) -> Callable[[], None]:
     return callback
 
 
+def _picked_tile(key: str, on_tile: Callable[[int], None]) -> Callable[[], None]:
+    """The strip's selection callback: ``on_tile(rank)`` for a whole-number rank >= 1 (the
+    value comes from the browser: anything else is ignored)."""
+    def callback() -> None:
+        event = st.session_state.get(key)
+        try:
+            rank = event["selection"][charts.TILE][0]["rank"]
+        except (KeyError, IndexError, TypeError):
+            return
+        if isinstance(rank, int | float) and not isinstance(rank, bool) and math.isfinite(rank) \
+                and rank >= 1 and rank == int(rank):
+            on_tile(int(rank))
+
+    return callback
+
+
 def _export_spec(plot: charts.Plot) -> dict:
     spec = plot.to_dict(validate=False)
     if spec.get("width") == "container":
@@ -118,18 +134,23 @@ def _svg(plot: charts.Plot) -> Callable[[], str]:
 
 
 def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_k: bool = False,
-          export: bool = True, **kwargs) -> None:
+          on_tile: Callable[[int], None] | None = None, export: bool = True, **kwargs) -> None:
     """Show ``builder(*args, **kwargs)`` (a :mod:`ui.charts` function) with PNG/SVG downloads.
 
     The chart's template spec is cached (:class:`ui.charts.Plot`); only its data are new on
-    each run. When ``pick_k``, clicking a point sets k for every page.
+    each run. When ``pick_k``, clicking a point sets k for every page; ``on_tile(rank)`` is
+    called with the rank of a ranking strip's tile clicked (the chart's selection ``TILE``).
     """
     plot = builder(*args, **kwargs)
     spec = plot.spec()
     spec.setdefault("description", describe(spec, name, export))
-    st.vega_lite_chart(spec, key=key, width="stretch",
-                       on_select=_pick_k(key) if pick_k else "ignore",
-                       selection_mode=PICK if pick_k else None)
+    if pick_k:
+        on_select, mode = _pick_k(key), PICK
+    elif on_tile is not None:
+        on_select, mode = _picked_tile(key, on_tile), charts.TILE
+    else:
+        on_select, mode = "ignore", None
+    st.vega_lite_chart(spec, key=key, width="stretch", on_select=on_select, selection_mode=mode)
     if export:
         row = st.container(horizontal=True, vertical_alignment="center")
         row.download_button(_("chart as PNG"), _png(plot), file_name=f"{name}.png", mime="image/png",
@@ -180,10 +201,12 @@ def describe(spec: Mapping, name: str, with_table: bool) -> str:
                    if with_table else ".")
 
 
-def strip(items: Sequence[Mapping], k: int, *, key: str) -> None:
-    """The ranked list as coloured tiles (:func:`ui.charts.ranking_strip`), no downloads."""
+def strip(items: Sequence[Mapping], k: int, *, key: str, on_tile: Callable[[int], None] | None = None) -> None:
+    """The ranked list as coloured tiles (:func:`ui.charts.ranking_strip`), no downloads;
+    ``on_tile(rank)``: called when a tile is clicked."""
     chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, export=False,
-          name=_("the ranked list as tiles coloured by grade, faded past k"))
+          name=_("the ranked list as tiles coloured by grade, faded past k"), on_tile=on_tile,
+          pickable=on_tile is not None)
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,

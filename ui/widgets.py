@@ -421,6 +421,47 @@ def move_item(key: str, i: int, action: str) -> None:
         st.rerun()  # the whole page at once (the buttons sit in a fragment), not the fragment first
 
 
+def next_grade(grade: int | None, mode: str, top: int) -> int:
+    """The grade a click on an item's tile gives it: binary, 0 ↔ 1; graded, one more, and
+    after ``top`` back to 0; an unjudged item (``None``) becomes 0.
+
+    >>> [next_grade(g, "graded", 3) for g in (0, 1, 2, 3, None)]
+    [1, 2, 3, 0, 0]
+    >>> [next_grade(g, "binary", 3) for g in (0, 1, 2, None)]
+    [1, 0, 0, 0]
+    """
+    if grade is None:
+        return 0
+    if mode == "binary":
+        return 0 if grade >= 1 else 1
+    return grade + 1 if grade < top else 0
+
+
+TILE_CLICKS = "{page}.tile_clicks"  # session key: tiles clicked so far (a fresh strip after each)
+
+
+def strip_key(page: str) -> str:
+    """The clickable strip's key: new after each click, so that the strip starts without a
+    selection and a second click on the same tile counts again."""
+    return f"{page}.strip.{st.session_state.get(TILE_CLICKS.format(page=page), 0)}"
+
+
+def cycle_grade(page: str, i: int, rank: int) -> None:
+    """A click on the tile at ``rank`` of query ``i``: that item's :func:`next_grade`, where the
+    top grade is the query's highest (at least 3). The whole page follows (the grids included)."""
+    ex = state.get_example()
+    if not 0 <= i < len(ex.queries) or not 1 <= rank <= len(ex.queries[i].ranking):
+        return  # a click on a list that changed since it was drawn
+    q = ex.queries[i]
+    top = min(max([3] + [it.grade for it in q.ranking + q.tray if it.grade is not None]), validation.LIMITS.grade_max)
+    ranking = list(q.ranking)
+    ranking[rank - 1] = replace(ranking[rank - 1], grade=next_grade(ranking[rank - 1].grade, ex.mode, top))
+    clicks = TILE_CLICKS.format(page=page)
+    st.session_state[clicks] = st.session_state.get(clicks, 0) + 1
+    if state.set_current_query(replace(q, ranking=tuple(ranking)), index=i):
+        st.rerun()  # the whole page (the strip sits in a fragment): the grid shows the new grade
+
+
 def _pick_by_position(key: str, ranked: int, missed: int) -> None:
     """For long lists: the item to move by its rank (or its place in the tray), a number
     box instead of a select box listing every item, which the browser drew again after every

@@ -1,5 +1,7 @@
 """Editing the Playground's grid: every change typed is applied exactly, or refused with a message."""
 
+from streamlit.testing.v1 import AppTest
+
 from ui import codec, model, presets, state
 
 from .conftest import edit, editor_key, errors, example
@@ -182,3 +184,67 @@ def test_a_move_into_the_tray_and_a_refused_value_start_both_grids_afresh():
     edit(app, edited_rows={0: {"grade": "-1"}})                     # refused: the grids start again
     assert errors(app)
     assert editor_key(app, name="tray") != tray_key and editor_key(app) != ranking_key
+
+
+def _tile_app(example_code: str, rank: int) -> AppTest:
+    """A page with one button whose click is a click on the strip's tile at ``rank``
+    (AppTest cannot click inside a chart; the browser test does)."""
+    def script(rank: int = 0):
+        import streamlit as st
+
+        from ui import state, widgets
+
+        st.button("tile", key="tile", on_click=widgets.cycle_grade, args=("playground", state.get_example().current, rank))
+
+    at = AppTest.from_function(script, kwargs={"rank": rank}, default_timeout=30)
+    at.query_params["ex"] = example_code
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_a_click_on_a_tile_steps_its_grade_and_wraps_at_the_top():
+    items = (model.Item("a", "A", 3), model.Item("b", "B", 0), model.Item("c", "C", None))
+    graded = codec.encode(model.Example((model.Query("q", items),), k=2, mode="graded"))
+    at = _tile_app(graded, 1)
+    grades = lambda: [i.grade for i in at.session_state["state.example"].query.ranking]  # noqa: E731
+    at.button(key="tile").click().run()
+    assert grades() == [0, 0, None]          # 3 is the top (at least 3): back to 0
+    at.button(key="tile").click().run()
+    assert grades() == [1, 0, None]
+    at = _tile_app(graded, 3)
+    at.button(key="tile").click().run()
+    assert grades() == [3, 0, 0]             # unjudged becomes 0
+    binary = codec.encode(model.Example((model.Query("q", items),), k=2, mode="binary"))
+    at = _tile_app(binary, 1)
+    at.button(key="tile").click().run()
+    assert grades() == [0, 0, None]          # binary: relevant (3) -> not relevant
+    at.button(key="tile").click().run()
+    assert grades() == [1, 0, None]
+    assert at.session_state["playground.tile_clicks"] == 2   # each click a fresh strip
+
+
+def test_a_click_on_a_tile_that_is_gone_changes_nothing():
+    items = (model.Item("a", "A", 1),)
+    at = _tile_app(codec.encode(model.Example((model.Query("q", items),), k=1, mode="graded")), 5)
+    at.button(key="tile").click().run()
+    assert not at.exception
+    assert [i.grade for i in at.session_state["state.example"].query.ranking] == [1]
+
+
+def test_the_strip_reads_only_a_whole_rank_from_the_browser(monkeypatch):
+    # the selection comes from the browser: anything but a whole number >= 1 is ignored
+    from ui import charts, render
+
+    picked = []
+    callback = render._picked_tile("strip", picked.append)
+    bad_ranks = (0, -1, 1.5, float("nan"), float("inf"), "2", True, None, [1])
+    events = [None, {}, {"selection": {}}, {"selection": {charts.TILE: []}}, {"selection": {charts.TILE: [5]}}]
+    events += [{"selection": {charts.TILE: [{"rank": v}]}} for v in bad_ranks]
+    for event in events:
+        monkeypatch.setattr(render.st, "session_state", {"strip": event})
+        callback()
+    assert picked == []
+    monkeypatch.setattr(render.st, "session_state", {"strip": {"selection": {charts.TILE: [{"rank": 3.0}]}}})
+    callback()
+    assert picked == [3]

@@ -291,3 +291,42 @@ def test_a_move_in_the_ranking_keeps_the_trays_grid_and_a_tray_edit_after_it_cou
 
     act_until(page, type_tray_grade, recall_at_3_is("0.5"))
     shot(page, "tray_kept_after_move")
+
+
+def click_tile(page, rank: int) -> None:
+    """Click the strip's tile at ``rank`` where a person would: its middle, on its label."""
+    tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").nth(rank - 1)
+    tile.scroll_into_view_if_needed()
+    box = tile.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_click_on_a_tile_gives_it_the_next_grade(server, page):
+    open_playground(server, page)
+    # the cat in the box, binary: rank 1 (not relevant) clicked becomes relevant, P@2 = 2 / 2;
+    # clicked again, not relevant: P@2 = 1 / 2; the grid follows each time
+    click_tile(page, 1)
+    page.wait_for_function(precision_at_2_is("1"), timeout=TIMEOUT)
+    page.wait_for_function(cell_is(0, 1, "1"), timeout=TIMEOUT)
+    wait_ready(page)
+    click_tile(page, 1)
+    page.wait_for_function(precision_at_2_is("0.5"), timeout=TIMEOUT)
+    page.wait_for_function(cell_is(0, 1, "0"), timeout=TIMEOUT)
+    wait_ready(page)
+    shot(page, "tile_clicked")
+
+
+def test_a_click_on_a_graded_tile_steps_up_and_wraps(server, page):
+    # grades 2, 3, 0 (the top is 3): rank 1 becomes 3, then 0
+    items = (model.Item("a", "first", 2), model.Item("b", "second", 3), model.Item("c", "third", 0))
+    ex = model.Example((model.Query("3 items", items),), k=1, mode="graded")
+    page.goto(f"{server}/?ex={codec.encode(ex)}")
+    wait_ready(page)
+    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
+    wait_ready(page)
+    for grade in ("3", "0"):
+        click_tile(page, 1)
+        page.wait_for_function(cell_is(0, 1, grade), timeout=TIMEOUT)
+        wait_ready(page)
+    # DCG@1 = grade of rank 1 = 0 now
+    assert re.search(r"= 0$", summary_link(page, "DCG@1").inner_text().strip())
