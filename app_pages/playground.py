@@ -65,7 +65,9 @@ def main() -> None:
     st.title(_("Playground"))
     render.messages()
     undo_row = st.container()  # filled after the editors, so that it knows this run's edits
-    top = st.columns([3, 2, 3])
+    # the relevance switch's two labels need ~220 px (French), which [3, 2, 3] did not give it
+    # at 1024 px with the sidebar open: "graded (0..10)" ran out of its column
+    top = st.columns([5, 3, 6])
     with top[0]:
         widgets.preset_picker(PAGE)
     with top[1]:
@@ -106,7 +108,7 @@ def main() -> None:
     with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
         # the browser's address is the link (no code block showing it again: st.code made the
         # first visit load a 1.5 MB syntax highlighter, and it changed on every rerun)
-        render.copy_link(link, label=_("Copy link to this example"))
+        render.copy_link(link)  # "Copy link": one line in every language at 1024 px
         presenter.toggle(on=True)
 
 

@@ -259,7 +259,9 @@ _COPY_BUTTON = """
 <style>
   body {{ margin: 0; font-family: "Source Sans Pro", "Source Sans 3", sans-serif; }}
   button {{ font: inherit; font-size: 15px; padding: 6px 14px; border-radius: 8px; cursor: pointer;
-           border: 1px solid rgba(49, 51, 63, 0.2); background: #ffffff; color: #31333f; }}
+           border: 1px solid rgba(49, 51, 63, 0.2); background: #ffffff; color: #31333f;
+           /* one line, always: the frame is 42 px high, a second line was cut off */
+           white-space: nowrap; max-width: 100%; overflow: hidden; text-overflow: ellipsis; }}
   button:hover {{ border-color: #ff4b4b; color: #ff4b4b; }}
 </style>
 <button id="copy" type="button" title="{tip}">🔗 {label}</button>

@@ -213,7 +213,7 @@ def test_the_copy_link_button_copies_a_permalink(server, browser):
         page.get_by_role("option", name="White cat in the box (graded)").click()
         page.wait_for_function("() => document.body.innerText.includes('Loaded: White cat')", timeout=TIMEOUT)
         wait_ready(page)
-        button = page.frame_locator("iframe[title='st.iframe']").get_by_role("button", name="Copy link to this example")
+        button = page.frame_locator("iframe[title='st.iframe']").get_by_role("button", name="Copy link")
         button.scroll_into_view_if_needed()
         button.click()
         page.frame_locator("iframe[title='st.iframe']").get_by_text("✓ Link copied").wait_for(timeout=TIMEOUT)

@@ -330,3 +330,33 @@ def test_a_click_on_a_graded_tile_steps_up_and_wraps(server, page):
         wait_ready(page)
     # DCG@1 = grade of rank 1 = 0 now
     assert re.search(r"= 0$", summary_link(page, "DCG@1").inner_text().strip())
+
+
+SWITCH_FITS = ("""() => [...document.querySelectorAll('[data-testid="stButtonGroup"]')].flatMap(g => {
+  const c = g.closest('[data-testid="stColumn"]').getBoundingClientRect();
+  return [...g.querySelectorAll('button')].filter(b => b.innerText.trim())
+    .filter(b => { const r = b.getBoundingClientRect(); return r.left < c.left - 1 || r.right > c.right + 1; })
+    .map(b => b.innerText); })""")
+COPY_FITS = ("""() => { const f = [...document.querySelectorAll('iframe')].find(f => {
+  try { return !!f.contentDocument.getElementById('copy'); } catch (e) { return false; } });
+  if (!f) return null;
+  const b = f.contentDocument.getElementById('copy');
+  return b.getBoundingClientRect().bottom <= f.getBoundingClientRect().height && b.scrollWidth <= b.clientWidth + 1; }""")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ko", "zh"])
+def test_the_relevance_switch_and_the_copy_button_fit_at_1024_px(server, browser, lang):
+    # "graded (0..10)" ran 14 px out of its column (French 17 px), and "Copy link to this
+    # example" took two lines in a frame of one
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(server if lang == "en" else f"{server}/?lang={lang}")
+        wait_ready(page)
+        page.wait_for_selector("[data-testid='stButtonGroup'] button", timeout=TIMEOUT)
+        page.wait_for_function(f"() => ({COPY_FITS})() !== null", timeout=TIMEOUT)
+        assert page.evaluate(SWITCH_FITS) == []
+        assert page.evaluate(COPY_FITS) is True
+        shot(page, f"top_row_1024_{lang}")
+    finally:
+        context.close()
