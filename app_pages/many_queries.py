@@ -35,7 +35,7 @@ def main() -> None:
                   "queries of RR and AP: every query counts the same, however many relevant documents it has."))
     render.messages()
     ex = state.get_example()
-    top = st.columns([3, 4, 3])
+    top = st.columns([3, 2, 4])  # the relevance switch needs ~220 px at 1024 (widgets.mode_switch)
     with top[0]:
         widgets.preset_picker(PAGE)
     with top[2]:

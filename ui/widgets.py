@@ -67,7 +67,8 @@ def k_slider(page: str, n: int) -> int:
 
 
 def mode_switch(page: str) -> str:
-    """Binary (relevant or not) or graded relevance."""
+    """Binary (relevant or not) or graded relevance. Its column needs about 220 px (the French
+    labels): tests/browser/test_editing_browser.py checks it at 1024 px in every language."""
     ex = state.get_example()
     key = f"{page}.mode"
     _show(key, ex.mode)
@@ -141,7 +142,8 @@ def example_bar(page: str, n: int, *, k_slot: bool = False):
     with ``k_slot=True`` the empty place where the k slider goes: the caller draws it there
     (:func:`k_slider`) from the fragment that a new k reruns."""
     several = len(state.get_example().queries) > 1
-    cols = st.columns([2, 5, 3] if several else [6, 3], gap="medium")
+    # the relevance switch's labels need ~220 px (French) at 1024 px with the sidebar open
+    cols = st.columns([2, 3, 4] if several else [4, 3], gap="medium")
     if several:
         with cols[0]:
             query_picker(page)
