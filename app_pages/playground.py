@@ -131,8 +131,7 @@ def at_k(head, right, below) -> None:
         if q.ranking:
             render.strip(views.item_rows(q.ranking), k, key=widgets.strip_key(PAGE),
                          on_tile=functools.partial(widgets.cycle_grade, PAGE, ex.current))
-            st.caption(_("Click a tile to switch it between relevant and not relevant.") if ex.mode == "binary"
-                       else _("Click a tile to give it the next grade (after the highest, 0 again)."))
+            widgets.tile_caption(ex.mode)
     if not q.ranking:
         return
     with below:

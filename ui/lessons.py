@@ -3,6 +3,7 @@ and (for lessons) the header, the queued messages, the example bar and the empty
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -111,8 +112,10 @@ def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot) 
     with k_slot:  # the bar's slider, drawn here so that a new k reruns only this fragment
         widgets.k_slider(page, len(example.query.ranking))
     lesson = inputs(example)
-    if strip:
-        render.strip(views.item_rows(lesson.query.ranking), lesson.k, key=f"{page}.strip")
+    if strip:  # its tiles clickable, as on the Playground: a click gives the result the next grade
+        render.strip(views.item_rows(lesson.query.ranking), lesson.k, key=widgets.strip_key(page),
+                     on_tile=functools.partial(widgets.cycle_grade, page, example.current))
+        widgets.tile_caption(example.mode)
     predict.predict_first(page, lesson)
     body(lesson)
 

@@ -448,6 +448,12 @@ def strip_key(page: str) -> str:
     return f"{page}.strip.{st.session_state.get(TILE_CLICKS.format(page=page), 0)}"
 
 
+def tile_caption(mode: str) -> None:
+    """What a click on a strip's tile does, under the strip."""
+    st.caption(_("Click a tile to switch it between relevant and not relevant.") if mode == "binary"
+               else _("Click a tile to give it the next grade (after the highest, 0 again)."))
+
+
 def cycle_grade(page: str, i: int, rank: int) -> None:
     """A click on the tile at ``rank`` of query ``i``: that item's :func:`next_grade`, where the
     top grade is the query's highest (at least 3). The whole page follows (the grids included)."""

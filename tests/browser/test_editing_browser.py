@@ -332,6 +332,25 @@ def test_a_click_on_a_graded_tile_steps_up_and_wraps(server, page):
     assert re.search(r"= 0$", summary_link(page, "DCG@1").inner_text().strip())
 
 
+def metric_is(label: str, value: str) -> str:
+    return ("() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
+            f".some(m => m.innerText.includes({label!r}) && m.innerText.includes({value!r}))")
+
+
+def test_a_click_on_a_lessons_tile_gives_it_the_next_grade(server, page):
+    # "What does the user do?" on the cat in the box (binary, k = 2): rank 1 made relevant
+    # by a click gives P@2 = 2 / 2 and RR = 1 / 1
+    page.goto(f"{server}/lesson_users")
+    wait_ready(page)
+    page.wait_for_function(metric_is("P@2", "0.5000"), timeout=TIMEOUT)
+    wait_ready(page)
+    click_tile(page, 1)
+    page.wait_for_function(metric_is("P@2", "1.0000"), timeout=TIMEOUT)
+    page.wait_for_function(metric_is("RR", "1.0000"), timeout=TIMEOUT)
+    wait_ready(page)
+    shot(page, "lesson_tile_clicked")
+
+
 SWITCH_FITS = ("""() => [...document.querySelectorAll('[data-testid="stButtonGroup"]')].flatMap(g => {
   const c = g.closest('[data-testid="stColumn"]').getBoundingClientRect();
   return [...g.querySelectorAll('button')].filter(b => b.innerText.trim())
