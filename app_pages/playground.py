@@ -1,7 +1,5 @@
 """Playground: edit a ranking and its grades, and see every metric at k."""
 
-import functools
-
 import streamlit as st
 
 import metrics
@@ -129,9 +127,7 @@ def at_k(head, right, below) -> None:
     with head:
         widgets.k_slider(PAGE, len(q.ranking))
         if q.ranking:
-            render.strip(views.item_rows(q.ranking), k, key=widgets.strip_key(PAGE),
-                         on_tile=functools.partial(widgets.cycle_grade, PAGE, ex.current))
-            widgets.tile_caption(ex.mode)
+            widgets.grade_strip(PAGE, ex.current, q, k, ex.mode)
     if not q.ranking:
         return
     with below:

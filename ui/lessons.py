@@ -3,14 +3,13 @@ and (for lessons) the header, the queued messages, the example bar and the empty
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 
 import metrics
-from ui import options, predict, presenter, render, state, views, widgets
+from ui import options, predict, presenter, render, state, widgets
 from ui.model import Example, Query
 
 from .i18n import _
@@ -113,9 +112,7 @@ def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot) 
         widgets.k_slider(page, len(example.query.ranking))
     lesson = inputs(example)
     if strip:  # its tiles clickable, as on the Playground: a click gives the result the next grade
-        render.strip(views.item_rows(lesson.query.ranking), lesson.k, key=widgets.strip_key(page),
-                     on_tile=functools.partial(widgets.cycle_grade, page, example.current))
-        widgets.tile_caption(example.mode)
+        widgets.grade_strip(page, example.current, lesson.query, lesson.k, example.mode)
     predict.predict_first(page, lesson)
     body(lesson)
 

@@ -77,33 +77,39 @@ def notes(pairs: Sequence[tuple[str, str]]) -> None:
         (st.error if level == "error" else st.warning)(escape_markdown(text), icon="⚠️")
 
 
+def _selected(key: str, name: str, field: str) -> int | None:
+    """The whole number >= 1 that chart ``key``'s selection ``name`` holds in ``field`` (its
+    first point), else None: the event comes from the browser, so anything else (a missing
+    part, text, a fraction, infinity, a bool) is ignored.
+
+    A click on a point of the curve gives ``{"selection": {"pick": [{"k": 3}]}}``.
+    """
+    event = st.session_state.get(key)
+    try:
+        value = event["selection"][name][0][field]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) \
+            and value >= 1 and value == int(value):
+        return int(value)
+    return None
+
+
 def _pick_k(key: str) -> Callable[[], None]:
     def callback() -> None:
-        event = st.session_state.get(key)
-        try:
-            picked = event["selection"][PICK]
-        except (KeyError, TypeError):
-            return
-        if picked:
-            value = picked[0].get("k")
-            if isinstance(value, int | float) and value >= 1 and state.update(k=int(value)):
-                st.rerun()  # the whole page: the k slider (outside the chart's fragment) follows
+        k = _selected(key, PICK, "k")
+        if k is not None and state.update(k=k):
+            st.rerun()  # the whole page: the k slider (outside the chart's fragment) follows
 
     return callback
 
 
 def _picked_tile(key: str, on_tile: Callable[[int], None]) -> Callable[[], None]:
-    """The strip's selection callback: ``on_tile(rank)`` for a whole-number rank >= 1 (the
-    value comes from the browser: anything else is ignored)."""
+    """The strip's selection callback: ``on_tile(rank)`` for the rank of the tile clicked."""
     def callback() -> None:
-        event = st.session_state.get(key)
-        try:
-            rank = event["selection"][charts.TILE][0]["rank"]
-        except (KeyError, IndexError, TypeError):
-            return
-        if isinstance(rank, int | float) and not isinstance(rank, bool) and math.isfinite(rank) \
-                and rank >= 1 and rank == int(rank):
-            on_tile(int(rank))
+        rank = _selected(key, charts.TILE, "rank")
+        if rank is not None:
+            on_tile(rank)
 
     return callback
 

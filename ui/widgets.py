@@ -6,15 +6,16 @@ the example through a callback, so every page sees the same example.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
-from . import model, presets, state, validation
+from . import model, presets, state, validation, views
 from .i18n import N_, _, ngettext, shown
-from .render import copy_link, messages, permalink, plain
+from .render import copy_link, messages, permalink, plain, strip
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "move_item", "drag_order", "example_bar", "GRADE_HELP"]
@@ -442,14 +443,14 @@ def next_grade(grade: int | None, mode: str, top: int) -> int:
 TILE_CLICKS = "{page}.tile_clicks"  # session key: tiles clicked so far (a fresh strip after each)
 
 
-def strip_key(page: str) -> str:
-    """The clickable strip's key: new after each click, so that the strip starts without a
-    selection and a second click on the same tile counts again."""
-    return f"{page}.strip.{st.session_state.get(TILE_CLICKS.format(page=page), 0)}"
+def grade_strip(page: str, index: int, query, k: int, mode: str) -> None:
+    """Query ``index``'s ranked list as tiles (:func:`ui.render.strip`); a click on a tile gives
+    its result the next grade (:func:`cycle_grade`), and a caption under the strip says so.
 
-
-def tile_caption(mode: str) -> None:
-    """What a click on a strip's tile does, under the strip."""
+    The strip's key changes after each click, so that it starts without a selection and a
+    second click on the same tile counts again."""
+    key = f"{page}.strip.{st.session_state.get(TILE_CLICKS.format(page=page), 0)}"
+    strip(views.item_rows(query.ranking), k, key=key, on_tile=functools.partial(cycle_grade, page, index))
     st.caption(_("Click a tile to switch it between relevant and not relevant.") if mode == "binary"
                else _("Click a tile to give it the next grade (after the highest, 0 again)."))
 
