@@ -28,25 +28,28 @@ __all__ = ["plain", "messages", "notes", "chart", "strip", "step_table", "formul
            "download_solution", "copy_link", "permalink", "values_shown"]
 
 
-# seconds the run waits once the values a reader watches are sent (RANKLAB_PAINT_PAUSE; the
-# app's tests set 0): about one frame of a 60 Hz screen
+# seconds the run waits once the values a reader watches are sent (RANKLAB_PAINT_PAUSE, which
+# the app's tests set to 0, overrides both): about one frame of a 60 Hz screen on the Playground;
+# longer on a lesson, where the browser first spends about 40 ms marking the 20–40 elements of
+# the lesson's fragment stale when the run starts (a pause of one frame ended before that did)
 PAINT_PAUSE = 0.012
+LESSON_PAUSE = 0.07
 
 
-def values_shown() -> None:
+def values_shown(pause: float = PAINT_PAUSE) -> None:
     """Let the browser paint the values just sent before the rest of the run reaches it.
 
     The browser renders each message of a run as it arrives, and paints only when it is
     free: a value sent first still waited for the charts and tables sent a few milliseconds
     after it (on the nDCG lesson, 100 items, the new value was in the page 20 ms after the
-    key and on the screen only after 100–160 ms). A pause of one frame here lets the browser
-    draw the values alone first; the charts follow one frame later. Measured in Chromium:
+    key and on the screen only after 100–160 ms). A pause of ``pause`` seconds here lets the
+    browser draw the values alone first; the charts follow. Measured in Chromium:
     benchmarks/README.md, issue 11.
     """
     try:
-        seconds = float(os.environ.get("RANKLAB_PAINT_PAUSE", PAINT_PAUSE))
+        seconds = float(os.environ.get("RANKLAB_PAINT_PAUSE", pause))
     except ValueError:
-        seconds = PAINT_PAUSE
+        seconds = pause
     if math.isfinite(seconds) and seconds > 0:
         time.sleep(min(seconds, 0.1))
 

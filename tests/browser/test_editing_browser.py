@@ -146,6 +146,33 @@ def test_quick_presses_on_the_k_slider_are_all_counted(server, page):
     assert page.locator("[data-testid='stPageLink']", has_text="Precision@12 =").count() == 1
 
 
+def test_quick_presses_on_a_lessons_k_slider_are_all_counted(server, page):
+    # a lesson's run waits longer after its values (ui.render.LESSON_PAUSE), so presses 150 ms
+    # apart arrive while a run is still going: each one must still count
+    from ui import codec, model
+
+    items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
+    example = model.Example((model.Query("100 items", items),), k=5, mode="graded")
+    page.goto(f"{server}/lesson_dcg?ex={codec.encode(example)}")
+    wait_ready(page)
+    thumb = page.locator("[data-testid='stSlider'] input[type='range']").first
+    thumb.focus()
+    for _ in range(7):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(150)
+    labels = "() => [...document.querySelectorAll('[data-testid=\"stMetricLabel\"]')].map(e => e.innerText)"
+    try:
+        page.wait_for_function(f"() => ({labels})().includes('nDCG@12')", timeout=TIMEOUT)
+    except Exception:
+        shot(page, "quick_presses_lesson")
+        raise AssertionError(f"after 7 presses from k = 5 the slider shows {thumb.input_value()} and the "
+                             f"tiles read {page.evaluate(labels)!r}") from None
+    wait_ready(page)
+    page.wait_for_timeout(1500)
+    assert thumb.input_value() == "12"
+    assert page.evaluate(labels) == ["CG@12", "DCG@12", "IDCG@12", "nDCG@12"]
+
+
 def test_the_k_slider_keeps_k_when_a_row_is_added(server, page):
     open_playground(server, page)
     add_row(page)

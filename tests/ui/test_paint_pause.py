@@ -22,3 +22,19 @@ def test_pause_follows_the_setting_within_bounds(monkeypatch, setting, slept):
         monkeypatch.setenv("RANKLAB_PAINT_PAUSE", setting)
     render.values_shown()
     assert calls == slept
+
+
+@pytest.mark.parametrize(("setting", "slept"), [
+    (None, [0.07]),     # not set: the page's own pause (a lesson's)
+    ("0", []),          # the setting overrides it: off
+    ("0.02", [0.02]),
+])
+def test_a_page_can_ask_for_a_longer_pause_which_the_setting_overrides(monkeypatch, setting, slept):
+    calls = []
+    monkeypatch.setattr(render.time, "sleep", calls.append)
+    if setting is None:
+        monkeypatch.delenv("RANKLAB_PAINT_PAUSE", raising=False)
+    else:
+        monkeypatch.setenv("RANKLAB_PAINT_PAUSE", setting)
+    render.values_shown(0.07)
+    assert calls == slept
