@@ -138,8 +138,10 @@ def at_k(head, right, below) -> None:
         series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
                   "nDCG": views.curve(nd, "ndcg")}
         # the one element a move redraws at length (45 ms of the browser's time, 100 items):
-        # everything above is painted before it arrives
-        render.values_shown()
+        # everything above is painted before it arrives; a new k (this fragment's run alone)
+        # waits longer. A page's run (a typed grade) keeps one frame: a longer pause in it lost
+        # typed grades in the fourth session (benchmarks/README.md)
+        render.values_shown(render.FRAGMENT_PAUSE if render.fragment_run() else render.PAINT_PAUSE)
         render.chart(charts.metric_over_k, series, k=k,
                      title=_("Precision, recall and nDCG at every k (click a point)"),
                      key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from . import charts, codec, state
 from .charts import PICK
@@ -30,10 +31,16 @@ __all__ = ["plain", "messages", "notes", "chart", "strip", "step_table", "formul
 
 # seconds the run waits once the values a reader watches are sent (RANKLAB_PAINT_PAUSE, which
 # the app's tests set to 0, overrides both): about one frame of a 60 Hz screen on the Playground;
-# longer on a lesson, where the browser first spends about 40 ms marking the 20–40 elements of
-# the lesson's fragment stale when the run starts (a pause of one frame ended before that did)
+# longer in a run of a fragment alone (a new k), where the browser first spends about 40 ms
+# marking the 20–40 elements of the fragment stale (a pause of one frame ended before that did)
 PAINT_PAUSE = 0.012
-LESSON_PAUSE = 0.07
+FRAGMENT_PAUSE = 0.07
+
+
+def fragment_run() -> bool:
+    """Whether this run is a fragment's alone (a new k, a click on a curve), not the page's."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
 
 
 def values_shown(pause: float = PAINT_PAUSE) -> None:

@@ -147,7 +147,7 @@ def test_quick_presses_on_the_k_slider_are_all_counted(server, page):
 
 
 def test_quick_presses_on_a_lessons_k_slider_are_all_counted(server, page):
-    # a lesson's run waits longer after its values (ui.render.LESSON_PAUSE), so presses 150 ms
+    # a lesson's run waits longer after its values (ui.render.FRAGMENT_PAUSE), so presses 150 ms
     # apart arrive while a run is still going: each one must still count
     from ui import codec, model
 

@@ -38,3 +38,15 @@ def test_a_page_can_ask_for_a_longer_pause_which_the_setting_overrides(monkeypat
         monkeypatch.setenv("RANKLAB_PAINT_PAUSE", setting)
     render.values_shown(0.07)
     assert calls == slept
+
+
+@pytest.mark.parametrize(("fragments", "alone"), [(["f1"], True), ([], False), (None, False)])
+def test_a_fragments_run_alone_is_told_from_a_pages(monkeypatch, fragments, alone):
+    from types import SimpleNamespace
+    monkeypatch.setattr(render, "get_script_run_ctx", lambda: SimpleNamespace(fragment_ids_this_run=fragments))
+    assert render.fragment_run() is alone
+
+
+def test_outside_a_run_there_is_no_fragment(monkeypatch):
+    monkeypatch.setattr(render, "get_script_run_ctx", lambda: None)
+    assert render.fragment_run() is False
