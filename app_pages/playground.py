@@ -76,19 +76,25 @@ def main() -> None:
     # shows everywhere in the run that applies it
     head = st.container()
     left, right = st.columns([3, 2], gap="large")
+    lower = st.columns([3, 2], gap="large")
+    below = st.container()
+    # the measures are what the reader watches: sent before the grids when the grids hold no
+    # edit to apply (a move, a tile click, a first visit: the ranking's grid, built again in
+    # the browser after a move, no longer holds them back), else as soon as both grids have
+    # applied this run's edit. The containers keep every part in its place whatever the order.
+    early = widgets.editors_idle(PAGE)
+    if early:
+        at_k(head, right, below, alone=True)
     with left:
         st.markdown(_("**Ranked results** for *{query}* — edit a grade (0 = not relevant) or a label; add rows "
                       "at the bottom").format(query=widgets.query_title(state.get_example().query)))
         widgets.ranking_editor(PAGE, height=390)
         paste_slot = st.container()
-    lower = st.columns([3, 2], gap="large")
     with lower[1]:
         st.markdown(_("**Relevant but not retrieved** (they count in R and in the ideal ordering)"))
         widgets.tray_editor(PAGE)
-    below = st.container()
-    # the measures as soon as both editors have applied this run's edit: they are what the
-    # reader watches; the containers keep every part in its place whatever the order
-    at_k(head, right, below)
+    if not early:
+        at_k(head, right, below, alone=False)
     with lower[0]:
         st.markdown(_("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons"))
         drag = st.container()
@@ -111,10 +117,12 @@ def main() -> None:
 
 
 @st.fragment
-def at_k(head, right, below) -> None:
+def at_k(head, right, below, *, alone: bool) -> None:
     """Everything k changes — the slider, the strip, the measures, the curve — and nothing
     else: a new k (the slider, a click on the curve) reruns only this part. It writes into
-    containers the page made, so each part stays where it belongs."""
+    containers the page made, so each part stays where it belongs. ``alone``: no grid is
+    being edited in this run (its measures go before the grids), so the pause after them
+    may be longer, as in the fragment's own runs."""
     ex = state.get_example()
     q = ex.query
     k = state.effective_k(ex)
@@ -139,9 +147,9 @@ def at_k(head, right, below) -> None:
                   "nDCG": views.curve(nd, "ndcg")}
         # the one element a move redraws at length (45 ms of the browser's time, 100 items):
         # everything above is painted before it arrives; a new k (this fragment's run alone)
-        # waits longer. A page's run (a typed grade) keeps one frame: a longer pause in it lost
-        # typed grades in the fourth session (benchmarks/README.md)
-        render.values_shown(render.FRAGMENT_PAUSE if render.fragment_run() else render.PAINT_PAUSE)
+        # or a run with no grid edit waits longer. A run applying a typed grade keeps one frame:
+        # a longer pause in it lost typed grades in the fourth session (benchmarks/README.md)
+        render.values_shown(render.FRAGMENT_PAUSE if alone or render.fragment_run() else render.PAINT_PAUSE)
         render.chart(charts.metric_over_k, series, k=k,
                      title=_("Precision, recall and nDCG at every k (click a point)"),
                      key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)

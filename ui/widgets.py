@@ -218,7 +218,7 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
                               "kept.").format(added=f"{added:,}", most=f"{validation.LIMITS.items:,}"))
         key, delta = state.editor_key(page, name, index), None
         messages()
-    pending = isinstance(delta, dict) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+    pending = _has_edits(delta)
     if pending and stored is not None and stored[0] == key and stored[2] == items:
         base_items = stored[1]  # the editor still holds its edits on top of this base
     else:
@@ -231,8 +231,7 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
         height=min(rows_height, height) if height else "auto",
         column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["grade", "label", "id"],
     )
-    if not (isinstance(st.session_state.get(key), dict)
-            and any(st.session_state[key].get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))):
+    if not _has_edits(st.session_state.get(key)):
         if base_items == items:   # no edit in the grid, and the example shows its rows: nothing to compare
             st.session_state[slot] = (key, base_items, items)
             return None
@@ -246,6 +245,20 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     new_items = model.items_from_rows(rows, reserved=reserved, prefix=prefix)
     st.session_state[slot] = (key, base_items, None)  # filled in by the caller once applied
     return new_items, slot, key, base_items
+
+
+def _has_edits(delta) -> bool:
+    """Whether a data editor's widget state holds edits (changed, added or deleted rows)."""
+    return isinstance(delta, dict) and any(delta.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+
+
+def editors_idle(page: str, index: int | None = None) -> bool:
+    """Whether neither grid of a query (the current one by default) holds an edit, so that
+    drawing them cannot change the example: true after a move, a tile click, a preset or a
+    link (each starts the changed grid afresh) and on a first visit; false once a grid has
+    been edited, until a change made elsewhere starts it again."""
+    i = state.get_example().current if index is None else index
+    return not any(_has_edits(st.session_state.get(state.editor_key(page, field, i))) for field in state.LISTS)
 
 
 def ranking_editor(page: str, index: int | None = None, *, height: int | None = 390) -> None:
