@@ -42,7 +42,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         ap = metrics.explain(metrics.parse("AP").with_params(denominator=denominator).with_cutoff(k), ranking, judgments)
         st.metric(_("{measure} (divided by {denominator})").format(measure=ap.measure,
                                                                   denominator=ap.summary['denominator']), metrics.num(ap.value, fixed=True))
-    render.values_shown(render.FRAGMENT_PAUSE)  # the values on the screen before the rest is sent
+    render.values_shown()  # the values on the screen before the rest is sent
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.caption(_("In general"))

@@ -51,7 +51,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     cols[1].metric(f"DCG@{k}", metrics.num(e.summary["DCG"], fixed=True))
     cols[2].metric(f"IDCG@{k}", metrics.num(e.summary["IDCG"], fixed=True))
     cols[3].metric(e.measure, metrics.num(e.value, fixed=True))
-    render.values_shown(render.FRAGMENT_PAUSE)  # the values on the screen before the rest is sent
+    render.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("In general"))
     render.formula(e, substituted=False)
     st.caption(_("With the numbers"))

@@ -34,7 +34,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     with cols[1]:
         st.metric(_("R-precision (R = {r})").format(r=rprec.summary['R']), metrics.num(rprec.value, fixed=True))
         render.formula(rprec, substituted=False)
-    render.values_shown(render.FRAGMENT_PAUSE)  # the values on the screen before the rest is sent
+    render.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("With the numbers"))
     render.formula(eleven)
     render.formula(rprec)

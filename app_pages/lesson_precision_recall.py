@@ -30,7 +30,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         with col:
             st.metric(e.measure, metrics.num(e.value, fixed=True))
             render.formula(e, substituted=False)
-    render.values_shown(render.FRAGMENT_PAUSE)  # the values on the screen before the rest is sent
+    render.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("With the numbers"))
     for e in explained.values():
         render.formula(e)

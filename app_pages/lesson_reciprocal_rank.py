@@ -37,7 +37,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         render.formula(rr_k)
         st.caption(_("trec_eval's recip_rank has no cutoff; RR@k (ranx mrr@k, ir_measures RR@k) scores 0 "
                      "when the first relevant result is below rank k."))
-    render.values_shown(render.FRAGMENT_PAUSE)  # the values on the screen before the rest is sent
+    render.values_shown()  # the values on the screen before the rest is sent
 
     st.subheader(_("Step by step"))
     render.step_table(rr.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="reciprocal_rank_steps",

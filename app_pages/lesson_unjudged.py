@@ -50,7 +50,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     for i, (name, value) in enumerate(now.items()):
         cols[i % 4].metric(name, metrics.num(value, fixed=True),
                            delta=metrics.num(value - start[name], fixed=True) if share else None)
-    render.values_shown(render.FRAGMENT_PAUSE)  # the values on the screen before the rest is sent
+    render.values_shown()  # the values on the screen before the rest is sent
 
     render.altair_chart(teaching_charts.removal_lines(rows, share), key=f"{PAGE}.lines",
                         title=_("Each measure as judgments are removed"))

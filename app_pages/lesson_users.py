@@ -48,7 +48,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     cols = st.columns(len(people))
     for col, user in zip(cols, people, strict=True):
         col.metric(user.measure, metrics.num(user.value, fixed=True))
-    render.values_shown(render.FRAGMENT_PAUSE)  # the values on the screen before the rest is sent
+    render.values_shown()  # the values on the screen before the rest is sent
 
     st.subheader(_("A user stepping down the list"))
     step = 1

@@ -84,7 +84,7 @@ def main() -> None:
     # applied this run's edit. The containers keep every part in its place whatever the order.
     early = widgets.editors_idle(PAGE)
     if early:
-        at_k(head, right, below, alone=True)
+        at_k(head, right, below)
     with left:
         st.markdown(_("**Ranked results** for *{query}* — edit a grade (0 = not relevant) or a label; add rows "
                       "at the bottom").format(query=widgets.query_title(state.get_example().query)))
@@ -94,7 +94,7 @@ def main() -> None:
         st.markdown(_("**Relevant but not retrieved** (they count in R and in the ideal ordering)"))
         widgets.tray_editor(PAGE)
     if not early:
-        at_k(head, right, below, alone=False)
+        at_k(head, right, below)
     with lower[0]:
         st.markdown(_("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons"))
         drag = st.container()
@@ -117,12 +117,10 @@ def main() -> None:
 
 
 @st.fragment
-def at_k(head, right, below, *, alone: bool) -> None:
+def at_k(head, right, below) -> None:
     """Everything k changes — the slider, the strip, the measures, the curve — and nothing
     else: a new k (the slider, a click on the curve) reruns only this part. It writes into
-    containers the page made, so each part stays where it belongs. ``alone``: no grid is
-    being edited in this run (its measures go before the grids), so the pause after them
-    may be longer, as in the fragment's own runs."""
+    containers the page made, so each part stays where it belongs."""
     ex = state.get_example()
     q = ex.query
     k = state.effective_k(ex)
@@ -146,10 +144,8 @@ def at_k(head, right, below, *, alone: bool) -> None:
         series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
                   "nDCG": views.curve(nd, "ndcg")}
         # the one element a move redraws at length (45 ms of the browser's time, 100 items):
-        # everything above is painted before it arrives; a new k (this fragment's run alone)
-        # or a run with no grid edit waits longer. A run applying a typed grade keeps one frame:
-        # a longer pause in it lost typed grades in the fourth session (benchmarks/README.md)
-        render.values_shown(render.FRAGMENT_PAUSE if alone or render.fragment_run() else render.PAINT_PAUSE)
+        # everything above is painted before it arrives
+        render.values_shown()
         render.chart(charts.metric_over_k, series, k=k,
                      title=_("Precision, recall and nDCG at every k (click a point)"),
                      key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)

@@ -130,13 +130,32 @@ def open_page(page, url: str) -> None:
     page.wait_for_timeout(1500)
 
 
+def cell_point(page, grid, row: int) -> tuple[float, float]:
+    """Where to click row ``row``'s rank cell, scrolled into the window first if it is not in it.
+
+    A click outside the window lands nowhere: the grid, centred once when the page opened,
+    was sometimes centred while the page was still settling and ended with its first rows
+    above the window (its box at y = -133, 2 runs in 3 on 2026-11-26), so the edits of
+    ranks 1-3 were "lost" by the benchmark itself. Earlier sessions' lost grades had that
+    pattern (ranks 1-3)."""
+    height = page.viewport_size["height"]
+    for _ in range(3):
+        box = grid.bounding_box()
+        y = box["y"] + 35 * row + 17
+        if 80 <= y <= height - 20:  # below Streamlit's header, inside the window
+            return box["x"] + 60, y
+        grid.evaluate("e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
+        page.wait_for_timeout(300)
+    raise RuntimeError(f"row {row} of the grid stays outside the window (its box: {box})")
+
+
 def type_grade(page, row: int, value: int):
     """Select row ``row``'s grade cell (rank column, then one to the right) and type ``value``;
     returns the action that commits it (Enter)."""
     grid = page.locator("[data-testid='stDataFrame']").first
     page.keyboard.press("Escape")
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 60, box["y"] + 35 * row + 17)
+    x, y = cell_point(page, grid, row)
+    page.mouse.click(x, y)
     page.wait_for_timeout(150)
     page.keyboard.press("ArrowRight")
     page.keyboard.type(str(value))

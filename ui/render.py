@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from . import charts, codec, state
 from .charts import PICK
@@ -29,34 +28,27 @@ __all__ = ["plain", "messages", "notes", "chart", "strip", "step_table", "formul
            "download_solution", "copy_link", "permalink", "values_shown"]
 
 
-# seconds the run waits once the values a reader watches are sent (RANKLAB_PAINT_PAUSE, which
-# the app's tests set to 0, overrides both): about one frame of a 60 Hz screen on the Playground;
-# longer in a run of a fragment alone (a new k), where the browser first spends about 40 ms
-# marking the 20–40 elements of the fragment stale (a pause of one frame ended before that did)
-PAINT_PAUSE = 0.012
-FRAGMENT_PAUSE = 0.07
+# seconds the run waits once the values a reader watches are sent (RANKLAB_PAINT_PAUSE; the
+# app's tests set 0). One frame (12 ms) was too short: when a run starts, the browser first
+# spends about 40 ms marking the page's (or the fragment's) elements stale, so the values and
+# the charts after them still reached it together (benchmarks/README.md, issue 11)
+PAINT_PAUSE = 0.07
 
 
-def fragment_run() -> bool:
-    """Whether this run is a fragment's alone (a new k, a click on a curve), not the page's."""
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
-def values_shown(pause: float = PAINT_PAUSE) -> None:
+def values_shown() -> None:
     """Let the browser paint the values just sent before the rest of the run reaches it.
 
     The browser renders each message of a run as it arrives, and paints only when it is
     free: a value sent first still waited for the charts and tables sent a few milliseconds
     after it (on the nDCG lesson, 100 items, the new value was in the page 20 ms after the
-    key and on the screen only after 100–160 ms). A pause of ``pause`` seconds here lets the
-    browser draw the values alone first; the charts follow. Measured in Chromium:
+    key and on the screen only after 100–160 ms). A pause here lets the browser draw the
+    values alone first; the charts follow. Measured in Chromium:
     benchmarks/README.md, issue 11.
     """
     try:
-        seconds = float(os.environ.get("RANKLAB_PAINT_PAUSE", pause))
+        seconds = float(os.environ.get("RANKLAB_PAINT_PAUSE", PAINT_PAUSE))
     except ValueError:
-        seconds = pause
+        seconds = PAINT_PAUSE
     if math.isfinite(seconds) and seconds > 0:
         time.sleep(min(seconds, 0.1))
 

@@ -147,8 +147,8 @@ def test_quick_presses_on_the_k_slider_are_all_counted(server, page):
 
 
 def test_quick_presses_on_a_lessons_k_slider_are_all_counted(server, page):
-    # a lesson's run waits longer after its values (ui.render.FRAGMENT_PAUSE), so presses 150 ms
-    # apart arrive while a run is still going: each one must still count
+    # a run waits after its values (ui.render.PAINT_PAUSE), so presses 150 ms apart arrive
+    # while a lesson's run is still going: each one must still count
     from ui import codec, model
 
     items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
