@@ -117,60 +117,50 @@ def test_a_row_added_at_the_bottom_gets_a_rank_and_an_id(server, page):
     shot(page, "added_row")
 
 
-def test_quick_presses_on_the_k_slider_are_all_counted(server, page):
-    # 100 items, so a rerun is still running when the next press comes: the request for it
-    # carried the address of two runs ago, which was read as a permalink and took k back
+# what each page shows at k: the Playground's measures (page links), a lesson's metric tiles
+SHOWN_AT_K = {
+    "": "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')].map(e => e.innerText.split(' = ')[0])",
+    "lesson_dcg": "() => [...document.querySelectorAll('[data-testid=\"stMetricLabel\"]')].map(e => e.innerText)",
+}
+
+
+@pytest.mark.parametrize(("path", "at_12"), [
+    ("", "Precision@12"),
+    ("lesson_dcg", "nDCG@12"),
+])
+def test_quick_presses_on_the_k_slider_are_all_counted(server, page, path, at_12):
+    # 100 items, so a rerun is still running when the next press comes (and a run waits after
+    # its values, ui.render.PAINT_PAUSE): the request for it carried the address of two runs
+    # ago, which was read as a permalink and took k back
     from ui import codec, model
 
     items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
     example = model.Example((model.Query("100 items", items),), k=5, mode="graded")
-    page.goto(f"{server}/?ex={codec.encode(example)}")
+    page.goto(f"{server}/{path}?ex={codec.encode(example)}")
     wait_ready(page)
-    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
+    if not path:
+        page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
     thumb = page.locator("[data-testid='stSlider'] input[type='range']").first
     thumb.focus()
     for _ in range(7):
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(150)
     # seven presses from k = 5 make k = 12, on the slider and in the measures
+    shown = SHOWN_AT_K[path]
     try:
-        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-                               ".some(a => a.innerText.includes('Precision@12 ='))", timeout=TIMEOUT)
+        page.wait_for_function(f"() => ({shown})().includes({at_12!r})", timeout=TIMEOUT)
     except Exception:
-        shot(page, "quick_presses")
+        shot(page, f"quick_presses_{path or 'playground'}")
         raise AssertionError(f"after 7 presses from k = 5 the slider shows {thumb.input_value()} and the "
-                             f"first measure reads {page.locator('[data-testid=stPageLink]').first.inner_text()!r}") from None
+                             f"page shows {page.evaluate(shown)!r}") from None
     wait_ready(page)
     page.wait_for_timeout(1500)
     assert thumb.input_value() == "12"
-    assert page.locator("[data-testid='stPageLink']", has_text="Precision@12 =").count() == 1
-
-
-def test_quick_presses_on_a_lessons_k_slider_are_all_counted(server, page):
-    # a run waits after its values (ui.render.PAINT_PAUSE), so presses 150 ms apart arrive
-    # while a lesson's run is still going: each one must still count
-    from ui import codec, model
-
-    items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
-    example = model.Example((model.Query("100 items", items),), k=5, mode="graded")
-    page.goto(f"{server}/lesson_dcg?ex={codec.encode(example)}")
-    wait_ready(page)
-    thumb = page.locator("[data-testid='stSlider'] input[type='range']").first
-    thumb.focus()
-    for _ in range(7):
-        page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(150)
-    labels = "() => [...document.querySelectorAll('[data-testid=\"stMetricLabel\"]')].map(e => e.innerText)"
-    try:
-        page.wait_for_function(f"() => ({labels})().includes('nDCG@12')", timeout=TIMEOUT)
-    except Exception:
-        shot(page, "quick_presses_lesson")
-        raise AssertionError(f"after 7 presses from k = 5 the slider shows {thumb.input_value()} and the "
-                             f"tiles read {page.evaluate(labels)!r}") from None
-    wait_ready(page)
-    page.wait_for_timeout(1500)
-    assert thumb.input_value() == "12"
-    assert page.evaluate(labels) == ["CG@12", "DCG@12", "IDCG@12", "nDCG@12"]
+    at_k = page.evaluate(shown)
+    if path:
+        assert at_k == ["CG@12", "DCG@12", "IDCG@12", "nDCG@12"]
+    else:
+        assert at_k.count("Precision@12") == 1 and not any("@5" in m or "@11" in m for m in at_k), at_k
 
 
 def test_the_k_slider_keeps_k_when_a_row_is_added(server, page):
