@@ -72,8 +72,8 @@ def main() -> None:
         widgets.query_picker(PAGE)
     with top[2]:
         widgets.mode_switch(PAGE)
-    # k and the strip are drawn above the editors but filled in after them (at_k), so an edit
-    # shows everywhere in the run that applies it
+    # k and the strip are drawn above the editors, filled in by at_k: after the editors when
+    # they hold an edit, so that it shows everywhere in the run that applies it
     head = st.container()
     left, right = st.columns([3, 2], gap="large")
     lower = st.columns([3, 2], gap="large")
