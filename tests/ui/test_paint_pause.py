@@ -22,4 +22,3 @@ def test_pause_follows_the_setting_within_bounds(monkeypatch, setting, slept):
         monkeypatch.setenv("RANKLAB_PAINT_PAUSE", setting)
     render.values_shown()
     assert calls == slept
-
