@@ -130,6 +130,7 @@ def at_k(head, right, below) -> None:
         else:
             ranking, judgments = q.inputs(ex.mode)
             summary(ranking, judgments, k)
+            render.values_shown()  # the values painted alone: the strip and the chart are charts
     with head:
         widgets.k_slider(PAGE, len(q.ranking))
         if q.ranking:
@@ -143,9 +144,6 @@ def at_k(head, right, below) -> None:
         pr, nd = metrics.explain(f"P@{n}", ranking, judgments), metrics.explain(f"nDCG@{n}", ranking, judgments)
         series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
                   "nDCG": views.curve(nd, "ndcg")}
-        # the one element a move redraws at length (45 ms of the browser's time, 100 items):
-        # everything above is painted before it arrives
-        render.values_shown()
         render.chart(charts.metric_over_k, series, k=k,
                      title=_("Precision, recall and nDCG at every k (click a point)"),
                      key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
