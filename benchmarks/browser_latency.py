@@ -1,6 +1,6 @@
 """What a person waits for: from an input in real Chromium to the new value on the screen.
 
-    python benchmarks/browser_latency.py [--items 8 100] [--repeat 20] [--server-flag --runner.postScriptGC=false]
+    python benchmarks/browser_latency.py [--items 8 100] [--repeat 20] [--rounds 3] [--server-flag --runner.postScriptGC=false]
     python benchmarks/browser_latency.py --soak 300      # server memory over many reruns
 
 Starts Ranklab (``app.py``) and, as the floor, ``benchmarks/latency_floor_app.py`` (the same
@@ -16,7 +16,10 @@ Debian's Chromium, and prints p50 and p95 in milliseconds for each action:
 - **tile**: a click on a tile of the Playground's strip (ranks 1..5 in turn), which gives its
   item the next grade; until the nDCG@k shown changes (the floor: its button, as for a move).
 
-The ratio column divides Ranklab's p50 by the floor's p50 for the same action and size.
+The floor and Ranklab are measured in turn, ``--rounds`` times, so that a change in the
+machine's load (it is shared) falls on both: p50 and p95 pool the times of every round. The
+ratio column divides Ranklab's p50 by the floor's p50 for the same action and size; "each
+round" gives the same ratio within each round, to show how far one round can be trusted.
 Actions whose effect never appeared within 10 s are counted as lost (and not timed).
 ``--soak N`` makes N reruns (k changes) and prints the server's resident memory every 50.
 """
@@ -290,6 +293,17 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
+def pool(into: dict, measured: dict) -> None:
+    """Add one round's (times, lost) per action to ``into``."""
+    for action, (times, lost) in measured.items():
+        before, lost_before = into.get(action, ([], 0))
+        into[action] = (before + times, lost_before + lost)
+
+
+def ratio_of(times: list[float], floor: list[float]) -> float:
+    return statistics.median(times) / statistics.median(floor) if times and floor else float("nan")
+
+
 def soak(browser, url: str, proc: subprocess.Popen, reruns: int) -> None:
     code = codec.encode(example(100))
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -312,6 +326,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, nargs="+", default=[8, 100])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of the floor then Ranklab; the times of all rounds are pooled")
     parser.add_argument("--server-flag", action="append", default=[],
                         help="a streamlit option for the Ranklab server, e.g. --runner.postScriptGC=false")
     parser.add_argument("--only", nargs="+", default=None,
@@ -330,21 +346,30 @@ def main() -> None:
                 return
             rows = []
             for n in args.items:
+                only = set(args.only or ()) or None
                 floor_proc, floor_url = start("benchmarks/latency_floor_app.py", [], ["--items", str(n)])
-                try:
-                    floor = measure_floor(browser, floor_url, n, args.repeat, set(args.only or ()) or None)
+                ours, floor, ratios = {}, {}, {}
+                try:  # rounds of the floor then Ranklab, so that both see the same load
+                    for _ in range(args.rounds):
+                        f_round = measure_floor(browser, floor_url, n, args.repeat, only)
+                        o_round = measure_ranklab(browser, url, n, args.repeat, only)
+                        pool(floor, f_round)
+                        pool(ours, o_round)
+                        for (where, action), (times, _) in o_round.items():
+                            ratios.setdefault((where, action), []).append(
+                                ratio_of(times, f_round[FLOOR_OF.get(action, action)][0]))
                 finally:
                     floor_proc.terminate()
-                ours = measure_ranklab(browser, url, n, args.repeat, set(args.only or ()) or None)
                 for (where, action), (times, lost) in ours.items():
                     f_times, f_lost = floor[FLOOR_OF.get(action, action)]
-                    ratio = statistics.median(times) / statistics.median(f_times) if times and f_times else float("nan")
+                    ratio = ratio_of(times, f_times)
+                    each = ", ".join(f"{r:.2f}x" for r in ratios[(where, action)])
                     rows.append(f"| {where} | {n} | {action} | {pct(times, .5):.0f} | {pct(times, .95):.0f} | "
-                                f"{pct(f_times, .5):.0f} | {pct(f_times, .95):.0f} | {ratio:.2f}x | "
+                                f"{pct(f_times, .5):.0f} | {pct(f_times, .95):.0f} | {ratio:.2f}x | {each} | "
                                 f"{lost}/{len(times) + lost} | {f_lost} |")
             browser.close()
-        print("| page | items | action | p50 ms | p95 ms | floor p50 | floor p95 | p50 / floor | lost | floor lost |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("| page | items | action | p50 ms | p95 ms | floor p50 | floor p95 | p50 / floor | each round | lost | floor lost |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         print("\n".join(rows))
         print(f"load average after: {os.getloadavg()[0]:.2f}")
     finally:
