@@ -345,8 +345,8 @@ def main() -> None:
                 soak(browser, url, ranklab, args.soak)
                 return
             rows = []
+            only = set(args.only or ()) or None
             for n in args.items:
-                only = set(args.only or ()) or None
                 floor_proc, floor_url = start("benchmarks/latency_floor_app.py", [], ["--items", str(n)])
                 ours, floor, ratios = {}, {}, {}
                 try:  # rounds of the floor then Ranklab, so that both see the same load
