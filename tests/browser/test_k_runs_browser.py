@@ -73,3 +73,36 @@ def test_a_move_sends_the_measures_before_the_grids(server, page):
                 if m.WhichOneof("type") == "delta" and m.delta.WhichOneof("type") == "new_element"]
     assert "page_link" in elements and "dataframe" in elements, elements
     assert elements.index("page_link") < elements.index("dataframe"), elements
+
+
+def settle(page) -> None:
+    page.wait_for_timeout(300)
+    wait_ready(page)
+    page.wait_for_timeout(500)
+
+
+def test_a_k_step_draws_a_lessons_details_again(server, page):
+    # a k step reruns the lesson's fragment: everything under its values (the step table,
+    # the charts) must follow the new k, none of them left twice or stale
+    page.goto(f"{server}/lesson_precision_recall")
+    wait_ready(page)
+    # the confusion matrix, the curve over k and the step table (the strip is a chart too)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length >= 3"
+                           " && document.querySelector('[data-testid=\"stDataFrame\"]')", timeout=TIMEOUT)
+    settle(page)
+    charts = page.locator("[data-testid='stVegaLiteChart']").count()
+    tables = page.locator("[data-testid='stDataFrame']").count()
+    slider = page.locator(SLIDER).first
+    k = int(slider.input_value())
+    for step in (1, 2):
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        # the step table's caption: "Row k = {k} is highlighted"
+        page.wait_for_function(f"() => document.body.innerText.includes('Row k = {k + step} is highlighted')",
+                               timeout=TIMEOUT)
+        settle(page)
+        assert page.locator("[data-testid='stVegaLiteChart']").count() == charts
+        assert page.locator("[data-testid='stDataFrame']").count() == tables
+        assert page.locator("[data-stale='true']").count() == 0
+    assert f"Row k = {k} is highlighted" not in page.inner_text("body")
+    assert page.locator("[data-testid='stException']").count() == 0
