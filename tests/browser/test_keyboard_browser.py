@@ -13,11 +13,16 @@ def test_tab_and_enter_move_an_item_down_and_into_the_tray(server, page):
     page.goto(server)
     up = page.get_by_role("button", name="↑ up").first
     up.wait_for(timeout=60_000)
-    page.wait_for_function(IDLE, timeout=60_000)
-    up.focus()
-    page.keyboard.press("Tab")                         # ↑ up → ↓ down
-    label, visible, ring = page.evaluate(FOCUS_RING)
-    assert "down" in label and visible and ring
+    for _ in range(3):  # a first visit's runs can still redraw the buttons: once more, settled
+        page.wait_for_function(IDLE, timeout=60_000)
+        page.wait_for_timeout(1000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        up.focus()
+        page.keyboard.press("Tab")                     # ↑ up → ↓ down
+        label, visible, ring = page.evaluate(FOCUS_RING)
+        if "down" in label:
+            break
+    assert "down" in label and visible and ring  # a wrong tab order fails all three tries
     page.keyboard.press("Enter")
     page.wait_for_function(  # the pick followed the item to rank 2
         "() => [...document.querySelectorAll('[data-testid=\"stSelectbox\"] input')]"
