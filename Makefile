@@ -1,11 +1,12 @@
-# Quick start: `make run` (the app) and `make test` (the whole suite). Both set up .venv first.
+# Quick start: `make run` (the app) and `make test` (the fast tests). Both set up .venv first.
+# `make test-all` is the whole suite at full strength, as CI runs it.
 PYTHON ?= python3
 VENV   ?= .venv
 PORT   ?= 8501
 WORKERS ?= 2
 BIN     = $(VENV)/bin
 
-.PHONY: run serve test lint bench clean i18n spark
+.PHONY: run serve test test-all lint bench clean i18n spark
 
 # the translations: each ui/locales/<code>/LC_MESSAGES/messages.po compiled to its .mo when it changes
 PO := $(wildcard ui/locales/*/LC_MESSAGES/messages.po)
@@ -38,7 +39,17 @@ run: $(VENV)/.installed $(MO)
 serve: $(VENV)/.installed $(MO)
 	$(BIN)/python scripts/serve.py --workers $(WORKERS) --port $(PORT)
 
+# the fast tier, to run while working: every unit test, doctest and AppTest on every core, with a
+# tenth of each randomised test's cases (tests/strength.py); the browser, Spark, nginx and timing
+# tests are left to test-all
+FAST = not browser and not spark and not serving and not perf
 test: $(VENV)/.installed-dev $(MO)
+	$(BIN)/ruff check .
+	RANKLAB_TEST_TIER=fast $(BIN)/python -m pytest -q -n auto -m "$(FAST)"
+
+# the full tier, CI's: every test at full strength, one at a time (the browser tests measure
+# what a person waits for, so they get the machine to themselves)
+test-all: $(VENV)/.installed-dev $(MO)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 

@@ -30,13 +30,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.strength import scaled
+
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets" / "reader"
 GOLD = ASSETS / "dev.json"
 SEEDS = {"pred": [ASSETS / "predictions.json", ASSETS / "predictions_topk.jsonl"],
          "gold": [GOLD]}
-COUNT = int(os.environ.get("RANKLAB_FUZZ") or 500)
-SEPARATE = 50         # files also run as their own `python -m metrics reader` process
+COUNT = int(os.environ.get("RANKLAB_FUZZ") or scaled(500))
+SEPARATE = scaled(50)        # files also run as their own `python -m metrics reader` process
 SECONDS_PER_FILE = 10
 
 # a line of the file is at fault: the message must say file:line

@@ -24,6 +24,7 @@ from metrics import evaluate
 from metrics.batch import evaluate_batch
 from metrics.io import APP_MAX_BYTES, FileFormatError, parse_size, read_qrels, read_run
 from metrics.io.source import FileTooLargeError, has_irregular_layout
+from tests.strength import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,6 +76,7 @@ def gz(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
+@pytest.mark.perf
 def test_gzip_bomb_stops_at_the_limit_with_bounded_memory(tmp_path):
     bomb = write(tmp_path, "qrels.txt.gz", gz(b"q1 0 d1 1\n" + b"q1 0 d2 0" + b" " * (100 * 2**20) + b"\n"))
     assert bomb.stat().st_size < 200_000  # ~100 KB that expands to 100 MB
@@ -157,6 +159,7 @@ def test_gzip_members_larger_than_a_decompression_block(tmp_path):
     assert data.endswith(first[-16:] + second)
 
 
+@pytest.mark.perf
 def test_careful_pass_memory_is_a_small_multiple_of_the_file(tmp_path):
     # 400,000 lines (~12 MB), the last malformed: the line-by-line pass reads all of them
     lines = b"".join(b"q%d Q0 doc%07d %d %d.5 tag\n" % (i // 1000, i, i % 1000, i) for i in range(400_000))
@@ -470,7 +473,7 @@ def as_pyfloats(evaluation):
     return evaluation.aggregate, evaluation.per_query
 
 
-@settings(max_examples=40, derandomize=True, deadline=None,
+@settings(max_examples=scaled(40), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(collection=collections, how=st.sampled_from(VARIANTS))
 def test_every_legal_layout_reads_like_the_plain_file(tmp_path_factory, collection, how):

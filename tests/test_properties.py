@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import metrics
 from metrics.explain import num
+from tests.strength import scaled
 
 FAMILIES_WITH_CUTOFF = ["P", "R", "F1", "Success", "RR", "AP", "CG", "DCG", "IDCG", "nDCG",
                         "NumRet", "NumRelRet"]
@@ -46,7 +47,7 @@ def measures(draw):
     return text
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(examples(), measures())
 def test_explain_agrees_with_score_and_its_formula_ends_in_the_value(example, measure):
     ranking, judgments = example
@@ -61,7 +62,7 @@ def test_explain_agrees_with_score_and_its_formula_ends_in_the_value(example, me
     assert not any(isinstance(v, float) and math.isnan(v) for s in e.steps for v in s.values.values())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(examples(), st.integers(1, 30), st.sampled_from([1, 2, 3]))
 def test_precision_times_k_is_hits(example, k, rel):
     ranking, judgments = example
@@ -71,7 +72,7 @@ def test_precision_times_k_is_hits(example, k, rel):
     assert e.summary["hits"] == hits
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(examples(), st.sampled_from(["log2", "exp-log2", "jarvelin"]), st.integers(1, 30) | st.none())
 def test_ndcg_is_one_for_the_ideal_order(example, dcg, k):
     _, judgments = example
@@ -84,7 +85,7 @@ def test_ndcg_is_one_for_the_ideal_order(example, dcg, k):
         assert value == 0.0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(examples())
 def test_average_precision_bounds_and_denominator_order(example):
     ranking, judgments = example

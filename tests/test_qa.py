@@ -23,6 +23,7 @@ from metrics.qa import (
     normalize_answer,
     normalize_steps,
 )
+from tests.strength import scaled
 
 # --------------------------------------------------------------------------- the oracle
 # Written here from the SQuAD 2.0 evaluation's definition, independently of metrics.qa.
@@ -147,7 +148,7 @@ def test_correct_reading_is_any_common_token():
 # --------------------------------------------------------------------------- oracle
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=scaled(400), deadline=None)
 @given(pred=texts, golds=st.lists(texts, max_size=3))
 def test_agrees_with_squad2_oracle(pred, golds):
     assume(_plain_answer(pred))
@@ -158,7 +159,7 @@ def test_agrees_with_squad2_oracle(pred, golds):
     assert normalize_answer(pred) == oracle_normalize(pred)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(pred=texts, golds=st.lists(texts, max_size=3), unit=st.sampled_from(["token", "char"]))
 def test_explanation_agrees_with_scalars_and_bounds(pred, golds, unit):
     e = explain_answer(pred, golds, unit=unit)
@@ -285,7 +286,7 @@ def test_single_strings_none_and_empty_lists():
     assert ev.metrics["reader_top1_em"] == 1.0
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=scaled(100), deadline=None)
 @given(data=st.lists(st.tuples(st.lists(phrases, max_size=2), st.lists(phrases, max_size=3)),
                      min_size=1, max_size=6),
        k=st.one_of(st.none(), st.integers(1, 3)))

@@ -219,6 +219,7 @@ def run_main(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("n", [40_000, 400_000])
 def test_quotes_in_a_string_are_read_in_linear_time(tmp_path, n):
     # {"s1": "\"\"\"..."}: every quote escaped. The old key scanner restarted inside the
@@ -232,6 +233,7 @@ def test_quotes_in_a_string_are_read_in_linear_time(tmp_path, n):
     assert preds.lines == {"s1": 1, "s2": 2}
 
 
+@pytest.mark.perf
 def test_quotes_and_backslashes_in_gold_are_read_in_linear_time(tmp_path):
     path = tmp_path / "gold.json"
     nasty = '\\"' * 200_000 + "\\\\" * 200_000
@@ -327,6 +329,7 @@ def test_hostile_predictions_are_data_errors(tmp_path, capsys, name, content, wo
         assert w in err, (w, err)
 
 
+@pytest.mark.perf
 def test_gzip_files_are_read_with_a_bounded_size(tmp_path, capsys, monkeypatch):
     gz = tmp_path / "predictions.jsonl.gz"
     gz.write_bytes(gzip.compress((ROOT / TOPK).read_bytes()))

@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from metrics import stats as ours
 from metrics.fusion import fuse
+from tests.strength import scaled
 
 values = st.lists(st.floats(min_value=0, max_value=1, allow_nan=False), min_size=2, max_size=40)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=scaled(60), deadline=None, derandomize=True)
 @given(values, st.integers(0, 2**31), st.sampled_from([0.0, 1e-12, 0.1, 1.0]))
 def test_paired_tests_give_probabilities(a, seed, shift):
     rng = np.random.default_rng(seed)
@@ -29,7 +30,7 @@ def test_paired_tests_give_probabilities(a, seed, shift):
     assert d.min() - 1e-12 <= lo <= hi <= d.max() + 1e-12  # means of resamples stay within the data
 
 
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=scaled(80), deadline=None, derandomize=True)
 @given(st.lists(st.floats(min_value=0, max_value=1, allow_nan=False), min_size=1, max_size=30),
        st.sampled_from(ours.CORRECTIONS))
 def test_corrections_never_lower_p_and_keep_order(p, method):
@@ -40,7 +41,7 @@ def test_corrections_never_lower_p_and_keep_order(p, method):
     assert (np.diff(adj[order]) >= -1e-15).all()
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=scaled(40), deadline=None, derandomize=True)
 @given(st.floats(min_value=0, max_value=60), st.integers(2, 12), st.sampled_from([1, 3, 10, 50, 1e4, 1e6]))
 def test_studentized_range_is_a_survival_function(q, k, df):
     p = ours.studentized_range_sf(q, k, df)
@@ -52,7 +53,7 @@ docs = st.dictionaries(st.text(alphabet="abcdefgh", min_size=1, max_size=3),
                        st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), min_size=1, max_size=15)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=scaled(60), deadline=None, derandomize=True)
 @given(st.lists(docs, min_size=2, max_size=4), st.floats(min_value=0, max_value=1000))
 def test_rrf_range_and_comb_invariants(rankings, k):
     runs = [{"q": r} for r in rankings]

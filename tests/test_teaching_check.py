@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import metrics
 from metrics.teaching.check import MISTAKES, _prepared, blanks, check, parse_answer
+from tests.strength import scaled
 
 CAT_RUN = [str(i) for i in range(1, 9)]
 CATS = {"2": 1, "4": 1, "5": 1, "7": 1}  # seed 004: relevant at 2, 4, 5, 7
@@ -313,7 +314,7 @@ def test_hostile_non_text_answers_are_unreadable_not_raised(number):
     assert r.message  # a sentence, no exception
 
 
-@settings(max_examples=200, deadline=1000)
+@settings(max_examples=scaled(200), deadline=1000)
 @given(st.text(max_size=60) | st.from_regex(r"-?[0-9.,]{0,25}(/[0-9.,]{0,25})?%?", fullmatch=True))
 def test_parse_answer_gives_a_finite_number_or_a_plain_error(text):
     try:
@@ -369,7 +370,7 @@ def examples(draw):
     return ranking, judged
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(examples(), st.sampled_from(MEASURES))
 def test_typing_the_right_values_is_always_correct(example, measure):
     ranking, judged = example
@@ -393,7 +394,7 @@ def planted(measure, ranking, judged, digits: int):
             yield mistake, right, candidate, answers
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(examples(), st.sampled_from(MEASURES))
 def test_typing_a_mistakes_values_is_diagnosed(example, measure):
     ranking, judged = example
@@ -408,7 +409,7 @@ def test_typing_a_mistakes_values_is_diagnosed(example, measure):
         assert mistake.key in keys(r), (mistake.key, answers)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(examples(), st.sampled_from(MEASURES))
 def test_every_step_of_a_mistake_is_blamed_where_the_mistake_enters(example, measure):
     ranking, judged = example

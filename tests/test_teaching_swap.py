@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.teaching.swap import MAX_POSITIONS, swap_matrices, swap_matrix
+from tests.strength import scaled
 
 
 def test_precision_ignores_order_inside_the_top_k():
@@ -59,7 +60,7 @@ def test_limits_and_bad_input():
         swap_matrix("nope", ["a"], {"a": 1})
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(st.lists(st.integers(-1, 3), min_size=1, max_size=7), st.sampled_from(["P@3", "RR", "AP", "nDCG@4"]))
 def test_every_cell_is_the_measure_after_that_swap(grades, measure):
     import metrics

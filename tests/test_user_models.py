@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 
 import metrics
 from metrics.batch import evaluate_batch
+from tests.strength import scaled
 
 N_QUERIES = 1200
 GRADES = (-1, 0, 0, 1, 1, 2, 3, 4)
@@ -359,7 +360,7 @@ def query(draw):
     return docs, judged
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(query(), st.sampled_from([None, 1, 3, 20]), st.sampled_from([0.5, 0.8, 0.95]))
 def test_bounds_hold(q, k, p):
     docs, judged = q

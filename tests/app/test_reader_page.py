@@ -197,6 +197,7 @@ def top1_em(at) -> float:
         "reader_top1_em", "all questions"]
 
 
+@pytest.mark.perf
 def test_thousands_of_added_rows_are_refused_at_once_and_the_table_kept():
     at = run_page()
     edit_table(at, {3: {"retrieved": True}})  # the user's work: top-1 EM (1 + 1) / 5

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.strength import scaled
 from ui import options
 
 
@@ -23,7 +24,7 @@ def page_and_values(draw):
     return page, chosen
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(derandomize=True, max_examples=scaled(300))
 @given(page_and_values())
 def test_every_option_round_trips_through_the_link(case):
     page, chosen = case
@@ -52,7 +53,7 @@ def test_a_bad_value_is_an_option_error_naming_it(page, param, raw):
     assert len(str(err.value)) < 300  # a long value is cut in the message
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(derandomize=True, max_examples=scaled(300))
 @given(st.sampled_from(sorted(options.OPTIONS)), st.dictionaries(st.text(max_size=12), st.text(max_size=30)))
 def test_decoding_any_query_raises_only_option_errors(page, query):
     try:

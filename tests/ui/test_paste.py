@@ -9,6 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.strength import scaled
 from ui import paste
 from ui.validation import LIMITS
 
@@ -112,6 +113,7 @@ def test_at_most_the_list_limit_and_twenty_problems_named():
     assert p.problems[-1] == "… and 10 more lines that cannot be read"
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("text", [
     '"' * paste.MAX_CHARS,                                    # one endless quote
     "id,grade\n" + '"' * (paste.MAX_CHARS - 20),
@@ -133,7 +135,7 @@ TRICKY = st.sampled_from(["\t", ",", '"', "\n", "\r", " ", "#", "Q0", "0", "1", 
                           "grade", "label", "q1", "\x00", "\u2028", "\ufeff", "é", "🐱", "٣", "1e999", "\\"])
 
 
-@settings(derandomize=True, max_examples=600, deadline=timedelta(seconds=1))
+@settings(derandomize=True, max_examples=scaled(600), deadline=timedelta(seconds=1))
 @given(st.lists(st.one_of(TRICKY, st.text(max_size=8)), max_size=60).map("".join))
 @example("id,grade\n\"a\nb\",1")
 @example("q1 Q0 a 1 1 t\nq1 0 a 99")

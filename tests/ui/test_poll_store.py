@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.strength import scaled
 from ui.poll_store import (
     CODE_ALPHABET,
     TTL,
@@ -163,14 +164,14 @@ def test_a_poll_that_cannot_be_made_is_refused_plainly(store, kwargs):
         store.create(**kwargs)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=scaled(200), deadline=None, derandomize=True)
 @given(st.text(max_size=60))
 def test_any_typed_code_is_either_a_code_or_none(text):
     code = normalize_code(text)
     assert code is None or (len(code) == 6 and set(code) <= set(CODE_ALPHABET))
 
 
-@settings(max_examples=50, deadline=None, derandomize=True)
+@settings(max_examples=scaled(50), deadline=None, derandomize=True)
 @given(question=st.text(min_size=1, max_size=80), voter=st.text(min_size=8, max_size=30))
 def test_hostile_text_is_stored_exactly_or_refused(tmp_path_factory, question, voter):
     store = SQLitePolls(tmp_path_factory.mktemp("p") / "polls.sqlite3")
