@@ -8,11 +8,9 @@ Nothing personal is kept: a student is a random token of the browser session.
 from __future__ import annotations
 
 import io
-import ipaddress
 import logging
 import os
 import secrets
-import socket
 from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
@@ -20,6 +18,7 @@ import streamlit as st
 import metrics
 
 from . import charts, codec, render, state, views
+from .addresses import PUBLIC_ENV, is_loopback, network_address, public_base
 from .i18n import _, ngettext, shown
 from .model import Example
 from .poll_store import PollError, PollUnavailable, SQLitePolls, default_path, normalize_code
@@ -31,7 +30,6 @@ __all__ = ["store", "voter", "question", "join", "teacher", "student", "student_
 PARAM = "poll"      # ?poll=CODE opens the student's view
 REFRESH = 3         # seconds between two refreshes of the teacher's live results
 OWNED = "poll.owned"  # this session's open poll: (code, owner token)
-PUBLIC_ENV = "RANKLAB_PUBLIC_URL"  # the address students open, when the server knows it better
 PUBLIC_KEY = "poll.public_url"     # the same, typed by the teacher on the page
 LOW, HIGH = 0.0, 1.0               # every measure a poll asks for lies in [0, 1]
 
@@ -101,44 +99,6 @@ def _unavailable(err: PollUnavailable, *, student: bool) -> None:
         render.notes([("error", str(err))])
 
 
-def _is_loopback(host: str | None) -> bool:
-    if not host:
-        return True
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def network_address() -> str | None:
-    """This computer's address on its network (the interface it would reach others by), or
-    None when it has only a loopback one. No packet is sent: a UDP socket only picks a route."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))
-            address = s.getsockname()[0]
-    except OSError:
-        return None
-    return None if _is_loopback(address) else address
-
-
-def _public_base(text: object) -> tuple[str, str, str] | None:
-    """``(scheme, host[:port], path)`` of an address typed or configured, or None when it is not
-    an http(s) address."""
-    if not isinstance(text, str) or not text.strip() or len(text) > 500:
-        return None
-    parts = urlsplit(text.strip() if "://" in text else f"http://{text.strip()}")
-    try:
-        parts.port  # noqa: B018 - raises on a port that is not a number
-    except ValueError:
-        return None
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() for ch in parts.netloc):
-        return None
-    return parts.scheme, parts.netloc, parts.path.rstrip("/")
-
-
 def student_link(code: str, page_url: str, configured: str | None = None) -> tuple[str, bool]:
     """The link students open for poll ``code``, and whether other devices can open it.
 
@@ -152,14 +112,14 @@ def student_link(code: str, page_url: str, configured: str | None = None) -> tup
     ('http://192.168.1.20:8080/class_poll?poll=K7QX2M', True)
     """
     page = urlsplit(page_url or "")
-    base = _public_base(configured)
+    base = public_base(configured)
     page_name = page.path.rstrip("/").rsplit("/", 1)[-1] or "class_poll"
     if base is not None:
         scheme, netloc, path = base
-        return urlunsplit((scheme, netloc, f"{path}/{page_name}", f"{PARAM}={code}", "")), not _is_loopback(
+        return urlunsplit((scheme, netloc, f"{path}/{page_name}", f"{PARAM}={code}", "")), not is_loopback(
             urlsplit(f"{scheme}://{netloc}").hostname)
     link = urlunsplit((page.scheme or "http", page.netloc, page.path or "/", f"{PARAM}={code}", ""))
-    return link, not _is_loopback(page.hostname)
+    return link, not is_loopback(page.hostname)
 
 
 def owns_a_poll() -> bool:
@@ -251,7 +211,7 @@ def teacher(page: str) -> None:
     with st.expander(_("The address students open"), expanded=not reachable):
         typed = st.text_input(_("the app's address on the class's network"), key=PUBLIC_KEY,
                               placeholder="http://192.168.1.20:8501", max_chars=500)
-        if typed and _public_base(typed) is None:
+        if typed and public_base(typed) is None:
             st.error(_("An address looks like http://192.168.1.20:8501 (http or https, a host, a port)."))
     if st.button(_("Close this poll and open another"), key=f"{page}.another"):
         st.session_state.pop(OWNED, None)
