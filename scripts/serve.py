@@ -73,6 +73,8 @@ http {{
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
             proxy_set_header Host $host;
+            # the browser's address, for the class poll's per-client limits
+            proxy_set_header X-Real-IP $remote_addr;
             proxy_read_timeout 86400;
             proxy_buffering off;
             add_header Set-Cookie "rlw=$rlw; Path=/; HttpOnly; SameSite=Lax" always;

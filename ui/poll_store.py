@@ -43,7 +43,7 @@ from typing import Protocol
 
 from .i18n import _
 
-__all__ = ["Poll", "PollStore", "SQLitePolls", "PollError", "PollUnavailable", "TTL", "BUSY_MS",
+__all__ = ["Poll", "PollStore", "SQLitePolls", "PollError", "PollLimited", "PollUnavailable", "TTL", "BUSY_MS",
            "CODE_ALPHABET", "default_path", "normalize_code"]
 
 TTL = 4 * 3600          # seconds a poll lives
@@ -55,14 +55,25 @@ MAX_QUESTION = 500      # characters
 MAX_CHOICES = 8
 MAX_CHOICE = 80         # characters of one choice
 MAX_VOTERS = 2_000      # votes per poll: a class, not the internet
+# one client (a network address) may bring at most PER_CLIENT voters into a poll, and at most
+# BURST new ones within BURST_SECONDS: a class of phones on a Wi-Fi has one address each; a
+# script opening sessions in a loop has one address for all of them and fills its share only
+PER_CLIENT = 60
+BURST, BURST_SECONDS = 10, 10.0
 ENV = "RANKLAB_POLL_DB"
 # columns added since the first poll files: name -> definition for ALTER TABLE
-_ADDED_COLUMNS = {"expires": "REAL NOT NULL DEFAULT 0", "revealed": "INTEGER NOT NULL DEFAULT 0",
-                  "low": "REAL", "high": "REAL"}
+_ADDED_COLUMNS = {"polls": {"expires": "REAL NOT NULL DEFAULT 0", "revealed": "INTEGER NOT NULL DEFAULT 0",
+                            "low": "REAL", "high": "REAL", "refused": "INTEGER NOT NULL DEFAULT 0"},
+                  "votes": {"client": "TEXT"}}
 
 
 class PollError(ValueError):
     """A poll that cannot be created or a value that cannot be stored, said plainly."""
+
+
+class PollLimited(PollError):
+    """A vote refused because its client brought too many voters, or too fast; said plainly.
+    Other clients still vote."""
 
 
 class PollUnavailable(PollError):
@@ -96,9 +107,14 @@ class PollStore(Protocol):
 
     def get(self, code: str, *, now: float | None = None) -> Poll | None: ...
 
-    def vote(self, code: str, voter: str, value: float | str, *, now: float | None = None) -> bool: ...
+    def vote(self, code: str, voter: str, value: float | str, *, client: str | None = None,
+             now: float | None = None) -> bool: ...
 
     def votes(self, code: str, *, now: float | None = None) -> list[float | str]: ...
+
+    def refused(self, code: str, *, now: float | None = None) -> int: ...
+
+    def reset(self, code: str, owner: str, *, now: float | None = None) -> bool: ...
 
     def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool: ...
 
@@ -198,18 +214,20 @@ class SQLitePolls:
                         code TEXT PRIMARY KEY, question TEXT NOT NULL, kind TEXT NOT NULL,
                         choices TEXT NOT NULL, answer TEXT, example TEXT NOT NULL,
                         owner TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
-                        revealed INTEGER NOT NULL DEFAULT 0, low REAL, high REAL);
+                        revealed INTEGER NOT NULL DEFAULT 0, low REAL, high REAL,
+                        refused INTEGER NOT NULL DEFAULT 0);
                     CREATE TABLE IF NOT EXISTS votes (
                         code TEXT NOT NULL REFERENCES polls(code) ON DELETE CASCADE,
-                        voter TEXT NOT NULL, value TEXT NOT NULL, at REAL NOT NULL,
+                        voter TEXT NOT NULL, value TEXT NOT NULL, at REAL NOT NULL, client TEXT,
                         PRIMARY KEY (code, voter));
                 """)
                 # a file made by an older Ranklab lacks the newer columns: add them, so that
                 # its polls stay readable (a poll without ``expires`` counts as expired)
-                have = {row[1] for row in db.execute("PRAGMA table_info(polls)")}
-                for name, definition in _ADDED_COLUMNS.items():
-                    if name not in have:
-                        db.execute(f"ALTER TABLE polls ADD COLUMN {name} {definition}")
+                for table, columns in _ADDED_COLUMNS.items():
+                    have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                    for name, definition in columns.items():
+                        if name not in have:
+                            db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
                 db.execute("CREATE INDEX IF NOT EXISTS polls_expires ON polls(expires)")
 
     @contextmanager
@@ -275,6 +293,27 @@ class SQLitePolls:
                 raise PollError(_('no free poll code; try again'))
         return Poll(code, question, kind, choices, answer, example, now, now + TTL, False, low, high), owner
 
+    def reset(self, code: str, owner: str, *, now: float | None = None) -> bool:
+        """Delete every answer and the count of refused ones (a poll filled by a script); only
+        the poll's owner can, and only before the reveal."""
+        now = time.time() if now is None else now
+        with self._guard(), self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute("UPDATE polls SET refused = 0 WHERE code = ? AND owner = ? AND expires > ? "
+                             "AND revealed = 0", (code, _digest(owner) if isinstance(owner, str) else "", now))
+            if cur.rowcount == 1:
+                db.execute("DELETE FROM votes WHERE code = ?", (code,))
+            db.execute("COMMIT")
+            return cur.rowcount == 1
+
+    def refused(self, code: str, *, now: float | None = None) -> int:
+        """How many votes were refused for coming from a client with too many voters."""
+        poll = self.get(code, now=now)
+        if poll is None:
+            return 0
+        with self._guard(), self._connect() as db:
+            return db.execute("SELECT refused FROM polls WHERE code = ?", (poll.code,)).fetchone()[0]
+
     def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool:
         """Close the votes and show the answer; only the poll's owner can."""
         now = time.time() if now is None else now
@@ -301,9 +340,15 @@ class SQLitePolls:
         value = None if answer is None else float(answer) if kind == "number" else answer
         return Poll(code, question, kind, choices, value, example, created, expires, bool(revealed), low, high)
 
-    def vote(self, code: str, voter: str, value: float | str, *, now: float | None = None) -> bool:
+    def vote(self, code: str, voter: str, value: float | str, *, client: str | None = None,
+             now: float | None = None) -> bool:
         """Record (or replace) ``voter``'s answer; False when the poll is closed, expired,
-        unknown or full. A value the poll cannot take is a :class:`PollError`."""
+        unknown or full. A value the poll cannot take is a :class:`PollError`.
+
+        ``client``: where the vote comes from (a network address; only its hash is kept, and
+        goes with the poll). A client that already brought :data:`PER_CLIENT` voters, or
+        :data:`BURST` new ones in the last :data:`BURST_SECONDS`, gets a :class:`PollLimited`
+        for a new voter; its voters can still change their answers."""
         now = time.time() if now is None else now
         poll = self.get(code, now=now)
         if poll is None or poll.revealed:
@@ -325,9 +370,22 @@ class SQLitePolls:
                 if not open_ or not open_[0] or (not known and count >= MAX_VOTERS):
                     db.execute("ROLLBACK")
                     return False
-                db.execute("INSERT INTO votes VALUES (?, ?, ?, ?) ON CONFLICT(code, voter) "
-                           "DO UPDATE SET value = excluded.value, at = excluded.at",
-                           (poll.code, voter, stored, now))
+                source = None if client is None else _digest(f"{poll.code}:{client}")
+                if source is not None and not known:
+                    mine, recent = db.execute(
+                        "SELECT COUNT(*), COALESCE(SUM(at > ?), 0) FROM votes WHERE code = ? AND client = ?",
+                        (now - BURST_SECONDS, poll.code, source)).fetchone()
+                    if mine >= PER_CLIENT or recent >= BURST:
+                        db.execute("UPDATE polls SET refused = refused + 1 WHERE code = ?", (poll.code,))
+                        db.execute("COMMIT")
+                        if mine >= PER_CLIENT:
+                            raise PollLimited(_("This poll already has {n} answers from your network address: "
+                                                "ask your teacher.").format(n=mine))
+                        raise PollLimited(_("Too many new answers from your network address at once: try "
+                                            "again in a few seconds."))
+                db.execute("INSERT INTO votes (code, voter, value, at, client) VALUES (?, ?, ?, ?, ?) "
+                           "ON CONFLICT(code, voter) DO UPDATE SET value = excluded.value, at = excluded.at",
+                           (poll.code, voter, stored, now, source))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:

@@ -21,7 +21,14 @@ from . import charts, codec, render, state, views
 from .addresses import PUBLIC_ENV, is_loopback, network_address, public_base
 from .i18n import _, ngettext, shown
 from .model import Example
-from .poll_store import PollError, PollUnavailable, SQLitePolls, default_path, normalize_code
+from .poll_store import (
+    MAX_VOTERS,
+    PollError,
+    PollUnavailable,
+    SQLitePolls,
+    default_path,
+    normalize_code,
+)
 from .presenter import FOCUS
 
 __all__ = ["store", "voter", "question", "join", "teacher", "student", "student_link", "owns_a_poll",
@@ -51,8 +58,23 @@ def store() -> SQLitePolls:
 
 
 def voter() -> str:
-    """This browser session's anonymous token."""
+    """This browser's anonymous token: from the cookie ``make serve``'s nginx gives each browser
+    (so that a session reconnected after a restart, or a second tab, is still one voter), else
+    a random token of the session."""
+    cookie = st.context.cookies.get("rlw")
+    if isinstance(cookie, str) and 8 <= len(cookie) <= 64 and cookie.isascii() and cookie.isalnum():
+        return f"browser-{cookie}"
     return st.session_state.setdefault("poll.voter", secrets.token_urlsafe(12))
+
+
+def client() -> str | None:
+    """The network address a vote comes from, for the poll's per-client limits; None for this
+    computer itself (a local test, a benchmark). Behind ``make serve``, nginx passes the
+    browser's address in X-Real-IP; it is believed only from a proxy on this computer."""
+    address = st.context.ip_address
+    if address and is_loopback(address):
+        address = st.context.headers.get("X-Real-Ip")
+    return None if not address or is_loopback(address) else address[:64]
 
 
 def question(example: Example, focus: str) -> tuple[str, float]:
@@ -225,6 +247,13 @@ def _reveal(code: str, owner: str | None) -> None:
         st.session_state["poll.fault"] = str(err)
 
 
+def _reset(code: str, owner: str | None) -> None:
+    try:
+        store().reset(code, owner)
+    except PollUnavailable as err:
+        st.session_state["poll.fault"] = str(err)
+
+
 @st.fragment(run_every=REFRESH)
 def results(code: str) -> None:
     """The answers so far and the reveal button (above the chart, so that a projector at
@@ -234,18 +263,25 @@ def results(code: str) -> None:
     try:
         poll = store().get(code)
         values = store().votes(code) if poll is not None else []
+        refused = store().refused(code) if poll is not None else 0
     except PollUnavailable as err:
         _unavailable(err, student=False)
         return
     if poll is None:
         st.warning(_("This poll has expired."))
         return
+    owner = st.session_state.get(OWNED, (None, None))[1]
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(ngettext("**{n}** answer so far", "**{n}** answers so far", len(values)).format(n=len(values)))
         if not poll.revealed:
-            owner = st.session_state.get(OWNED, (None, None))[1]
             st.button(_("Reveal the answer"), type="primary", key="poll.reveal", on_click=_reveal,
                       args=(code, owner))
+    if refused and not poll.revealed:
+        st.warning(ngettext("{n} answer was refused: too many from one network address. If a script "
+                            "filled the poll, clear the answers and ask the class again.",
+                            "{n} answers were refused: too many from one network address. If a script "
+                            "filled the poll, clear the answers and ask the class again.", refused).format(n=refused))
+        st.button(_("Clear the answers"), key="poll.reset", on_click=_reset, args=(code, owner))
     if poll.revealed:
         close = sum(abs(v - poll.answer) <= 0.05 for v in values)
         st.success(_("The answer: {answer} — {close} of {n} within 0.05 (the dashed line).").format(
@@ -308,7 +344,7 @@ def student(code_text: str) -> None:
         value = _read_guess(guess)
         if value is not None:
             try:
-                sent = store().vote(poll.code, voter(), value)
+                sent = store().vote(poll.code, voter(), value, client=client())
             except PollUnavailable as err:
                 _unavailable(err, student=True)
                 sent = None
@@ -319,5 +355,7 @@ def student(code_text: str) -> None:
                 st.success(_("Sent: {answer}. You can change it until the answer is revealed.").format(
                     answer=metrics.num(value)))
             elif sent is False:
-                st.warning(_("This poll is closed."))
+                full = not poll.revealed and len(store().votes(poll.code)) >= MAX_VOTERS
+                st.warning(_("This poll takes no more answers: tell your teacher.") if full
+                           else _("This poll is closed."))
     _until_revealed(poll.code)

@@ -185,3 +185,26 @@ def test_a_broken_poll_file_gets_a_message_and_no_traceback(tmp_path, monkeypatc
     student = student_page("K7QX2M")
     assert student.error[0].value.startswith("The poll cannot be reached right now")
     assert str(path) not in page_text(student)
+
+
+def test_the_teacher_sees_refused_answers_and_clears_the_poll():
+    from ui.poll_store import PER_CLIENT, PollLimited
+
+    teacher, code = open_poll()
+    polls = SQLitePolls(os.environ["RANKLAB_POLL_DB"])
+    refused = 0
+    for i in range(PER_CLIENT + 3):  # a script from one address: a new session each time
+        try:
+            polls.vote(code, f"script-session-{i:04d}", 0.9, client="203.0.113.9")
+        except PollLimited:
+            refused += 1
+    assert refused > 0 and polls.refused(code) == refused
+    teacher.run()
+    shown = markdown(teacher)
+    assert any("answers were refused: too many from one network address" in w.value for w in teacher.warning)
+    assert f"**{len(polls.votes(code))}** answers so far" in shown
+    teacher.button(key="poll.reset").click().run()
+    assert polls.votes(code) == [] and polls.refused(code) == 0
+    assert "**0** answers so far" in markdown(teacher)
+    answer(code, 0.125)             # the class answers again
+    assert len(polls.votes(code)) == 1

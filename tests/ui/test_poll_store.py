@@ -306,3 +306,40 @@ def test_a_huge_integer_is_refused_not_an_overflow(store):
         store.vote(poll.code, "student-one", 10**400)
     with pytest.raises(PollError):
         store.create("DCG?", answer=10**400)
+
+
+def test_one_client_cannot_fill_a_poll_and_real_students_still_vote(store):
+    from ui.poll_store import BURST, BURST_SECONDS, PER_CLIENT, PollLimited
+
+    poll, owner = store.create("AP@2?", answer=0.125, low=0.0, high=1.0, now=0.0)
+    t = 1.0
+    accepted = 0
+    for i in range(PER_CLIENT + 20):  # a script: a new session every 0.2 s from one address
+        t += 0.2 if i % BURST else BURST_SECONDS   # pauses just enough to pass the burst limit
+        try:
+            accepted += store.vote(poll.code, f"bot-session-{i:04d}", 0.9, client="203.0.113.9", now=t)
+        except PollLimited:
+            pass
+    assert accepted == PER_CLIENT
+    assert store.refused(poll.code, now=t) == 20
+    # the bot's own voters may still change their answers; a real student votes
+    assert store.vote(poll.code, "bot-session-0000", 0.8, client="203.0.113.9", now=t)
+    assert store.vote(poll.code, "a-real-student", 0.125, client="192.168.1.31", now=t)
+    assert len(store.votes(poll.code, now=t)) == PER_CLIENT + 1
+    # the teacher sees the refusals and clears the answers; the class votes again
+    assert not store.reset(poll.code, "not the owner", now=t)
+    assert store.reset(poll.code, owner, now=t)
+    assert store.votes(poll.code, now=t) == [] and store.refused(poll.code, now=t) == 0
+    assert store.vote(poll.code, "a-real-student", 0.125, client="192.168.1.31", now=t + 1)
+
+
+def test_a_burst_of_new_voters_from_one_client_waits_a_few_seconds(store):
+    from ui.poll_store import BURST, BURST_SECONDS, PollLimited
+
+    poll, _ = store.create("AP@2?", low=0.0, high=1.0, now=0.0)
+    for i in range(BURST):
+        assert store.vote(poll.code, f"session-{i:04d}", 0.5, client="198.51.100.7", now=1.0 + i / 100)
+    with pytest.raises(PollLimited, match="try again in a few seconds"):
+        store.vote(poll.code, "session-late", 0.5, client="198.51.100.7", now=1.5)
+    assert store.vote(poll.code, "session-late", 0.5, client="198.51.100.7", now=2.0 + BURST_SECONDS)
+    assert store.vote(poll.code, "no-client-given", 0.5, now=1.5)   # this computer: no limit
