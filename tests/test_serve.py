@@ -17,13 +17,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from serve import NGINX, Class, free_port, nginx_config, students_url, wait_healthy  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def need_nginx() -> None:
     if not (shutil.which("nginx") or Path(NGINX).exists()):
         reason = "nginx is missing (apt-get install nginx) — the serving tests need it"
         if os.environ.get("RANKLAB_REQUIRE_NGINX") == "1":
             pytest.fail(reason + "; RANKLAB_REQUIRE_NGINX=1 forbids skipping")
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    need_nginx()
     first = free_port()
     polls = tmp_path_factory.mktemp("polls") / "polls.sqlite3"
     group = Class(2, free_port(), first if first < 65000 else 20000, env={"RANKLAB_POLL_DB": str(polls)})
@@ -126,3 +130,21 @@ def test_a_killed_worker_is_started_again_while_the_other_keeps_serving(served):
         assert time.monotonic() < deadline, "the restarted worker never got its browsers back"
         time.sleep(0.5)
     assert store.votes(poll.code) == [0.25] and Path(group.run_dir).exists()
+
+
+def test_a_class_answering_a_poll_through_a_killed_worker_loses_no_vote():
+    """benchmarks/class_load.py's poll mode, small: 12 students answer a poll again and again
+    through two workers; one worker is killed 5 s in; the supervisor starts it again."""
+    from argparse import Namespace
+
+    need_nginx()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import class_load
+
+    args = Namespace(students=12, edits=5, limit=120, settle=0, seed=3, poll=True, kill_after=5, warm_up=False)
+    stats = class_load.run_class(2, args)
+    assert len(stats["restarted"]) == 1 and stats["restarted"][0].startswith("worker ")
+    assert stats["confirmed"] == 12 and stats["lost"] == 0
+    # the killed worker's students came back, each within a few seconds
+    assert stats["recoveries"] and max(stats["recoveries"]) < 10
+    assert stats["errors"] == len(stats["recoveries"])   # only the answers in flight at the kill
