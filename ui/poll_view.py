@@ -338,8 +338,9 @@ def student(code_text: str) -> None:
         return
     # no min/max: the browser would silently clamp or keep the last valid value, and the
     # student be told "Sent: 0" for a "-5" they typed; the range is checked here instead
+    # no placeholder: a grey number in the box would read as a hint
     guess = st.number_input(_("your answer (0 to 1)"), value=None, step=0.01, format="%.4f", key="poll.guess",
-                            placeholder="0.5")
+                            width=320)
     if st.button(_("Send my answer"), type="primary", key="poll.send"):
         value = _read_guess(guess)
         if value is not None:

@@ -208,3 +208,13 @@ def test_the_teacher_sees_refused_answers_and_clears_the_poll():
     assert "**0** answers so far" in markdown(teacher)
     answer(code, 0.125)             # the class answers again
     assert len(polls.votes(code)) == 1
+
+
+def test_users_never_see_a_stack_trace():
+    """Streamlit shows an uncaught exception's trace to every user unless told otherwise; the
+    app's own messages say what went wrong, and the server's log keeps the trace."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["showErrorDetails"] == "none"
