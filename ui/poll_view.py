@@ -140,7 +140,7 @@ def student_link(code: str, page_url: str, configured: str | None = None) -> tup
         scheme, netloc, path = base
         return urlunsplit((scheme, netloc, f"{path}/{page_name}", f"{PARAM}={code}", "")), not is_loopback(
             urlsplit(f"{scheme}://{netloc}").hostname)
-    link = urlunsplit((page.scheme or "http", page.netloc, page.path or "/", f"{PARAM}={code}", ""))
+    link = urlunsplit((page.scheme or "http", page.netloc, page.path or f"/{page_name}", f"{PARAM}={code}", ""))
     return link, not is_loopback(page.hostname)
 
 

@@ -218,3 +218,14 @@ def test_users_never_see_a_stack_trace():
 
     config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
     assert config["client"]["showErrorDetails"] == "none"
+
+
+def test_the_teacher_types_the_address_students_open(monkeypatch):
+    monkeypatch.delenv("RANKLAB_PUBLIC_URL", raising=False)
+    teacher, code = open_poll()
+    assert [t.value for t in teacher.text][0].endswith(f"/class_poll?poll={code}")
+    teacher.text_input(key="poll.public_url").set_value("ftp://nope").run()
+    assert any(e.value.startswith("An address looks like http://192.168.1.20:8501") for e in teacher.error)
+    teacher.text_input(key="poll.public_url").set_value("192.168.1.20:8501").run()
+    assert [t.value for t in teacher.text] == [f"http://192.168.1.20:8501/class_poll?poll={code}"]
+    assert not any("opens only on this computer" in w.value for w in teacher.warning)
