@@ -9,6 +9,7 @@
 - a value outside 0..1 typed on a phone is refused with a message, not sent as 0.
 """
 
+import contextlib
 import io
 import os
 import subprocess
@@ -25,13 +26,13 @@ TIMEOUT = 30_000
 ANSWER = b"0.125"  # the cat in the box at k = 2: AP@2 = (1/2) / 4 relevant documents
 
 
-@pytest.fixture(scope="module")
-def poll_server(tmp_path_factory):
-    """The app with its own poll file (the class's polls are not the developer's)."""
+@contextlib.contextmanager
+def app_server(poll_file):
+    """``streamlit run app.py`` on a free port with its own poll file (the class's polls are
+    not the developer's); yields its URL."""
     _need_browser()
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT),
-           "RANKLAB_POLL_DB": str(tmp_path_factory.mktemp("polls") / "polls.sqlite3")}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RANKLAB_POLL_DB": str(poll_file)}
     env.pop("RANKLAB_PUBLIC_URL", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -40,23 +41,30 @@ def poll_server(tmp_path_factory):
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            pytest.fail(f"streamlit did not start on port {port} within 60 s")
-        time.sleep(0.3)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                pytest.fail(f"streamlit did not start on port {port} within 60 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def poll_server(tmp_path_factory):
+    with app_server(tmp_path_factory.mktemp("polls") / "polls.sqlite3") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +173,11 @@ def test_a_class_polls_without_seeing_the_answer_until_the_reveal(poll_server, c
         send(phone, "-5")
         phone.get_by_text("Your answer must be a number from 0 to 1: nothing was sent.").wait_for(timeout=TIMEOUT)
         assert phone.get_by_text("Sent:").count() == 0
+        for typed in ("1e11", "2"):  # (a number box takes no "NaN": the browser refuses it)
+            send(phone, typed)
+            phone.get_by_text("from 0 to 1: nothing was sent", exact=False).or_(
+                phone.get_by_text("Type your answer first", exact=False)).first.wait_for(timeout=TIMEOUT)
+            assert phone.get_by_text("Sent:").count() == 0
         send(phone, "0.3")
         phone.get_by_text("Sent: 0.3.", exact=False).wait_for(timeout=TIMEOUT)
         send(laptop, "0.5")
@@ -250,3 +263,30 @@ def test_a_students_page_comes_back_by_itself_when_its_worker_dies(chromium, tmp
         stop.set()
         supervisor.join()
         group.stop()
+
+
+def test_a_damaged_poll_file_is_named_to_the_teacher_and_no_trace_reaches_anyone(chromium, tmp_path):
+    damaged = tmp_path / "polls.sqlite3"
+    damaged.write_bytes(b"not a database at all " * 100)
+    with app_server(damaged) as url:
+        teacher_ctx = chromium.new_context(viewport={"width": 1024, "height": 768})
+        phone_ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+        try:
+            teacher, phone = teacher_ctx.new_page(), phone_ctx.new_page()
+            teacher.goto(f"{url}/class_poll", timeout=TIMEOUT)
+            wait_ready(teacher)
+            teacher.get_by_role("button", name="Open the poll").click()
+            teacher.get_by_text("is damaged or is not a poll file", exact=False).wait_for(timeout=TIMEOUT)
+            body = teacher.inner_text("body")
+            assert str(damaged) in body and "RANKLAB_POLL_DB" in body
+            phone.goto(f"{url}/class_poll?poll=K7QX2M", timeout=TIMEOUT)
+            wait_ready(phone)
+            phone.get_by_text("The poll cannot be reached right now", exact=False).wait_for(timeout=TIMEOUT)
+            for pg in (teacher, phone):
+                text = pg.inner_text("body")
+                assert "Traceback" not in text and "DatabaseError" not in text and "File \"" not in text
+                assert pg.locator("[data-testid='stException']").count() == 0
+            assert str(damaged) not in phone.inner_text("body")
+        finally:
+            teacher_ctx.close()
+            phone_ctx.close()
