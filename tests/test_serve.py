@@ -105,6 +105,24 @@ def test_the_students_link_is_the_served_address(monkeypatch):
     assert students_url("0.0.0.0", 8080) is None
 
 
+def test_a_class_answering_a_poll_through_a_killed_worker_loses_no_vote():
+    """benchmarks/class_load.py's poll mode, small: 12 students answer a poll again and again
+    through two workers; one worker is killed 5 s in; the supervisor starts it again."""
+    from argparse import Namespace
+
+    need_nginx()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import class_load
+
+    args = Namespace(students=12, edits=5, limit=120, settle=0, seed=3, poll=True, kill_after=5, warm_up=False)
+    stats = class_load.run_class(2, args)
+    assert len(stats["restarted"]) == 1 and stats["restarted"][0].startswith("worker ")
+    assert stats["confirmed"] == 12 and stats["lost"] == 0
+    # the killed worker's students came back, each within a few seconds
+    assert stats["recoveries"] and max(stats["recoveries"]) < 10
+    assert stats["errors"] == len(stats["recoveries"])   # only the answers in flight at the kill
+
+
 # last in this file: it kills one of the module's workers
 def test_a_killed_worker_is_started_again_while_the_other_keeps_serving(served):
     from ui.poll_store import SQLitePolls
@@ -131,20 +149,3 @@ def test_a_killed_worker_is_started_again_while_the_other_keeps_serving(served):
         time.sleep(0.5)
     assert store.votes(poll.code) == [0.25] and Path(group.run_dir).exists()
 
-
-def test_a_class_answering_a_poll_through_a_killed_worker_loses_no_vote():
-    """benchmarks/class_load.py's poll mode, small: 12 students answer a poll again and again
-    through two workers; one worker is killed 5 s in; the supervisor starts it again."""
-    from argparse import Namespace
-
-    need_nginx()
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    import class_load
-
-    args = Namespace(students=12, edits=5, limit=120, settle=0, seed=3, poll=True, kill_after=5, warm_up=False)
-    stats = class_load.run_class(2, args)
-    assert len(stats["restarted"]) == 1 and stats["restarted"][0].startswith("worker ")
-    assert stats["confirmed"] == 12 and stats["lost"] == 0
-    # the killed worker's students came back, each within a few seconds
-    assert stats["recoveries"] and max(stats["recoveries"]) < 10
-    assert stats["errors"] == len(stats["recoveries"])   # only the answers in flight at the kill

@@ -55,9 +55,10 @@ MAX_QUESTION = 500      # characters
 MAX_CHOICES = 8
 MAX_CHOICE = 80         # characters of one choice
 MAX_VOTERS = 2_000      # votes per poll: a class, not the internet
-# one client (a network address) may bring at most PER_CLIENT voters into a poll, and at most
-# BURST new ones within BURST_SECONDS: a class of phones on a Wi-Fi has one address each; a
-# script opening sessions in a loop has one address for all of them and fills its share only
+# one client (a network address) may bring at most PER_CLIENT voters into a poll, and no new one
+# while BURST of its voters answered within the last BURST_SECONDS: a class of phones on a Wi-Fi
+# has one address each; a script opening sessions in a loop has one address for all of them and
+# fills its share only, slowly
 PER_CLIENT = 60
 BURST, BURST_SECONDS = 10, 10.0
 ENV = "RANKLAB_POLL_DB"
@@ -346,9 +347,10 @@ class SQLitePolls:
         unknown or full. A value the poll cannot take is a :class:`PollError`.
 
         ``client``: where the vote comes from (a network address; only its hash is kept, and
-        goes with the poll). A client that already brought :data:`PER_CLIENT` voters, or
-        :data:`BURST` new ones in the last :data:`BURST_SECONDS`, gets a :class:`PollLimited`
-        for a new voter; its voters can still change their answers."""
+        goes with the poll). A client that already brought :data:`PER_CLIENT` voters, or whose
+        voters answered :data:`BURST` times in the last :data:`BURST_SECONDS`, gets a
+        :class:`PollLimited` for a new voter (counted for the teacher); its voters can still
+        change their answers."""
         now = time.time() if now is None else now
         poll = self.get(code, now=now)
         if poll is None or poll.revealed:

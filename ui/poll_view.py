@@ -2,7 +2,8 @@
 ranking?"), students answer from their phones with the code or the QR code, the teacher's
 screen shows the answers live and reveals the right one. The store is :mod:`ui.poll_store`.
 
-Nothing personal is kept: a student is a random token of the browser session.
+Nothing personal is kept: a student is a random token (of the browser behind ``make serve``, of
+the session otherwise), and a network address only as a hash, for the per-client limits.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ __all__ = ["store", "voter", "question", "join", "teacher", "student", "student_
 PARAM = "poll"      # ?poll=CODE opens the student's view
 REFRESH = 3         # seconds between two refreshes of the teacher's live results
 OWNED = "poll.owned"  # this session's open poll: (code, owner token)
-PUBLIC_KEY = "poll.public_url"     # the same, typed by the teacher on the page
+PUBLIC_KEY = "poll.public_url"     # the address students open, typed by the teacher on the page
 LOW, HIGH = 0.0, 1.0               # every measure a poll asks for lies in [0, 1]
 
 log = logging.getLogger(__name__)
@@ -346,6 +347,7 @@ def student(code_text: str) -> None:
         if value is not None:
             try:
                 sent = store().vote(poll.code, voter(), value, client=client())
+                full = not sent and len(store().votes(poll.code)) >= MAX_VOTERS
             except PollUnavailable as err:
                 _unavailable(err, student=True)
                 sent = None
@@ -356,7 +358,6 @@ def student(code_text: str) -> None:
                 st.success(_("Sent: {answer}. You can change it until the answer is revealed.").format(
                     answer=metrics.num(value)))
             elif sent is False:
-                full = not poll.revealed and len(store().votes(poll.code)) >= MAX_VOTERS
                 st.warning(_("This poll takes no more answers: tell your teacher.") if full
                            else _("This poll is closed."))
     _until_revealed(poll.code)
