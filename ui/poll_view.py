@@ -71,9 +71,10 @@ def voter() -> str:
 def client() -> str | None:
     """The network address a vote comes from, for the poll's per-client limits; None for this
     computer itself (a local test, a benchmark). Behind ``make serve``, nginx passes the
-    browser's address in X-Real-IP; it is believed only from a proxy on this computer."""
+    browser's address in X-Real-IP; it is believed only from a proxy on this computer (Streamlit
+    gives no address, None, for a connection from this computer)."""
     address = st.context.ip_address
-    if address and is_loopback(address):
+    if not address or is_loopback(address):
         address = st.context.headers.get("X-Real-Ip")
     return None if not address or is_loopback(address) else address[:64]
 
