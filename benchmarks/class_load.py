@@ -148,7 +148,11 @@ class Student:
 
     async def run(self, edits: int, deadline: float) -> None:
         self.cookie = await asyncio.to_thread(self._cookie)
-        ws = await self._connect()
+        try:
+            ws = await self._connect()
+        except ConnectionClosed:  # the worker died during the first page: as after any drop
+            self.errors += 1
+            ws = await self._reconnect(deadline + 60)
         try:
             for _ in range(edits):
                 if time.monotonic() > deadline:
