@@ -4,6 +4,11 @@ PYTHON ?= python3
 VENV   ?= .venv
 PORT   ?= 8501
 WORKERS ?= 2
+# make serve: nginx listens on HOST:PORT (0.0.0.0 = every network interface: anyone who can reach
+# this computer can open the app; HOST=127.0.0.1 keeps it on this computer); the workers listen on
+# 127.0.0.1 from FIRST_PORT up (FIRST_PORT .. FIRST_PORT+WORKERS-1)
+HOST   ?= 0.0.0.0
+FIRST_PORT ?= 8601
 BIN     = $(VENV)/bin
 
 .PHONY: run serve test test-all lint bench clean i18n spark
@@ -35,9 +40,10 @@ spark: $(VENV)/.installed-spark
 run: $(VENV)/.installed $(MO)
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
-# a class: WORKERS Streamlit processes behind Debian's nginx on PORT (apt-get install nginx)
+# a class: WORKERS Streamlit processes behind Debian's nginx on HOST:PORT (apt-get install nginx);
+# RANKLAB_PUBLIC_URL, when set, is the address the poll gives students
 serve: $(VENV)/.installed $(MO)
-	$(BIN)/python scripts/serve.py --workers $(WORKERS) --port $(PORT)
+	$(BIN)/python scripts/serve.py --workers $(WORKERS) --host $(HOST) --port $(PORT) --first-port $(FIRST_PORT)
 
 # the fast tier, to run while working: every unit test, doctest and AppTest on every core, with a
 # tenth of each randomised test's cases (tests/strength.py); the browser, Spark, nginx and timing

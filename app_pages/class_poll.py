@@ -14,6 +14,11 @@ def main() -> None:
         st.title(_("Class poll"))
         poll_view.student(code)
         return
+    if poll_view.owns_a_poll():
+        # the projected screen: the poll alone, without the students' join box or the intro
+        st.title(_("Class poll"))
+        poll_view.teacher(PAGE)
+        return
     render.lesson_header(
         _("Class poll"),
         _("Predict first, then look: ask the class for a measure of the current example before you "

@@ -4,7 +4,9 @@ are skipped with the reason, unless RANKLAB_REQUIRE_NGINX=1 (CI sets it): then t
 import asyncio
 import os
 import shutil
+import signal
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -12,18 +14,23 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from serve import NGINX, Class, free_port, nginx_config  # noqa: E402
+from serve import NGINX, Class, free_port, nginx_config, students_url, wait_healthy  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def served():
+def need_nginx() -> None:
     if not (shutil.which("nginx") or Path(NGINX).exists()):
         reason = "nginx is missing (apt-get install nginx) — the serving tests need it"
         if os.environ.get("RANKLAB_REQUIRE_NGINX") == "1":
             pytest.fail(reason + "; RANKLAB_REQUIRE_NGINX=1 forbids skipping")
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    need_nginx()
     first = free_port()
-    group = Class(2, free_port(), first if first < 65000 else 20000)
+    polls = tmp_path_factory.mktemp("polls") / "polls.sqlite3"
+    group = Class(2, free_port(), first if first < 65000 else 20000, env={"RANKLAB_POLL_DB": str(polls)})
     url = group.start()
     yield url, group
     group.stop()
@@ -33,13 +40,13 @@ def worker(url: str, cookie: str | None = None) -> str:
     request = urllib.request.Request(f"{url}/_stcore/health", headers={"Cookie": f"rlw={cookie}"} if cookie else {})
     with urllib.request.urlopen(request, timeout=30) as r:
         assert r.status == 200
-        return r.headers["X-Ranklab-Worker"]
+        return r.headers["X-Ranklab-Worker"].split(", ")[-1]  # nginx lists each worker it tried
 
 
 def test_the_config_names_every_worker_and_hashes_the_cookie():
     text = nginx_config("/run", [9001, 9002, 9003], port=8080)
     assert [line.strip() for line in text.splitlines() if line.strip().startswith("server 127")] == [
-        "server 127.0.0.1:9001;", "server 127.0.0.1:9002;", "server 127.0.0.1:9003;"]
+        f"server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;" for p in (9001, 9002, 9003)]
     assert "hash $rlw consistent;" in text and "proxy_set_header Upgrade $http_upgrade;" in text
 
 
@@ -83,3 +90,63 @@ def test_the_app_runs_over_the_proxied_websocket(served):
 
     ok, headings = asyncio.run(one_run())
     assert ok and "Playground" in headings
+
+
+def test_the_students_link_is_the_served_address(monkeypatch):
+    import serve
+
+    monkeypatch.setattr(serve, "network_address", lambda: "192.168.1.20")
+    assert students_url("0.0.0.0", 8080) == "http://192.168.1.20:8080"
+    assert students_url("10.0.0.5", 8080) == "http://10.0.0.5:8080"
+    assert students_url("127.0.0.1", 8080) is None           # this computer only: the page says so
+    assert students_url("127.0.0.1", 8080, "https://ranklab.example.org/class/") == \
+        "https://ranklab.example.org/class"
+    monkeypatch.setattr(serve, "network_address", lambda: None)
+    assert students_url("0.0.0.0", 8080) is None
+
+
+def test_a_class_answering_a_poll_through_a_killed_worker_loses_no_vote():
+    """benchmarks/class_load.py's poll mode, small: 12 students answer a poll again and again
+    through two workers; one worker is killed 5 s in; the supervisor starts it again."""
+    from argparse import Namespace
+
+    need_nginx()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import class_load
+
+    args = Namespace(students=12, edits=5, limit=120, settle=0, seed=3, poll=True, kill_after=5, warm_up=False)
+    stats = class_load.run_class(2, args)
+    assert len(stats["restarted"]) == 1 and stats["restarted"][0].startswith("worker ")
+    assert stats["confirmed"] == 12 and stats["lost"] == 0
+    # the killed worker's students came back, each within a few seconds
+    assert stats["recoveries"] and max(stats["recoveries"]) < 10
+    # the only errors: the answers (or first pages) in flight at the kill
+    assert stats["errors"] == len(stats["recoveries"])
+
+
+# last in this file: it kills one of the module's workers
+def test_a_killed_worker_is_started_again_while_the_other_keeps_serving(served):
+    from ui.poll_store import SQLitePolls
+
+    url, group = served
+    store = SQLitePolls(group.env["RANKLAB_POLL_DB"])
+    poll, _owner = store.create("AP?", low=0.0, high=1.0)
+    assert store.vote(poll.code, "student-before", 0.25)
+    first, second = (f"127.0.0.1:{p}" for p in group.ports)
+    cookie = next(c for c in (f"student-{i}" for i in range(50)) if worker(url, c) == first)
+    dead = group.workers[group.ports[0]].pid
+    kept = group.workers[group.ports[1]].pid
+    os.kill(dead, signal.SIGKILL)
+    group.workers[group.ports[0]].wait(10)
+    # nginx routes the dead worker's browsers to the other one at once
+    assert worker(url, cookie) == second
+    assert group.check() == [f"worker {group.ports[0]}"]
+    wait_healthy(f"http://127.0.0.1:{group.ports[0]}", 60, group.workers[group.ports[0]])
+    assert group.workers[group.ports[0]].pid != dead and group.workers[group.ports[1]].pid == kept
+    assert group.nginx.poll() is None and group.check() == []
+    deadline = time.monotonic() + 10   # back on the hash ring once nginx's fail_timeout is over
+    while worker(url, cookie) != first:
+        assert time.monotonic() < deadline, "the restarted worker never got its browsers back"
+        time.sleep(0.5)
+    assert store.votes(poll.code) == [0.25] and Path(group.run_dir).exists()
+

@@ -481,6 +481,6 @@ def _poll_template(lo: float, hi: float, revealed: bool):
     if revealed:
         layers.append(alt.Chart(_named("answer")).mark_rule(color="#111111", strokeWidth=3, strokeDash=[6, 4])
                       .encode(x="answer:Q"))
-    title = _("the class's answers and the right one (dashed)") if revealed else _("the class's answers")
+    # a short title: the poll's column is narrow on a projector; the page says what the dashed line is
     return _base(alt.layer(*layers).properties(
-        title=title, description=_("histogram of the answers sent to the poll")), height=260)
+        title=_("the class's answers"), description=_("histogram of the answers sent to the poll")), height=260)

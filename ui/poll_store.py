@@ -36,14 +36,15 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from .i18n import _
 
-__all__ = ["Poll", "PollStore", "SQLitePolls", "PollError", "TTL", "BUSY_MS", "CODE_ALPHABET",
-           "default_path", "normalize_code"]
+__all__ = ["Poll", "PollStore", "SQLitePolls", "PollError", "PollLimited", "PollUnavailable", "TTL", "BUSY_MS",
+           "CODE_ALPHABET", "default_path", "normalize_code"]
 
 TTL = 4 * 3600          # seconds a poll lives
 BUSY_MS = 10_000        # how long a write waits for the lock before it fails
@@ -54,11 +55,31 @@ MAX_QUESTION = 500      # characters
 MAX_CHOICES = 8
 MAX_CHOICE = 80         # characters of one choice
 MAX_VOTERS = 2_000      # votes per poll: a class, not the internet
+# one client (a network address) may bring at most PER_CLIENT voters into a poll, and no new one
+# while BURST of its voters answered within the last BURST_SECONDS: a class of phones on a Wi-Fi
+# has one address each; a script opening sessions in a loop has one address for all of them and
+# fills its share only, slowly
+PER_CLIENT = 60
+BURST, BURST_SECONDS = 10, 10.0
 ENV = "RANKLAB_POLL_DB"
+# columns added since the first poll files: name -> definition for ALTER TABLE
+_ADDED_COLUMNS = {"polls": {"expires": "REAL NOT NULL DEFAULT 0", "revealed": "INTEGER NOT NULL DEFAULT 0",
+                            "low": "REAL", "high": "REAL", "refused": "INTEGER NOT NULL DEFAULT 0"},
+                  "votes": {"client": "TEXT"}}
 
 
 class PollError(ValueError):
     """A poll that cannot be created or a value that cannot be stored, said plainly."""
+
+
+class PollLimited(PollError):
+    """A vote refused because its client brought too many voters, or too fast; said plainly.
+    Other clients still vote."""
+
+
+class PollUnavailable(PollError):
+    """The poll file cannot be used (damaged, read-only, a folder, locked too long...): the
+    message names the file and what to do. Nothing was written by the call that raised it."""
 
 
 @dataclass(frozen=True)
@@ -74,20 +95,27 @@ class Poll:
     created: float
     expires: float
     revealed: bool
+    low: float | None = None    # a number poll's answers lie in [low, high] when both are set
+    high: float | None = None
 
 
 class PollStore(Protocol):
     """What the app needs of a poll store; a server database can implement it later."""
 
     def create(self, question: str, *, kind: str = "number", choices: Sequence[str] = (),
-               answer: float | str | None = None, example: str = "",
-               now: float | None = None) -> tuple[Poll, str]: ...
+               answer: float | str | None = None, example: str = "", low: float | None = None,
+               high: float | None = None, now: float | None = None) -> tuple[Poll, str]: ...
 
     def get(self, code: str, *, now: float | None = None) -> Poll | None: ...
 
-    def vote(self, code: str, voter: str, value: float | str, *, now: float | None = None) -> bool: ...
+    def vote(self, code: str, voter: str, value: float | str, *, client: str | None = None,
+             now: float | None = None) -> bool: ...
 
     def votes(self, code: str, *, now: float | None = None) -> list[float | str]: ...
+
+    def refused(self, code: str, *, now: float | None = None) -> int: ...
+
+    def reset(self, code: str, owner: str, *, now: float | None = None) -> bool: ...
 
     def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool: ...
 
@@ -119,15 +147,41 @@ def normalize_code(text: object) -> str | None:
     return code
 
 
+def _describe(path: Path, err: BaseException) -> str:
+    """What went wrong with the poll file at ``path``, in words a teacher can act on."""
+    text = str(err).lower()
+    if "locked" in text or "busy" in text:
+        return _("The poll file {path} is locked by another program: nothing was saved. Try again "
+                 "in a moment; if it stays locked, close the program that holds it.").format(path=path)
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return _("The poll file {path} is damaged or is not a poll file: move it away (Ranklab "
+                 "then starts a new one) or set RANKLAB_POLL_DB to another file.").format(path=path)
+    if "readonly" in text or "read-only" in text or isinstance(err, PermissionError):
+        return _("The poll file {path} cannot be written (read-only or no permission): make it "
+                 "writable or set RANKLAB_POLL_DB to another file.").format(path=path)
+    if "no such column" in text or "no such table" in text:
+        return _("The poll file {path} was made by another version of Ranklab: move it away (Ranklab "
+                 "then starts a new one) or set RANKLAB_POLL_DB to another file.").format(path=path)
+    return _("The poll file {path} cannot be opened ({reason}): check that its folder exists and is "
+             "writable, or set RANKLAB_POLL_DB to another file.").format(path=path, reason=err)
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _number(value: object, what: str) -> float:
+def _number(value: object, what: str, low: float | None = None, high: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PollError(_('{what} must be a number, not {name}').format(what=what, name=type(value).__name__))
-    value = float(value)
-    if not math.isfinite(value) or abs(value) > 1e12:
+    try:
+        value = float(value)
+    except OverflowError:  # an int beyond float's range
+        value = math.inf
+    if low is not None and high is not None:
+        if not (math.isfinite(value) and low <= value <= high):
+            raise PollError(_('{what} must be a number from {low} to {high}').format(
+                what=what, low=f"{low:g}", high=f"{high:g}"))
+    elif not math.isfinite(value) or abs(value) > 1e12:
         raise PollError(_('{what} must be a finite number of reasonable size').format(what=what))
     return value
 
@@ -149,36 +203,56 @@ class SQLitePolls:
     threads and between processes.
     """
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike, *, busy_ms: int = BUSY_MS) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript("""
-                CREATE TABLE IF NOT EXISTS polls (
-                    code TEXT PRIMARY KEY, question TEXT NOT NULL, kind TEXT NOT NULL,
-                    choices TEXT NOT NULL, answer TEXT, example TEXT NOT NULL,
-                    owner TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
-                    revealed INTEGER NOT NULL DEFAULT 0);
-                CREATE TABLE IF NOT EXISTS votes (
-                    code TEXT NOT NULL REFERENCES polls(code) ON DELETE CASCADE,
-                    voter TEXT NOT NULL, value TEXT NOT NULL, at REAL NOT NULL,
-                    PRIMARY KEY (code, voter));
-                CREATE INDEX IF NOT EXISTS polls_expires ON polls(expires);
-            """)
+        self.busy_ms = busy_ms
+        with self._guard():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript("""
+                    CREATE TABLE IF NOT EXISTS polls (
+                        code TEXT PRIMARY KEY, question TEXT NOT NULL, kind TEXT NOT NULL,
+                        choices TEXT NOT NULL, answer TEXT, example TEXT NOT NULL,
+                        owner TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
+                        revealed INTEGER NOT NULL DEFAULT 0, low REAL, high REAL,
+                        refused INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE IF NOT EXISTS votes (
+                        code TEXT NOT NULL REFERENCES polls(code) ON DELETE CASCADE,
+                        voter TEXT NOT NULL, value TEXT NOT NULL, at REAL NOT NULL, client TEXT,
+                        PRIMARY KEY (code, voter));
+                """)
+                # a file made by an older Ranklab lacks the newer columns: add them, so that
+                # its polls stay readable (a poll without ``expires`` counts as expired)
+                for table, columns in _ADDED_COLUMNS.items():
+                    have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                    for name, definition in columns.items():
+                        if name not in have:
+                            db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+                db.execute("CREATE INDEX IF NOT EXISTS polls_expires ON polls(expires)")
+
+    @contextmanager
+    def _guard(self):
+        """Turn SQLite's and the file system's errors into a :class:`PollUnavailable` that
+        names the file and says what to do."""
+        try:
+            yield
+        except (sqlite3.Error, OSError) as err:
+            raise PollUnavailable(_describe(self.path, err)) from err
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
-        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        db = sqlite3.connect(self.path, timeout=self.busy_ms / 1000, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout={int(self.busy_ms)}")
         db.execute("PRAGMA foreign_keys=ON")
         return db
 
     # ------------------------------------------------------------------ teacher
 
     def create(self, question: str, *, kind: str = "number", choices: Sequence[str] = (),
-               answer: float | str | None = None, example: str = "",
-               now: float | None = None) -> tuple[Poll, str]:
+               answer: float | str | None = None, example: str = "", low: float | None = None,
+               high: float | None = None, now: float | None = None) -> tuple[Poll, str]:
         """Open a poll; returns it and the owner's secret token (needed to reveal it).
+        A number poll with ``low`` and ``high`` takes answers in that range only.
         Expired polls are deleted on the way."""
         now = time.time() if now is None else now
         question = _text(question, "the question", MAX_QUESTION)
@@ -192,31 +266,59 @@ class SQLitePolls:
                 raise PollError(_('the answer must be one of the choices'))
         elif choices:
             raise PollError(_('a number poll has no choices'))
-        elif answer is not None:
-            answer = _number(answer, "the answer")
+        if (low is None) != (high is None) or (kind == "choice" and low is not None):
+            raise PollError(_('a number poll has both ends of its range or neither'))
+        if low is not None:
+            low, high = _number(low, "the range"), _number(high, "the range")
+            if not low < high:
+                raise PollError(_('a number poll has both ends of its range or neither'))
+        if kind == "number" and answer is not None:
+            answer = _number(answer, "the answer", low, high)
         if not isinstance(example, str) or len(example) > 20_000:
             raise PollError(_("the example's link is too long for a poll"))
         owner = secrets.token_urlsafe(16)
-        with self._connect() as db:
+        with self._guard(), self._connect() as db:
             db.execute("DELETE FROM polls WHERE expires <= ?", (now,))
             db.execute("DELETE FROM votes WHERE code NOT IN (SELECT code FROM polls)")
             for _attempt in range(20):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _position in range(CODE_LENGTH))
                 try:
-                    db.execute("INSERT INTO polls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                    db.execute("INSERT INTO polls (code, question, kind, choices, answer, example, owner, "
+                               "created, expires, revealed, low, high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
                                (code, question, kind, "\n".join(choices), None if answer is None else str(answer),
-                                example, _digest(owner), now, now + TTL))
+                                example, _digest(owner), now, now + TTL, low, high))
                     break
                 except sqlite3.IntegrityError:  # a code in use: draw again
                     continue
             else:  # pragma: no cover - 32^6 codes
                 raise PollError(_('no free poll code; try again'))
-        return Poll(code, question, kind, choices, answer, example, now, now + TTL, False), owner
+        return Poll(code, question, kind, choices, answer, example, now, now + TTL, False, low, high), owner
+
+    def reset(self, code: str, owner: str, *, now: float | None = None) -> bool:
+        """Delete every answer and the count of refused ones (a poll filled by a script); only
+        the poll's owner can, and only before the reveal."""
+        now = time.time() if now is None else now
+        with self._guard(), self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute("UPDATE polls SET refused = 0 WHERE code = ? AND owner = ? AND expires > ? "
+                             "AND revealed = 0", (code, _digest(owner) if isinstance(owner, str) else "", now))
+            if cur.rowcount == 1:
+                db.execute("DELETE FROM votes WHERE code = ?", (code,))
+            db.execute("COMMIT")
+            return cur.rowcount == 1
+
+    def refused(self, code: str, *, now: float | None = None) -> int:
+        """How many votes were refused for coming from a client with too many voters."""
+        poll = self.get(code, now=now)
+        if poll is None:
+            return 0
+        with self._guard(), self._connect() as db:
+            return db.execute("SELECT refused FROM polls WHERE code = ?", (poll.code,)).fetchone()[0]
 
     def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool:
         """Close the votes and show the answer; only the poll's owner can."""
         now = time.time() if now is None else now
-        with self._connect() as db:
+        with self._guard(), self._connect() as db:
             cur = db.execute("UPDATE polls SET revealed = 1 WHERE code = ? AND owner = ? AND expires > ?",
                              (code, _digest(owner) if isinstance(owner, str) else "", now))
             return cur.rowcount == 1
@@ -229,19 +331,26 @@ class SQLitePolls:
         code = normalize_code(code)
         if code is None:
             return None
-        with self._connect() as db:
-            row = db.execute("SELECT code, question, kind, choices, answer, example, created, expires, revealed "
-                             "FROM polls WHERE code = ? AND expires > ?", (code, now)).fetchone()
+        with self._guard(), self._connect() as db:
+            row = db.execute("SELECT code, question, kind, choices, answer, example, created, expires, revealed, "
+                             "low, high FROM polls WHERE code = ? AND expires > ?", (code, now)).fetchone()
         if row is None:
             return None
-        code, question, kind, choices, answer, example, created, expires, revealed = row
+        code, question, kind, choices, answer, example, created, expires, revealed, low, high = row
         choices = tuple(choices.split("\n")) if choices else ()
         value = None if answer is None else float(answer) if kind == "number" else answer
-        return Poll(code, question, kind, choices, value, example, created, expires, bool(revealed))
+        return Poll(code, question, kind, choices, value, example, created, expires, bool(revealed), low, high)
 
-    def vote(self, code: str, voter: str, value: float | str, *, now: float | None = None) -> bool:
+    def vote(self, code: str, voter: str, value: float | str, *, client: str | None = None,
+             now: float | None = None) -> bool:
         """Record (or replace) ``voter``'s answer; False when the poll is closed, expired,
-        unknown or full. A value the poll cannot take is a :class:`PollError`."""
+        unknown or full. A value the poll cannot take is a :class:`PollError`.
+
+        ``client``: where the vote comes from (a network address; only its hash is kept, and
+        goes with the poll). A client that already brought :data:`PER_CLIENT` voters, or whose
+        voters answered :data:`BURST` times in the last :data:`BURST_SECONDS`, gets a
+        :class:`PollLimited` for a new voter (counted for the teacher); its voters can still
+        change their answers."""
         now = time.time() if now is None else now
         poll = self.get(code, now=now)
         if poll is None or poll.revealed:
@@ -249,12 +358,12 @@ class SQLitePolls:
         if not isinstance(voter, str) or not 8 <= len(voter) <= 100 or not (voter.isascii() and voter.isprintable()):
             raise PollError(_('a voter token is 8 to 100 printable ASCII characters'))
         if poll.kind == "number":
-            stored = repr(_number(value, "the answer"))
+            stored = repr(_number(value, "the answer", poll.low, poll.high))
         elif value in poll.choices:
             stored = value
         else:
             raise PollError(_('the answer must be one of the choices'))
-        with self._connect() as db:
+        with self._guard(), self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
                 known = db.execute("SELECT 1 FROM votes WHERE code = ? AND voter = ?", (poll.code, voter)).fetchone()
@@ -263,12 +372,26 @@ class SQLitePolls:
                 if not open_ or not open_[0] or (not known and count >= MAX_VOTERS):
                     db.execute("ROLLBACK")
                     return False
-                db.execute("INSERT INTO votes VALUES (?, ?, ?, ?) ON CONFLICT(code, voter) "
-                           "DO UPDATE SET value = excluded.value, at = excluded.at",
-                           (poll.code, voter, stored, now))
+                source = None if client is None else _digest(f"{poll.code}:{client}")
+                if source is not None and not known:
+                    mine, recent = db.execute(
+                        "SELECT COUNT(*), COALESCE(SUM(at > ?), 0) FROM votes WHERE code = ? AND client = ?",
+                        (now - BURST_SECONDS, poll.code, source)).fetchone()
+                    if mine >= PER_CLIENT or recent >= BURST:
+                        db.execute("UPDATE polls SET refused = refused + 1 WHERE code = ?", (poll.code,))
+                        db.execute("COMMIT")
+                        if mine >= PER_CLIENT:
+                            raise PollLimited(_("This poll already has {n} answers from your network address: "
+                                                "ask your teacher.").format(n=mine))
+                        raise PollLimited(_("Too many new answers from your network address at once: try "
+                                            "again in a few seconds."))
+                db.execute("INSERT INTO votes (code, voter, value, at, client) VALUES (?, ?, ?, ?, ?) "
+                           "ON CONFLICT(code, voter) DO UPDATE SET value = excluded.value, at = excluded.at",
+                           (poll.code, voter, stored, now, source))
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
         return True
 
@@ -277,6 +400,6 @@ class SQLitePolls:
         poll = self.get(code, now=now)
         if poll is None:
             return []
-        with self._connect() as db:
+        with self._guard(), self._connect() as db:
             rows = db.execute("SELECT value FROM votes WHERE code = ? ORDER BY at", (poll.code,)).fetchall()
         return [float(v) if poll.kind == "number" else v for (v,) in rows]

@@ -17,6 +17,7 @@ from ui.poll_store import (
     CODE_ALPHABET,
     TTL,
     PollError,
+    PollUnavailable,
     SQLitePolls,
     default_path,
     normalize_code,
@@ -195,3 +196,151 @@ def test_the_file_path_comes_from_the_environment_then_secrets_then_the_data_fol
     assert str(default_path("from-secrets.sqlite3")) == "from-secrets.sqlite3"
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_path() == tmp_path / "ranklab" / "polls.sqlite3"
+
+
+# ------------------------------------------------------------------ a poll file that cannot be used
+
+
+def _corrupt(path):
+    path.write_bytes(b"this is no database, just some bytes " * 200)
+
+
+def _folder(path):
+    path.mkdir()
+
+
+def _parent_is_a_file(path):
+    path.parent.joinpath("blocker").write_text("a file where the folder should be")
+    return path.parent / "blocker" / "polls.sqlite3"
+
+
+@pytest.mark.parametrize("spoil, words", [
+    (_corrupt, "is damaged or is not a poll file"),
+    (_folder, "cannot be opened"),
+    (_parent_is_a_file, "cannot be opened"),
+])
+def test_an_unusable_poll_file_is_named_with_what_to_do(tmp_path, spoil, words):
+    path = tmp_path / "polls.sqlite3"
+    path = spoil(path) or path
+    with pytest.raises(PollUnavailable) as caught:
+        SQLitePolls(path)
+    assert str(path) in str(caught.value) and words in str(caught.value)
+    assert "RANKLAB_POLL_DB" in str(caught.value)
+
+
+def test_a_file_damaged_after_opening_is_reported_on_the_next_call(tmp_path):
+    store = SQLitePolls(tmp_path / "polls.sqlite3")
+    poll, _ = store.create("AP?", low=0.0, high=1.0)
+    for name in ("polls.sqlite3", "polls.sqlite3-wal", "polls.sqlite3-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    _corrupt(tmp_path / "polls.sqlite3")
+    with pytest.raises(PollUnavailable, match="damaged"):
+        store.vote(poll.code, "student-one", 0.5)
+
+
+def test_a_read_only_file_keeps_its_votes_and_refuses_new_ones_plainly(tmp_path):
+    import os
+    if os.geteuid() == 0:
+        pytest.skip("root writes read-only files")
+    store = SQLitePolls(tmp_path / "polls.sqlite3")
+    poll, _ = store.create("AP?", low=0.0, high=1.0)
+    assert store.vote(poll.code, "student-one", 0.25)
+    with sqlite3.connect(store.path) as db:  # fold the WAL into the file, then forbid writes
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("PRAGMA journal_mode=DELETE")
+    store.path.chmod(0o444)
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(PollUnavailable, match="cannot be written|cannot be opened"):
+            store.vote(poll.code, "student-two", 0.5)
+    finally:
+        tmp_path.chmod(0o755)
+        store.path.chmod(0o644)
+    assert store.votes(poll.code) == [0.25]       # the accepted vote is still there
+
+
+def test_an_old_files_polls_are_kept_and_it_gains_the_new_columns(tmp_path):
+    path = tmp_path / "polls.sqlite3"
+    with sqlite3.connect(path) as db:  # the first poll files had no expiry and no range
+        db.executescript("""
+            CREATE TABLE polls (code TEXT PRIMARY KEY, question TEXT NOT NULL, kind TEXT NOT NULL,
+                choices TEXT NOT NULL, answer TEXT, example TEXT NOT NULL, owner TEXT NOT NULL,
+                created REAL NOT NULL);
+            CREATE TABLE votes (code TEXT NOT NULL, voter TEXT NOT NULL, value TEXT NOT NULL,
+                at REAL NOT NULL, PRIMARY KEY (code, voter));
+            INSERT INTO polls VALUES ('ABCDEF', 'old?', 'number', '', '0.5', '', 'x', 1.0);
+        """)
+    store = SQLitePolls(path)
+    assert store.get("ABCDEF") is None              # no expiry recorded: expired
+    poll, _ = store.create("new?", low=0.0, high=1.0)
+    assert store.vote(poll.code, "student-one", 0.5) and store.votes(poll.code) == [0.5]
+
+
+def test_a_lock_held_too_long_refuses_the_vote_plainly_and_loses_none(tmp_path):
+    store = SQLitePolls(tmp_path / "polls.sqlite3", busy_ms=200)
+    poll, _ = store.create("AP?", low=0.0, high=1.0)
+    assert store.vote(poll.code, "student-one", 0.25)
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(PollUnavailable, match="locked"):
+            store.vote(poll.code, "student-two", 0.5)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.vote(poll.code, "student-two", 0.5)
+    assert sorted(store.votes(poll.code)) == [0.25, 0.5]
+
+
+@pytest.mark.parametrize("value", [1e11, -5, -0.001, 1.0001, math.nan, math.inf, 10**400, -10**400])
+def test_a_zero_to_one_poll_refuses_numbers_outside_its_range(store, value):
+    poll, _ = store.create("AP@2?", answer=0.125, low=0.0, high=1.0)
+    with pytest.raises(PollError, match="from 0 to 1"):
+        store.vote(poll.code, "student-one", value)
+    assert store.votes(poll.code) == []
+    assert store.vote(poll.code, "student-one", 1) and store.vote(poll.code, "student-two", 0.0)
+
+
+def test_a_huge_integer_is_refused_not_an_overflow(store):
+    poll, _ = store.create("DCG?")
+    with pytest.raises(PollError):
+        store.vote(poll.code, "student-one", 10**400)
+    with pytest.raises(PollError):
+        store.create("DCG?", answer=10**400)
+
+
+def test_one_client_cannot_fill_a_poll_and_real_students_still_vote(store):
+    from ui.poll_store import BURST, BURST_SECONDS, PER_CLIENT, PollLimited
+
+    poll, owner = store.create("AP@2?", answer=0.125, low=0.0, high=1.0, now=0.0)
+    t = 1.0
+    accepted = 0
+    for i in range(PER_CLIENT + 20):  # a script: a new session every 0.2 s from one address
+        t += 0.2 if i % BURST else BURST_SECONDS   # pauses just enough to pass the burst limit
+        try:
+            accepted += store.vote(poll.code, f"bot-session-{i:04d}", 0.9, client="203.0.113.9", now=t)
+        except PollLimited:
+            pass
+    assert accepted == PER_CLIENT
+    assert store.refused(poll.code, now=t) == 20
+    # the bot's own voters may still change their answers; a real student votes
+    assert store.vote(poll.code, "bot-session-0000", 0.8, client="203.0.113.9", now=t)
+    assert store.vote(poll.code, "a-real-student", 0.125, client="192.168.1.31", now=t)
+    assert len(store.votes(poll.code, now=t)) == PER_CLIENT + 1
+    # the teacher sees the refusals and clears the answers; the class votes again
+    assert not store.reset(poll.code, "not the owner", now=t)
+    assert store.reset(poll.code, owner, now=t)
+    assert store.votes(poll.code, now=t) == [] and store.refused(poll.code, now=t) == 0
+    assert store.vote(poll.code, "a-real-student", 0.125, client="192.168.1.31", now=t + 1)
+
+
+def test_a_burst_of_new_voters_from_one_client_waits_a_few_seconds(store):
+    from ui.poll_store import BURST, BURST_SECONDS, PollLimited
+
+    poll, _ = store.create("AP@2?", low=0.0, high=1.0, now=0.0)
+    for i in range(BURST):
+        assert store.vote(poll.code, f"session-{i:04d}", 0.5, client="198.51.100.7", now=1.0 + i / 100)
+    with pytest.raises(PollLimited, match="try again in a few seconds"):
+        store.vote(poll.code, "session-late", 0.5, client="198.51.100.7", now=1.5)
+    assert store.vote(poll.code, "session-late", 0.5, client="198.51.100.7", now=2.0 + BURST_SECONDS)
+    assert store.vote(poll.code, "no-client-given", 0.5, now=1.5)   # this computer: no limit
