@@ -1,4 +1,4 @@
-"""Class poll: predict a measure of the current example, the whole class at once (issue 12)."""
+"""Class poll: predict a measure of the current example, the whole class at once."""
 
 import streamlit as st
 

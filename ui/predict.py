@@ -1,4 +1,4 @@
-"""Predict, then reveal — on every lesson (issue 12). Before a change is applied to the
+"""Predict, then reveal — on every lesson. Before a change is applied to the
 example, the learner commits a guess (up, down or the same, and optionally the new value),
 then sees the answer and the calculation before and after. Practice's logic, on the lesson's
 own example: :func:`metrics.teaching.exercises.predict_swap` and ``grade_answer``.

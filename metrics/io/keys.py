@@ -287,8 +287,8 @@ def _fixed_width(values: pa.ChunkedArray | pa.Array) -> np.ndarray | None:
 def _candidates(run_keys: np.ndarray, qrels_keys: np.ndarray) -> np.ndarray:
     """Run rows that may be judged: a bitmap on the top bits of a multiplicative hash filters
     out almost every unjudged row with one access to a table that stays in the CPU cache."""
-    # ~1.5 % false hits, up to a 4 MB table (2^22: 64k+ judgments): a larger one falls out of the
-    # CPU cache and costs more than the extra false hits it saves the probe (issue 17)
+    # a few per cent of false hits, up to a 4 MB table (2^22 bits, for 64k+ judgments): a larger
+    # one falls out of the CPU cache and costs more than the extra false hits it saves the probe
     bits = int(min(22, max(12, 6 + np.ceil(np.log2(qrels_keys.size + 1)))))
     shift = np.uint64(64 - bits)
     seen = np.zeros(1 << bits, dtype=bool)
