@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._check import _short
 from .batch import evaluate_batch
 from .measures import parse_many
 from .stats import (
@@ -183,7 +184,7 @@ def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: s
         in_run = _run_queries(runs[name])
         absent = [q for q in queries if q not in in_run]
         if absent:
-            shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
+            shown = ", ".join(_short(q) for q in absent[:5]) + (", ..." if len(absent) > 5 else "")
             warnings.append(f"run {name}: {len(absent)} judged topic{'s' if len(absent) != 1 else ''} "
                             f"missing, scored 0: {shown}")
         if e.missing_from_qrels:

@@ -578,9 +578,11 @@ class _Fit:
 def _fit(outcome: Outcome, theirs: Theirs) -> _Fit:
     bad, residual = 0, 0.0
     if theirs.per_query:
-        for qid in set(theirs.per_query) | set(outcome.per_query):
-            mine, their = outcome.per_query.get(qid), theirs.per_query.get(qid)
-            if mine is None or their is None:
+        # only the queries they give: a file of one query's value is not a claim that the
+        # other queries are absent (it would otherwise favour "queries flattened into one")
+        for qid, their in theirs.per_query.items():
+            mine = outcome.per_query.get(qid)
+            if mine is None:
                 bad += 1
                 residual += 1.0
                 continue
