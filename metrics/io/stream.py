@@ -145,13 +145,16 @@ class RunStream:
         Refuse a file larger than this (decompressed); None: no limit.
     block_size : int
         Bytes of text parsed at a time.
+    parse_workers : int
+        Blocks parsed at once, each in its own thread (``PARSE_WORKERS`` by default); memory
+        holds one read buffer more than this.
 
     While it is iterated, ``rows`` (data lines), ``queries``, ``bytes_read`` (stored bytes,
     compressed if the file is) and ``total_bytes`` say how far it got (for a progress bar).
     """
 
     def __init__(self, source, *, name: str | None = None, format: str = "auto", dedup: str = "error",
-                 max_bytes: int | None = None, block_size: int = STREAM_BLOCK):
+                 max_bytes: int | None = None, block_size: int = STREAM_BLOCK, parse_workers: int = PARSE_WORKERS):
         if format not in ("auto", "trec", "list", "parquet", "arrow"):
             raise ValueError("a streamed run's format must be 'auto', 'trec', 'list', 'parquet' or 'arrow', "
                              f"got {format!r}")
@@ -159,6 +162,9 @@ class RunStream:
             raise ValueError(f"dedup must be one of {', '.join(map(repr, DEDUP))}, got {dedup!r}")
         if not isinstance(block_size, int) or block_size < 1:
             raise ValueError(f"block_size must be a positive integer, got {block_size!r}")
+        if isinstance(parse_workers, bool) or not isinstance(parse_workers, int) or parse_workers < 1:
+            raise ValueError(f"parse_workers must be a positive integer, got {parse_workers!r}")
+        self.parse_workers = parse_workers
         self.path = readable(source, name)
         if not isinstance(self.path, InMemory) and not self.path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(self.path))
@@ -322,13 +328,14 @@ class RunStream:
     # ------------------------------------------------------------------ chunks of queries
 
     def _text_pieces(self) -> Iterator[_Piece]:
-        """The parsed blocks of a TREC run or list, ``PARSE_WORKERS`` blocks parsed at a time."""
+        """The parsed blocks of a TREC run or list, ``parse_workers`` blocks parsed at a time."""
         first: list[bytes] = []  # the first data line, from the first block (a pipe is read once)
         counter = [0]
         rows = 0  # (this runs ahead of __iter__, in its own thread: self.rows is not there yet)
         plain = not isinstance(self.path, InMemory) and not is_gz(self.path) and self.path.is_file()
-        blocks = self._buffered_blocks(counter, PARSE_WORKERS + 1) if plain else self._blocks(counter)
-        pending: deque = deque()  # parses in order; a block's buffer is reused PARSE_WORKERS + 1 blocks on
+        workers_count = self.parse_workers
+        blocks = self._buffered_blocks(counter, workers_count + 1) if plain else self._blocks(counter)
+        pending: deque = deque()  # parses in order; a block's buffer is reused parse_workers + 1 blocks on
 
         def done() -> _Piece | None:
             nonlocal rows
@@ -341,7 +348,7 @@ class RunStream:
             rows += len(codes)
             return _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64), hashes)
 
-        with ThreadPoolExecutor(PARSE_WORKERS, thread_name_prefix="ranklab-parse") as workers:
+        with ThreadPoolExecutor(workers_count, thread_name_prefix="ranklab-parse") as workers:
             for block, data in enumerate(blocks):
                 self.bytes_read = counter[0]
                 if not first:
@@ -353,7 +360,7 @@ class RunStream:
                         self.tag = first[5].decode("utf-8", "replace")
                 pending.append(workers.submit(self._parse_hashed, data, kind, first, block))
                 del data
-                if len(pending) == PARSE_WORKERS and (piece := done()) is not None:
+                if len(pending) == workers_count and (piece := done()) is not None:
                     yield piece
             while pending:
                 if (piece := done()) is not None:
