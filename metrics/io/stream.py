@@ -63,11 +63,25 @@ from .source import (
     readable,
 )
 
-__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError"]
+__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError", "block_for"]
 
 STREAM_BLOCK = 1 << 24  # 16 MB of text per block: about 500,000 run lines (three in memory at once)
 PARSE_WORKERS = 2  # blocks parsed at once, one thread each, while the main thread evaluates
 PARSE_THREADS = False  # one parsing thread beside the main one (pyarrow's own threads cost more CPU for no wall time on 2 cores)
+FULL_BLOCKS_UP_TO = 8  # threads that each get a whole STREAM_BLOCK; beyond, blocks shrink
+
+
+def block_for(threads: int) -> int:
+    """The block size for ``threads`` parsing and evaluating threads: STREAM_BLOCK up to
+    FULL_BLOCKS_UP_TO threads, then smaller in proportion, so that the blocks held at once (about
+    two per thread) take no more memory than at FULL_BLOCKS_UP_TO threads, whatever the count.
+
+    >>> block_for(2) == STREAM_BLOCK, block_for(16) == STREAM_BLOCK // 2
+    (True, True)
+    """
+    return max(1 << 20, STREAM_BLOCK * FULL_BLOCKS_UP_TO // max(threads, FULL_BLOCKS_UP_TO))
+
+
 NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
                      "first (in pyarrow: table.sort_by('qid'); in Spark: orderBy('qid')), or read it whole "
                      "(--no-stream)")
