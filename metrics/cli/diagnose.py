@@ -30,8 +30,9 @@ examples:
 
 --theirs: a number (their aggregate; 41.4% works), a tool name ({', '.join(dg.TOOLS)}), or a file:
   trec_eval -q output ('measure qid value'; the 'all' line is the aggregate), JSON {{qid: value}}
-  or {{qid: {{measure: value}}}}, or CSV 'qid,value' (a header line is allowed).
-A number matches within the precision it was printed with (0.4167: within 0.00005).
+  or {{qid: {{measure: value}}}} (an inner value of another measure is refused), ranklab evaluate
+  --format json's output, or CSV 'qid,value' (a header line is allowed).
+A number matches within the precision it was printed with, in every form (0.4167: within 0.00005).
 
 search: trec_eval's defaults first, then each convention alone, then pairs of the {dg.MAX_PAIRED}
 best single changes, then a greedy walk adding one change at a time (at most {dg.MAX_CHANGES}

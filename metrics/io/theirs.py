@@ -5,7 +5,9 @@ Three forms, chosen by what the text looks like (not by the file name):
 - trec_eval's output, ``measure qid value`` on each line (``-q``), whitespace-separated;
   the line whose qid is ``all`` is the aggregate. Lines of other measures are skipped.
 - JSON: ``{qid: value}`` or ``{qid: {measure: value}}`` (pytrec_eval's ``evaluate()``,
-  ranx's ``to_dict()``); a key ``"all"`` is the aggregate.
+  ranx's ``to_dict()``); a key ``"all"`` is the aggregate. An inner value is taken only for
+  the measure asked (a lone key that names another measure is refused). Ranklab's own
+  ``evaluate --format json`` (``{"aggregate": {...}, "per_query": {...}}``) is read too.
 - CSV/TSV: ``qid,value`` per line, an optional header line first; ``all`` is the aggregate.
 - One number alone: the aggregate.
 
