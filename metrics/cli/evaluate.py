@@ -30,7 +30,7 @@ from ..io import (
 )
 from ..io.prefs import read_prefs, read_qrels_prefs
 from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
-from ..io.stream import STREAMABLE, RunStream, block_for
+from ..io.stream import STREAMABLE, RunStream
 from ..io.subtopics import read_subtopic_qrels
 from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse_many
@@ -350,7 +350,7 @@ def run(args) -> None:
     stream = use_stream(args) and args.rel_format == "qrels" and asked.relstring is None \
         and not args.subtopics
     threads = args.threads or default_threads()
-    parsing = {"parse_workers": threads, "block_size": block_for(threads)}
+    parsing = {"parse_workers": threads}  # (blocks shrink beyond 8 threads: RunStream's block_for)
     batch = None
     chunks = None
     try:

@@ -157,8 +157,9 @@ class RunStream:
         Documents retrieved twice for one query, as in :func:`metrics.io.read_run`.
     max_bytes : int, optional
         Refuse a file larger than this (decompressed); None: no limit.
-    block_size : int
-        Bytes of text parsed at a time.
+    block_size : int, optional
+        Bytes of text parsed at a time (default: :func:`block_for` the parse workers,
+        ``STREAM_BLOCK`` up to 8 of them).
     parse_workers : int
         Blocks parsed at once, each in its own thread (``PARSE_WORKERS`` by default); memory
         holds one read buffer more than this.
@@ -168,16 +169,18 @@ class RunStream:
     """
 
     def __init__(self, source, *, name: str | None = None, format: str = "auto", dedup: str = "error",
-                 max_bytes: int | None = None, block_size: int = STREAM_BLOCK, parse_workers: int = PARSE_WORKERS):
+                 max_bytes: int | None = None, block_size: int | None = None, parse_workers: int = PARSE_WORKERS):
         if format not in ("auto", "trec", "list", "parquet", "arrow"):
             raise ValueError("a streamed run's format must be 'auto', 'trec', 'list', 'parquet' or 'arrow', "
                              f"got {format!r}")
         if dedup not in DEDUP:
             raise ValueError(f"dedup must be one of {', '.join(map(repr, DEDUP))}, got {dedup!r}")
-        if not isinstance(block_size, int) or block_size < 1:
-            raise ValueError(f"block_size must be a positive integer, got {block_size!r}")
         if isinstance(parse_workers, bool) or not isinstance(parse_workers, int) or parse_workers < 1:
             raise ValueError(f"parse_workers must be a positive integer, got {parse_workers!r}")
+        if block_size is None:
+            block_size = block_for(parse_workers)
+        if not isinstance(block_size, int) or block_size < 1:
+            raise ValueError(f"block_size must be a positive integer, got {block_size!r}")
         self.parse_workers = parse_workers
         self.path = readable(source, name)
         if not isinstance(self.path, InMemory) and not self.path.exists():
