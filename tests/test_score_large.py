@@ -20,6 +20,7 @@ def _ranking(n=5000, seed=3):
     # two decimals: many exact ties; 1 + tiny: equal in float32, not as doubles
     scores = np.round(rng.random(n), 2)
     scores[::50] = 1.0 + 1e-9 * np.arange(len(scores[::50]))
+    scores[1::97], scores[2::97] = -0.0, 0.0  # equal for Python's sort: a tie, not an order
     return {d: float(s) for d, s in zip(ids, scores, strict=True)}
 
 
