@@ -163,8 +163,8 @@ def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: s
     correction : ``"bonferroni"``, ``"holm"``, ``"bh"`` or ``"none"`` (ignored for Tukey, which
         already controls the family-wise error over all pairs).
     confidence, resamples, seed : the percentile bootstrap; ``rounds``: Fisher's test.
-    baseline : the name of one run: only the pairs of that run with each other are tested (N − 1
-        pairs instead of N(N − 1)/2; Tukey's HSD still spans every system).
+    baseline : the name of one run: only the pairs of that run with each other run are tested
+        (N − 1 pairs instead of N(N − 1)/2; Tukey's HSD still spans every system).
     progress : called as ``progress(stage, done, total)`` while runs are evaluated
         (``stage`` "runs") and while the pairs of each measure are tested (the measure's name).
 

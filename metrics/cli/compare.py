@@ -110,11 +110,13 @@ def run(args) -> None:
         qrels = read_qrels(args.qrels, max_bytes=CLI_MAX_BYTES)
         runs = _Runs(dict(zip(names, args.runs, strict=True)))
         bar = _Progress(sys.stderr) if args.progress or _is_terminal(sys.stderr) else None
-        c = compare_systems(qrels, runs, measures, alpha=args.alpha, test=args.test, correction=args.correction,
-                            resamples=args.resamples, rounds=args.rounds, seed=args.seed, baseline=args.baseline,
-                            progress=bar)
-        if bar is not None:
-            bar.close()
+        try:
+            c = compare_systems(qrels, runs, measures, alpha=args.alpha, test=args.test,
+                                correction=args.correction, resamples=args.resamples, rounds=args.rounds,
+                                seed=args.seed, baseline=args.baseline, progress=bar)
+        finally:  # an error's message then starts on a line of its own
+            if bar is not None:
+                bar.close()
     except FileTooLargeError as err:
         raise ValueError(str(err)) from None
     for w in c.warnings:
