@@ -36,7 +36,9 @@ Examples
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -1007,8 +1009,14 @@ def merge_parts(measures, parts: Iterable[tuple[list[str], Mapping[str, np.ndarr
 
 
 def evaluate_stream(qrels: Qrels, chunks: Iterable[Run], measures, *, missing: str = "skip",
-                    depth: int | None = None, judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
+                    depth: int | None = None, judged_only: bool = False, trec_eval: str = "9.0.8",
+                    threads: int = 1) -> Evaluation:
     """Evaluate a run given as a stream of :class:`Run` chunks (each query in one chunk).
+
+    ``threads`` > 1 evaluates that many chunks at once on a thread pool (numpy and pyarrow
+    release the GIL on whole arrays), at most ``threads`` chunks held at a time; each chunk's
+    values are its own, and they are merged in the stream's order, so the numbers are those of
+    one thread exactly.
 
     The judgments stay in memory, indexed by query (:class:`metrics.io.index.QrelsIndex`);
     each chunk is matched against its own queries' judgments only, so the work is linear in
@@ -1030,20 +1038,46 @@ def evaluate_stream(qrels: Qrels, chunks: Iterable[Run], measures, *, missing: s
     _check.choice(missing, "missing", MISSING)
     depth = _check.positive_int(depth, "depth")
     ms = _measures(measures)
+    threads = _check.positive_int(threads, "threads", allow_none=False)
     index = qrels if isinstance(qrels, QrelsIndex) else QrelsIndex(qrels)
     seen: set[str] = set()
     parts = []
     missing_from_qrels: list[str] = []
-    for chunk in chunks:
-        repeated = seen.intersection(chunk.queries)
-        if repeated:
-            raise ValueError(f"{chunk.source}: query {min(repeated)!r} comes in two separate parts of the run "
-                             "(a streamed run must be grouped by query)")
-        seen.update(chunk.queries)
-        queries, columns, b = evaluate_part(index.subset(chunk.queries), chunk, ms, depth=depth,
-                                            judged_only=judged_only, trec_eval=trec_eval)
+
+    def evaluate_chunk(chunk: Run, judged):
+        queries, columns, b = evaluate_part(judged, chunk, ms, depth=depth, judged_only=judged_only,
+                                            trec_eval=trec_eval)
+        return queries, columns, b.missing_from_qrels
+
+    def taken(result) -> None:
+        queries, columns, not_judged = result
         parts.append((queries, columns))
-        missing_from_qrels += b.missing_from_qrels
+        missing_from_qrels.extend(not_judged)
+
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="ranklab-eval") if threads > 1 else None
+    pending: deque = deque()  # chunks being evaluated, in stream order
+    try:
+        for chunk in chunks:
+            repeated = seen.intersection(chunk.queries)
+            if repeated:
+                raise ValueError(f"{chunk.source}: query {min(repeated)!r} comes in two separate parts of the "
+                                 "run (a streamed run must be grouped by query)")
+            seen.update(chunk.queries)
+            judged = index.subset(chunk.queries)  # (in this thread: the index is not shared across threads)
+            if pool is None:
+                taken(evaluate_chunk(chunk, judged))
+                continue
+            pending.append(pool.submit(evaluate_chunk, chunk, judged))
+            del chunk, judged
+            while len(pending) >= threads:  # bounded memory: at most `threads` chunks held
+                taken(pending.popleft().result())
+        while pending:
+            taken(pending.popleft().result())
+    finally:
+        if pool is not None:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True)
     absent = [qid for qid in index.queries if qid not in seen]
     missing_from_run = absent if missing == "skip" else []
     if missing == "zero" and absent:

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._check import _short
 from .batch import evaluate_batch
 from .measures import parse_many
 from .stats import (
@@ -54,7 +55,7 @@ from .stats import (
     adjust_p,
     bootstrap_means,
     paired_t_test,
-    randomization_test,
+    randomization_tests,
     student_t_ppf,
     tukey_hsd,
     wilcoxon_test,
@@ -149,7 +150,8 @@ def _validate_names(names) -> tuple[str, ...]:
 
 def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: str = "t",
                     correction: str = "holm", confidence: float = 0.95, resamples: int = 10_000,
-                    rounds: int = 10_000, seed: int = 0, depth: int | None = None) -> ManyComparison:
+                    rounds: int = 10_000, seed: int = 0, depth: int | None = None, baseline: str | None = None,
+                    progress=None) -> ManyComparison:
     """Compare the ``runs`` (name -> run, in order) on ``qrels`` for each measure.
 
     Parameters
@@ -161,6 +163,13 @@ def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: s
     correction : ``"bonferroni"``, ``"holm"``, ``"bh"`` or ``"none"`` (ignored for Tukey, which
         already controls the family-wise error over all pairs).
     confidence, resamples, seed : the percentile bootstrap; ``rounds``: Fisher's test.
+    baseline : the name of one run: only the pairs of that run with each other run are tested
+        (N − 1 pairs instead of N(N − 1)/2; Tukey's HSD still spans every system).
+    progress : called as ``progress(stage, done, total)`` while runs are evaluated
+        (``stage`` "runs") and while the pairs of each measure are tested (the measure's name).
+
+    ``runs`` is read once per name, in order, so a mapping that reads each run when asked (and
+    keeps none) holds one run in memory at a time.
 
     Examples
     --------
@@ -175,28 +184,42 @@ def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: s
         raise ValueError(f"correction must be one of {', '.join(CORRECTIONS + ('none',))}, got {correction!r}")
     if isinstance(alpha, bool) or not (isinstance(alpha, float | int) and 0 < alpha < 1):
         raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    if baseline is not None and baseline not in names:
+        raise ValueError(f"baseline {_short(baseline)} is not one of the runs")
     ms = [str(m) for m in parse_many(measures)]
-    evals = [evaluate_batch(qrels, runs[n], ms, missing="zero", depth=depth) for n in names]
+    evals, in_runs = [], []
+    for k, n in enumerate(names):
+        run = runs[n]
+        evals.append(evaluate_batch(qrels, run, ms, missing="zero", depth=depth))
+        in_runs.append(_run_queries(run))
+        del run
+        if progress is not None:
+            progress("runs", k + 1, len(names))
     queries = tuple(evals[0].per_query)
     warnings: list[str] = []
-    for name, e in zip(names, evals, strict=True):
-        in_run = _run_queries(runs[name])
+    for name, e, in_run in zip(names, evals, in_runs, strict=True):
         absent = [q for q in queries if q not in in_run]
         if absent:
-            shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
+            shown = ", ".join(_short(q) for q in absent[:5]) + (", ..." if len(absent) > 5 else "")
             warnings.append(f"run {name}: {len(absent)} judged topic{'s' if len(absent) != 1 else ''} "
                             f"missing, scored 0: {shown}")
         if e.missing_from_qrels:
             k = len(e.missing_from_qrels)
             warnings.append(f"run {name}: {k} topic{'s' if k != 1 else ''} not in the qrels (ignored)")
+    del in_runs
+    pairs_of = None
+    if baseline is not None:
+        b = names.index(baseline)
+        pairs_of = [(min(b, j), max(b, j)) for j in range(len(names)) if j != b]
     results = {}
     for m in ms:
         x = np.array([[e.per_query[q][m] for e in evals] for q in queries], dtype=float).reshape(len(queries),
                                                                                               len(names))
+        step = None if progress is None else (lambda done, total, m=m: progress(m, done, total))
         results[m] = _measure(m, names, x, correction=correction, confidence=confidence, resamples=resamples,
-                              rounds=rounds, seed=seed)
+                              rounds=rounds, seed=seed, pairs_of=pairs_of, progress=step)
     settings = {"alpha": float(alpha), "test": test, "correction": correction, "confidence": confidence,
-                "resamples": resamples, "rounds": rounds, "seed": seed}
+                "resamples": resamples, "rounds": rounds, "seed": seed, "baseline": baseline}
     c = ManyComparison(names, tuple(ms), queries, results, tuple(warnings), settings)
     return ManyComparison(names, tuple(ms), queries, results, tuple(warnings) + tuple(guidance(c)), settings)
 
@@ -207,7 +230,8 @@ def _run_queries(run) -> set:
     return set(run.queries)
 
 
-def _measure(m, names, x, *, correction, confidence, resamples, rounds, seed) -> MeasureResult:
+def _measure(m, names, x, *, correction, confidence, resamples, rounds, seed, pairs_of=None,
+             progress=None) -> MeasureResult:
     n = x.shape[0]
     alpha = (1.0 - confidence) / 2.0
     if n:
@@ -219,20 +243,26 @@ def _measure(m, names, x, *, correction, confidence, resamples, rounds, seed) ->
         lo = hi = np.full(len(names), math.nan)
     means = x.mean(axis=0) if n else np.full(len(names), math.nan)
     systems = tuple(SystemSummary(name, float(means[i]), float(lo[i]), float(hi[i])) for i, name in enumerate(names))
-    tukey = tukey_hsd(x) if n >= 2 else None
+    pairs = list(pairs_of if pairs_of is not None else itertools.combinations(range(len(names)), 2))
+    tukey = tukey_hsd(x, pairs=pairs_of) if n >= 2 else None
+    tukey_p = dict(zip(tukey.pairs, tukey.p_values, strict=True)) if tukey else {}
     raw = []
-    for pi, (i, j) in enumerate(itertools.combinations(range(len(names)), 2)):
-        d = x[:, j] - x[:, i]
+    by_system = np.ascontiguousarray(boot.T) if n else None  # systems × resamples: a pair's rows are contiguous
+    for start in range(0, len(pairs), PAIRS_AT_ONCE):  # a block of pairs at a time: bounded memory
+        block = pairs[start:start + PAIRS_AT_ONCE]
+        first, second = np.array([i for i, _ in block]), np.array([j for _, j in block])
+        deltas = x[:, second] - x[:, first]  # topics × pairs
         if n:
-            diff = boot[:, j] - boot[:, i]
-            ci = (float(np.percentile(diff, 100 * alpha)), float(np.percentile(diff, 100 * (1 - alpha))))
-        else:
-            ci = (math.nan, math.nan)
-        raw.append(dict(i=i, j=j, deltas=tuple(float(v) for v in d), delta=float(d.mean()) if n else math.nan,
-                        delta_ci=ci, t_test=paired_t_test(x[:, i], x[:, j]),
-                        wilcoxon=wilcoxon_test(x[:, i], x[:, j]),
-                        randomization=randomization_test(x[:, i], x[:, j], rounds=rounds, seed=seed),
-                        tukey_p=tukey.p_values[pi] if tukey else math.nan))
+            cis = np.percentile(by_system[second] - by_system[first], [100 * alpha, 100 * (1 - alpha)], axis=1)
+        randomized = randomization_tests(deltas, rounds=rounds, seed=seed)
+        for k, (i, j) in enumerate(block):
+            d = deltas[:, k]
+            raw.append(dict(i=i, j=j, deltas=tuple(d.tolist()), delta=float(d.mean()) if n else math.nan,
+                            delta_ci=(float(cis[0, k]), float(cis[1, k])) if n else (math.nan, math.nan),
+                            t_test=paired_t_test(x[:, i], x[:, j]), wilcoxon=wilcoxon_test(x[:, i], x[:, j]),
+                            randomization=randomized[k], tukey_p=tukey_p.get((i, j), math.nan)))
+        if progress is not None:
+            progress(len(raw), len(pairs))
     adjusted = {}
     for test, key in (("t", "t_test"), ("wilcoxon", "wilcoxon"), ("randomization", "randomization")):
         ps = [r[key].p_value for r in raw]
@@ -241,6 +271,9 @@ def _measure(m, names, x, *, correction, confidence, resamples, rounds, seed) ->
                                             for t, by in adjusted.items()})
                   for k, r in enumerate(raw))
     return MeasureResult(m, systems, x, pairs, tukey)
+
+
+PAIRS_AT_ONCE = 256  # pairs whose deltas and resampled deltas are held at once
 
 
 # --------------------------------------------------------------------------- guidance

@@ -44,6 +44,7 @@ __all__ = ["METHODS", "NORMS", "fuse", "ranked", "normalise", "write_trec_run"]
 
 METHODS = ("rrf", "combsum", "combmnz")
 NORMS = ("minmax", "zscore")
+_SQUARE_SAFE = 1e150  # a magnitude whose square, summed over many scores, stays a finite nonzero double
 
 
 def _as_scores(run, where: str) -> dict[str, dict[str, float]]:
@@ -84,12 +85,19 @@ def normalise(scores: Mapping[str, float], how: str) -> dict[str, float]:
     {'a': 1.0, 'b': 0.0, 'c': 0.5}
     >>> normalise({"a": 3.0, "b": 1.0}, "zscore")  # mean 2, population sd 1
     {'a': 1.0, 'b': -1.0}
+    >>> normalise({"a": 1.7e308, "b": -1.7e308}, "zscore")  # the same, though the sd overflows a double
+    {'a': 1.0, 'b': -1.0}
     """
     if how not in NORMS:
         raise ValueError(f"normalisation must be one of {', '.join(NORMS)}, got {how!r}")
     if not scores:
         return {}
     v = np.array(list(scores.values()), dtype=float)
+    largest = float(np.abs(v).max())
+    if largest > _SQUARE_SAFE or 0 < largest < 1 / _SQUARE_SAFE:
+        # the squares of the deviations (or a span near ±1.7e308) would overflow or vanish; both
+        # normalisations are unchanged when every score is divided by one positive number
+        v = v / largest
     if how == "minmax":
         lo, span = v.min(), v.max() - v.min()
         out = (v - lo) / span if span > 0 else np.ones_like(v)

@@ -288,6 +288,9 @@ def _build(name: str, cutoff, params: dict, *, text: str) -> Measure:
             accepted = ", ".join(sorted(fam.params)) or "none"
             raise ValueError(f"measure {text!r}: {name} has no parameter {key!r} (accepted: {accepted})")
         if key == "rel":
+            if value is None and fam.params["rel"] is not None:  # only graded gains read every grade
+                raise ValueError(f"measure {text!r}: {name} counts a document as relevant from a grade on; "
+                                 f"rel must be an integer >= 1 (default {fam.params['rel']}), not None")
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"measure {text!r}: rel must be an integer >= 1, got {value!r}")
         elif key == "gains":

@@ -28,6 +28,7 @@ degrees of freedom; of the 8 sign patterns only +1+2+3 and -1-2-3 reach |sum| = 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ import numpy as np
 
 __all__ = ["betainc", "student_t_cdf", "student_t_sf", "student_t_ppf", "normal_sf", "studentized_range_sf",
            "TTest", "paired_t_test", "Wilcoxon", "wilcoxon_test", "Randomization", "randomization_test",
+           "randomization_tests",
            "bootstrap_ci", "bootstrap_means", "CORRECTIONS", "adjust_p", "Tukey", "tukey_hsd"]
 
 
@@ -238,6 +240,8 @@ def studentized_range_sf(q, k: int, df: float):
     if todo.any():
         if df >= 100_000:
             out[todo] = _range_sf_known_sd(qs[todo], int(k))
+        elif todo.sum() > _MANY:
+            out[todo] = _range_sf_many(qs[todo], int(k), float(df))
         else:
             lo, hi = _s_bounds(float(df))
             for i in np.flatnonzero(todo):
@@ -249,6 +253,63 @@ def studentized_range_sf(q, k: int, df: float):
                 out[i] = float(np.sum(sw * dens * _range_sf_known_sd(qs[i] * s, int(k))))
     out = np.clip(out, 0.0, 1.0)
     return float(out[0]) if np.ndim(q) == 0 else out
+
+
+_MANY = 16  # more q values than this share one table of P(range > w) (Tukey over many systems)
+_W_STEP = 1.0 / 128  # the table's step in w: the cubic Hermite error stays below 1e-10 (R is smooth)
+_W_MAX = 20.0  # P(range of k normals > 20) < k * 2e-23: 0 beyond
+_ROWS = 2048  # rows of a chunk: bounded memory at any number of pairs
+
+
+@functools.lru_cache(maxsize=8)
+def _range_table(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """P(range of k standard normals > w) and its derivative on the grid 0, step, ..., _W_MAX:
+    R(w) = 1 − k ∫ φ(z) [Φ(z) − Φ(z − w)]^(k−1) dz, R'(w) = −k(k−1) ∫ φ(z) φ(z − w) [Φ(z) − Φ(z − w)]^(k−2) dz,
+    by the same z quadrature as :func:`_range_sf_known_sd`."""
+    grid = np.arange(0.0, _W_MAX + _W_STEP / 2, _W_STEP)
+    value, slope = np.empty(grid.size), np.empty(grid.size)
+    for start in range(0, grid.size, _ROWS):
+        w = grid[start:start + _ROWS]
+        shifted = _Z[None, :] - w[:, None]
+        inside = np.clip(_CDF_Z[None, :] - _phi_cdf(shifted), 0.0, 1.0)
+        value[start:start + _ROWS] = 1.0 - k * (inside ** (k - 1) * _PHI_Z[None, :]) @ _ZW
+        density = np.exp(-shifted * shifted / 2.0) / math.sqrt(2.0 * math.pi)
+        slope[start:start + _ROWS] = -k * (k - 1) * (inside ** (k - 2) * density * _PHI_Z[None, :]) @ _ZW
+    return value, slope
+
+
+def _range_sf_many(qs: np.ndarray, k: int, df: float) -> np.ndarray:
+    """:func:`studentized_range_sf` for many q at once (same s quadrature, P(range > w) read from
+    :func:`_range_table` by cubic Hermite interpolation instead of integrated anew at each node)."""
+    value, slope = _range_table(k)
+    lo, hi = _s_bounds(df)
+    out = np.empty(qs.size)
+    x, w = np.polynomial.legendre.leggauss(20)
+    for start in range(0, qs.size, _ROWS):
+        q = qs[start:start + _ROWS]
+        turn = np.minimum(hi, np.maximum(lo, 12.0 / q))
+        # the scalar path's edges, sorted per q; a repeated edge is a panel of width 0 (weight 0)
+        edges = np.sort(np.concatenate([np.broadcast_to(np.linspace(lo, hi, 17), (q.size, 17)),
+                                        lo + (turn - lo)[:, None] * np.linspace(0.0, 1.0, 17)[None, :]], axis=1),
+                        axis=1)
+        half = np.diff(edges, axis=1) / 2.0
+        mid = (edges[:, :-1] + edges[:, 1:]) / 2.0
+        s = (mid[:, :, None] + half[:, :, None] * x).reshape(q.size, -1)
+        sw = (half[:, :, None] * w).reshape(q.size, -1)
+        dens = np.exp(_log_s_density(np.maximum(s, 1e-300), df))
+        out[start:start + _ROWS] = np.sum(sw * dens * _hermite(q[:, None] * s, value, slope), axis=1)
+    return out
+
+
+def _hermite(w: np.ndarray, value: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    """The table's cubic Hermite interpolant at w (0 beyond the table)."""
+    t = np.clip(w, 0.0, _W_MAX) / _W_STEP
+    i = np.minimum(t.astype(np.int64), value.size - 2)
+    t -= i
+    t2, t3 = t * t, t * t * t
+    r = ((2 * t3 - 3 * t2 + 1) * value[i] + (t3 - 2 * t2 + t) * _W_STEP * slope[i]
+         + (3 * t2 - 2 * t3) * value[i + 1] + (t3 - t2) * _W_STEP * slope[i + 1])
+    return np.where(w >= _W_MAX, 0.0, r)
 
 
 # --------------------------------------------------------------------------- paired tests
@@ -322,22 +383,24 @@ def _rank(values: np.ndarray) -> np.ndarray:
     order = np.argsort(values, kind="mergesort")
     sorted_ = values[order]
     ranks = np.empty(len(values))
-    i = 0
-    while i < len(values):
-        j = i
-        while j + 1 < len(values) and sorted_[j + 1] == sorted_[i]:
-            j += 1
-        ranks[order[i:j + 1]] = (i + j) / 2.0 + 1.0
-        i = j + 1
+    if not len(values):
+        return ranks
+    starts = np.r_[True, sorted_[1:] != sorted_[:-1]]
+    first = np.flatnonzero(starts)  # 0-based positions i..j of each run of equal values
+    last = np.r_[first[1:], len(values)] - 1
+    ranks[order] = ((first + last) / 2.0 + 1.0)[np.cumsum(starts) - 1]
     return ranks
 
 
+@functools.lru_cache(maxsize=64)
 def _signed_rank_counts(n: int) -> np.ndarray:
-    """counts[w] = how many of the 2^n sign patterns give W+ = w (ranks 1..n, no ties)."""
+    """counts[w] = how many of the 2^n sign patterns give W+ = w (ranks 1..n, no ties); read-only,
+    shared by every pair of a comparison."""
     counts = np.zeros(n * (n + 1) // 2 + 1)
     counts[0] = 1.0
     for r in range(1, n + 1):
         counts[r:] = counts[r:] + counts[:-r].copy()
+    counts.flags.writeable = False
     return counts
 
 
@@ -427,26 +490,48 @@ def randomization_test(a, b, *, rounds: int = 10_000, seed: int = 0) -> Randomiz
     1.0
     """
     d = _pairs(a, b)
+    return randomization_tests(d[:, None], rounds=rounds, seed=seed)[0]
+
+
+def randomization_tests(deltas, *, rounds: int = 10_000, seed: int = 0) -> list[Randomization]:
+    """:func:`randomization_test` of each column of ``deltas`` (topics × pairs), all at once:
+    every pair is tested with the same seeded sign patterns, as one call per pair would.
+
+    >>> [r.p_value for r in randomization_tests(np.array([[0.0, 1.0], [0.0, 1.0]]))]  # exact: 4 patterns
+    [1.0, 0.5]
+    """
+    d = np.asarray(deltas, dtype=float)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds must be a positive integer, got {rounds!r}")
-    n = len(d)
+    n, pairs = d.shape
     if n == 0:
-        return Randomization(math.nan, 0, True)
-    observed = abs(d.sum())
-    slack = 1e-12 * max(1.0, observed)
+        return [Randomization(math.nan, 0, True)] * pairs
+    observed = np.abs(d.sum(axis=0))
+    threshold = observed - 1e-12 * np.maximum(1.0, observed)
     if 2**n <= rounds:
         signs = np.array(list(itertools.product((1.0, -1.0), repeat=n)))
-        sums = np.abs(signs @ d)
-        return Randomization(float(np.mean(sums >= observed - slack)), len(signs), True)
+        counts = np.zeros(pairs, dtype=np.int64)
+        for start in range(0, pairs, _PAIRS_AT_ONCE):
+            part = slice(start, start + _PAIRS_AT_ONCE)
+            counts[part] = np.count_nonzero(np.abs(signs @ d[:, part]) >= threshold[part], axis=0)
+        return [Randomization(float(c / len(signs)), len(signs), True) for c in counts.tolist()]
     rng = np.random.default_rng(seed)
-    count = 0
+    counts = np.zeros(pairs, dtype=np.int64)
+    by_pair = np.ascontiguousarray(d.T)  # pairs × topics: each product row is one pair's sums
     done = 0
     while done < rounds:
         size = min(2000, rounds - done)
         signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n), dtype=np.int8)  # each sign + or -, p = 1/2
-        count += int(np.count_nonzero(np.abs(signs @ d) >= observed - slack))
+        for start in range(0, pairs, _PAIRS_AT_ONCE):
+            part = slice(start, start + _PAIRS_AT_ONCE)
+            sums = by_pair[part] @ signs.T
+            np.abs(sums, out=sums)
+            counts[part] += np.count_nonzero(sums >= threshold[part, None], axis=1)
         done += size
-    return Randomization((count + 1) / (rounds + 1), rounds, False)
+    return [Randomization((c + 1) / (rounds + 1), rounds, False) for c in counts.tolist()]
+
+
+_PAIRS_AT_ONCE = 256  # columns of one sign-pattern product: 2000 x 256 doubles, 4 MB
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -562,8 +647,9 @@ class Tukey:
     design: str
 
 
-def tukey_hsd(values, *, design: str = "paired") -> Tukey:
-    """Tukey's honestly significant difference over all pairs of systems (columns).
+def tukey_hsd(values, *, design: str = "paired", pairs=None) -> Tukey:
+    """Tukey's honestly significant difference over all pairs of systems (columns), or over
+    the ``pairs`` (i, j) given (the test still spans every system: only fewer p-values).
 
     ``values`` is topics × systems. ``design="paired"`` (the IR default, Sakai 2014's
     two-way ANOVA without replication): the residual mean square of systems + topics,
@@ -593,8 +679,9 @@ def tukey_hsd(values, *, design: str = "paired") -> Tukey:
         resid = x - means[None, :]
         df = float(m * (n - 1))
     mse = float(np.sum(resid ** 2) / df)
-    pairs, diffs, qs, ps = [], [], [], []
-    for i, j in itertools.combinations(range(m), 2):
+    chosen = itertools.combinations(range(m), 2) if pairs is None else list(pairs)
+    pairs, diffs, qs = [], [], []
+    for i, j in chosen:
         diff = float(means[j] - means[i])
         if mse <= 1e-300:
             q = 0.0 if abs(diff) <= 1e-12 else math.inf
@@ -603,5 +690,5 @@ def tukey_hsd(values, *, design: str = "paired") -> Tukey:
         pairs.append((i, j))
         diffs.append(diff)
         qs.append(q)
-        ps.append(studentized_range_sf(q, m, df))
+    ps = np.atleast_1d(studentized_range_sf(np.array(qs), m, df)).tolist()  # every pair at once
     return Tukey(tuple(pairs), tuple(diffs), tuple(qs), tuple(ps), mse, df, design)

@@ -55,7 +55,9 @@ ODD_TEXT = ["\x00", "\ufeff", "\u00a0", "\u2028", "\u0085", "\x0c", "\x0b", "\x1
 # whole-file reasons: every other error message must name a line
 FILE_REASONS = re.compile(r"the file is empty|no data lines|no documents found|no data rows after the header|"
                           r"cannot decompress|the file is larger than|undecodable bytes \(the file|"
-                          r"some results have a .* and some do not|the file could not be parsed")
+                          r"some results have a .* and some do not|the file could not be parsed|"
+                          # diagnose --theirs files
+                          r"no value for |no numbers found|JSON nested too deeply|more than \d+ queries")
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -298,20 +300,22 @@ def count_lines(path: str) -> int:
     return data.count(b"\n") + (not data.endswith(b"\n"))
 
 
-def problems(case: dict, returncode: int, stderr: str, stdout: str, seconds: float, limit: float = 10.0) -> list[str]:
-    """What is wrong with one run of ``ranklab evaluate`` on a case (empty: nothing)."""
+def problems(case: dict, returncode: int, stderr: str, stdout: str, seconds: float, limit: float = 10.0, *,
+             exit_codes: tuple[int, ...] = (0, 1), output_optional: bool = False) -> list[str]:
+    """What is wrong with one run of ``ranklab evaluate`` (or another command) on a case
+    (empty: nothing). ``output_optional``: success may print nothing (a command writing -o)."""
     found = []
     if "Traceback" in stderr or "Traceback" in stdout:
         found.append("a traceback")
     if returncode < 0:
         found.append(f"killed by signal {-returncode}")
-    elif returncode not in (0, 1):
+    elif returncode not in exit_codes:
         found.append(f"exit code {returncode}")
     if len(stderr) > 10_000:
         found.append(f"{len(stderr):,} characters on stderr")
     if seconds > limit:
         found.append(f"took {seconds:.1f} s")
-    if returncode == 0 and not stdout.strip():
+    if returncode == 0 and not stdout.strip() and not output_optional:
         found.append("success without output")
     if returncode == 1:
         path = case["path"]
@@ -335,14 +339,16 @@ def problems(case: dict, returncode: int, stderr: str, stdout: str, seconds: flo
 
 
 def run_in_process(case: dict) -> dict:
-    """``ranklab evaluate`` on one case through metrics.cli.main, output captured."""
+    """``ranklab evaluate`` on one case (or the command line ``case["argv"]``) through
+    metrics.cli.main, output captured."""
     from metrics import cli
 
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
+    argv = case.get("argv") or ["evaluate", *case["args"], "-m", "P@5 AP nDCG@10 NumRet", "-q"]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = cli.main(["evaluate", *case["args"], "-m", "P@5 AP nDCG@10 NumRet", "-q"])
+            code = cli.main(argv)
     except BaseException:  # noqa: BLE001 - anything escaping main is the finding
         code = 99
         err.write(traceback.format_exc())
@@ -355,7 +361,7 @@ def _cut(text: str, limit: int = 20_000) -> str:
 
 
 def main(argv: list[str]) -> int:
-    cases = json.loads(Path(argv[0]).read_text())
+    cases = json.loads(Path(argv[-1]).read_text())  # "--argv MANIFEST": cases carry their command lines
     for case in cases:
         print(json.dumps(run_in_process(case)), flush=True)
     return 0

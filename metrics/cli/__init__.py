@@ -9,7 +9,8 @@ a one-line message and one of the exit codes below, never a traceback.
 
 Exit codes: 0 success; 1 bad input data (malformed file, duplicate documents ...);
 2 bad usage (unknown measure, bad option); 3 a file that cannot be read (missing,
-unreadable); 130 interrupted.
+unreadable) or an output that cannot be written; 4 an internal error (a bug in Ranklab,
+not in the input: please report it); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -19,16 +20,16 @@ import os
 import sys
 from importlib import import_module
 
-from .errors import UsageError
+from .errors import UsageError, WriteError, internal
 
 __all__ = ["main", "console", "build_parser", "UsageError", "EXIT_OK", "EXIT_DATA", "EXIT_USAGE",
-           "EXIT_FILE", "EXIT_INTERRUPTED"]
+           "EXIT_FILE", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 # the modules that provide subcommands, by command name, in the order `ranklab --help` lists
 # them; imported when needed, so that `ranklab evaluate` does not pay for the others' imports
 SUBCOMMANDS = {"evaluate": "evaluate", "compare": "compare", "diagnose": "diagnose", "fuse": "fuse", "reader": "qa"}
 
-EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_FILE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 
 
 EXAMPLES = """\
@@ -82,15 +83,31 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
-    except OSError as err:  # missing, a directory, no permission, an I/O error ...
-        print(f"ranklab: error: cannot read {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
+    except OSError as err:  # missing, a directory, no permission, a full disk, an I/O error ...
+        verb = "write" if isinstance(err, WriteError) else "read"
+        print(f"ranklab: error: cannot {verb} {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
         return EXIT_FILE
-    except (ValueError, TypeError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
+        print(f"ranklab: error: {err}", file=sys.stderr)
+        return EXIT_DATA
+    except (ValueError, TypeError) as err:
+        if internal(err):
+            return _internal(err)
         print(f"ranklab: error: {err}", file=sys.stderr)
         return EXIT_DATA
     except MemoryError:
         print("ranklab: error: out of memory", file=sys.stderr)
         return EXIT_DATA
+    except Exception as err:  # noqa: BLE001 - a bug: one line and its own exit code, not a traceback
+        return _internal(err)
+
+
+def _internal(err: BaseException) -> int:
+    text = str(err)
+    text = text if len(text) <= 300 else text[:300] + " ..."
+    print(f"ranklab: internal error: {type(err).__name__}: {text} (a bug in Ranklab, not in your files: "
+          "please report it with the command line)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 def console() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..comparison import (
@@ -22,13 +24,16 @@ from ..measures import parse_many
 from ..stats import CORRECTIONS
 from .errors import UsageError
 
+MAX_PAIRS = 20_000  # pairs tested at once without --baseline (200 runs make 19,900)
+MAX_RUNS = 200
+
 NAME = "compare"
 HELP = "compare two or more runs: means with CIs, paired tests, corrections, Tukey's HSD"
 DESCRIPTION = ("Compare runs on the same judged topics. For each measure: each system's mean with a seeded "
                "percentile-bootstrap CI; for each pair the mean delta and its CI, Cohen's d_z, the paired t-test, "
                "Wilcoxon signed-rank (SciPy's defaults), Fisher's randomization test (exact up to 13 topics), "
                "Tukey's HSD over all systems, and p-values corrected over the pairs.")
-EXAMPLES = """\
+EXAMPLES = f"""\
 examples:
   ranklab compare assets/collection/qrels.txt assets/collection/run_bm25.txt assets/collection/run_tf.txt \\
       -m "AP nDCG@10"
@@ -37,6 +42,11 @@ examples:
 
 Topics judged in the qrels but missing from a run score 0 in that run (trec_eval -c), so every
 system is measured on the same topics. Systems are named by their file names (--names to change).
+
+Many runs: every pair is tested up to {MAX_PAIRS:,} pairs ({MAX_RUNS} runs). Beyond that ranklab
+refuses unless --baseline NAME is given: each run is then tested against that one run only
+(N - 1 pairs; Tukey's HSD still spans every run). Runs are read and evaluated one at a time (one
+run in memory at once). A progress bar is shown on stderr when it is a terminal, or with --progress.
 """
 
 
@@ -58,6 +68,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and randomization (default 0)")
     p.add_argument("--topics-needed", action="store_true",
                    help="also estimate (bootstrap) how many topics the t-test needs to detect each delta")
+    p.add_argument("--baseline", metavar="NAME",
+                   help="test each run against this run only (its name, as --names or the file name gives it)")
+    p.add_argument("--progress", action="store_true",
+                   help="show a progress bar on stderr even when it is not a terminal")
 
 
 def run(args) -> None:
@@ -83,13 +97,28 @@ def run(args) -> None:
         parse_many(measures)
     except (ValueError, TypeError) as err:
         raise UsageError(str(err)) from None
+    if args.baseline is not None and args.baseline not in names:
+        shown = args.baseline if len(args.baseline) <= 60 else args.baseline[:60] + "..."
+        raise UsageError(f"--baseline {shown!r} is not the name of a run (names: {', '.join(names[:5])}"
+                         f"{', ...' if len(names) > 5 else ''})")
+    pairs = len(names) * (len(names) - 1) // 2
+    if args.baseline is None and pairs > MAX_PAIRS:
+        raise UsageError(f"{len(names):,} runs make {pairs:,} pairs; every pair is tested for at most "
+                         f"{MAX_PAIRS:,} pairs ({MAX_RUNS} runs). Give --baseline NAME to test each run against "
+                         "one run, or compare fewer runs")
     try:
         qrels = read_qrels(args.qrels, max_bytes=CLI_MAX_BYTES)
-        runs = {n: read_run(r, max_bytes=CLI_MAX_BYTES) for n, r in zip(names, args.runs, strict=True)}
+        runs = _Runs(dict(zip(names, args.runs, strict=True)))
+        bar = _Progress(sys.stderr) if args.progress or _is_terminal(sys.stderr) else None
+        try:
+            c = compare_systems(qrels, runs, measures, alpha=args.alpha, test=args.test,
+                                correction=args.correction, resamples=args.resamples, rounds=args.rounds,
+                                seed=args.seed, baseline=args.baseline, progress=bar)
+        finally:  # an error's message then starts on a line of its own
+            if bar is not None:
+                bar.close()
     except FileTooLargeError as err:
         raise ValueError(str(err)) from None
-    c = compare_systems(qrels, runs, measures, alpha=args.alpha, test=args.test, correction=args.correction,
-                        resamples=args.resamples, rounds=args.rounds, seed=args.seed)
     for w in c.warnings:
         print(f"ranklab: warning: {w if len(w) <= 500 else w[:500] + ' ...'}", file=sys.stderr)
     out = sys.stdout
@@ -102,3 +131,53 @@ def run(args) -> None:
                 t = topics_needed(p.deltas, alpha=args.alpha, seed=args.seed)
                 need = f"about {t.needed}" if t.needed else f"more than {t.sizes[-1]}"
                 print(f"  {m}: {c.names[p.j]} - {c.names[p.i]} ({p.delta:+.4f}): {need}", file=out)
+
+
+class _Runs(Mapping):
+    """Run files by name, each read when asked and not kept: one run in memory at a time."""
+
+    def __init__(self, files: dict[str, str]):
+        self._files = files
+
+    def __getitem__(self, name: str):
+        return read_run(self._files[name], max_bytes=CLI_MAX_BYTES)
+
+    def __iter__(self):
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Progress:
+    """One line on stderr, redrawn at most ten times a second: what is being done, a bar, counts."""
+
+    WIDTH = 30
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._last = 0.0
+        self._shown = False
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        what = "reading runs" if stage == "runs" else f"testing pairs, {stage[:40]}"
+        filled = self.WIDTH * done // max(total, 1)
+        self._stream.write(f"\rranklab: {what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done:,}/{total:,} ")
+        self._stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        if self._shown:
+            self._stream.write("\n")
+            self._stream.flush()

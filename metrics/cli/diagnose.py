@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -29,8 +30,9 @@ examples:
 
 --theirs: a number (their aggregate; 41.4% works), a tool name ({', '.join(dg.TOOLS)}), or a file:
   trec_eval -q output ('measure qid value'; the 'all' line is the aggregate), JSON {{qid: value}}
-  or {{qid: {{measure: value}}}}, or CSV 'qid,value' (a header line is allowed).
-A number matches within the precision it was printed with (0.4167: within 0.00005).
+  or {{qid: {{measure: value}}}} (an inner value of another measure is refused), ranklab evaluate
+  --format json's output, or CSV 'qid,value' (a header line is allowed).
+A number matches within the precision it was printed with, in every form (0.4167: within 0.00005).
 
 search: trec_eval's defaults first, then each convention alone, then pairs of the {dg.MAX_PAIRED}
 best single changes, then a greedy walk adding one change at a time (at most {dg.MAX_CHANGES}
@@ -40,6 +42,8 @@ exit codes: 0 success (reproduced or not: see the verdict); 1 bad input data; 2 
 3 a file that cannot be read.
 """
 MAX_SHOWN_ROWS = 40
+MAX_PATH = 4096  # characters of a file name given to --theirs (Linux's PATH_MAX)
+_NUMBER_LIKE = re.compile(r"[+-]?[\d.]+(?:[eE][+-]?\d+)?%?")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -67,15 +71,27 @@ def _size(text: str) -> int | None:
 
 def theirs_from(text: str, measure) -> tuple[Theirs | None, str | None]:
     """``--theirs``: (their numbers, None) or (None, a tool's name)."""
+    if not text.strip():
+        raise UsageError(f"--theirs is empty: give a number, a tool name ({', '.join(dg.TOOLS)}) or a file")
     if dg.tool_name(text):
         return None, dg.tool_name(text)
     try:
         return Theirs(aggregate=number(text, "--theirs")), None
     except ValueError:
         pass
+    shown = repr(text[:60]) + (f" ({len(text):,} characters)" if len(text) > 60 else "")
+    if len(text.strip()) > 40 and _NUMBER_LIKE.fullmatch(text.strip()):
+        # digits no tool prints (a number is read up to 40 characters) are not taken for a file name
+        raise UsageError(f"--theirs: {shown} is too long for a number (at most 40 characters)")
+    if len(text) > MAX_PATH:
+        raise UsageError(f"--theirs: {shown} is too long for a file name (at most {MAX_PATH:,} characters)")
     path = Path(text)
-    if not path.exists():
-        raise UsageError(f"--theirs: {text[:60]!r} is not a number, a tool name ({', '.join(dg.TOOLS)}) "
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):  # a name the system cannot look up (too long a component, a NUL)
+        exists = False
+    if not exists:
+        raise UsageError(f"--theirs: {shown} is not a number, a tool name ({', '.join(dg.TOOLS)}) "
                          "or an existing file")
     if path.is_dir():
         raise IsADirectoryError(21, "Is a directory", text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -149,6 +150,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"{format_size(STREAM_THRESHOLD // COMPRESSION_RATIO)})")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress on stderr (default: when stderr is a terminal)")
+    p.add_argument("--threads", type=_threads, default=None, metavar="N",
+                   help="a streamed run: up to N blocks parsed and N chunks of queries evaluated at once "
+                        f"(default: every core this process may use, here {default_threads()}); the numbers "
+                        "are the same for any N")
     p.add_argument("--id-fields", default="filename,page_number", metavar="FIELDS",
                    help="JSONL: fields joined with '#' into a document id (default: filename,page_number)")
     spark = p.add_argument_group("Spark (pip install 'ranklab[spark]'; Java 17)")
@@ -167,6 +172,27 @@ REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
 PREF_FORMATS = ("prefs", "qrels_prefs")
 DEFAULT_NICKNAME = {"qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
 DEFAULT_LIMIT = -1  # --max-bytes not given (argparse would parse a string default)
+
+
+MAX_THREADS = 256
+
+
+def default_threads() -> int:
+    """The cores this process may run on (its CPU affinity), else the machine's."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _threads(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of threads, got {text[:40]!r}") from None
+    if not 1 <= n <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"expected 1 to {MAX_THREADS} threads, got {n}")
+    return n
 
 
 def _size(text: str) -> int | None:
@@ -323,13 +349,15 @@ def run(args) -> None:
     # relstring needs the whole run's rows, judgment groups read every group against it: read whole
     stream = use_stream(args) and args.rel_format == "qrels" and asked.relstring is None \
         and not args.subtopics
+    threads = args.threads or default_threads()
+    parsing = {"parse_workers": threads}  # (blocks shrink beyond 8 threads: RunStream's block_for)
     batch = None
     chunks = None
     try:
         if stream:  # the run's first blocks are parsed while the judgments are read
             try:
                 chunks = RunStream(args.run, format=args.run_format, dedup=args.dedup,
-                                   max_bytes=None if default_limit else limit).start()
+                                   max_bytes=None if default_limit else limit, **parsing).start()
             except (OSError, ValueError):
                 chunks = None  # made again below, after the judgments: the same error, in the same order
         progress(f"reading {args.qrels}")
@@ -348,8 +376,8 @@ def run(args) -> None:
             progress(f"evaluating {args.run} in blocks against {len(qrels.queries):,} judged queries")
             if chunks is None:
                 chunks = RunStream(args.run, format=args.run_format, dedup=args.dedup,
-                                   max_bytes=None if default_limit else limit)
-            result = evaluate_stream(qrels, progress.follow(chunks), ms, **options)
+                                   max_bytes=None if default_limit else limit, **parsing)
+            result = evaluate_stream(qrels, progress.follow(chunks), ms, threads=threads, **options)
             tag, in_run = chunks.tag, chunks.seen
         else:
             progress(f"reading {args.run}")

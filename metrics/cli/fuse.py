@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 
 from ..fusion import METHODS, NORMS, fuse, write_trec_run
 from ..io import CLI_MAX_BYTES, read_run
 from ..io.source import FileTooLargeError
-from .errors import UsageError
+from .errors import UsageError, WriteError
 
 NAME = "fuse"
 HELP = "fuse two or more runs (reciprocal rank fusion, CombSUM, CombMNZ) into a TREC run"
@@ -47,15 +48,33 @@ def run(args) -> None:
     tag = args.tag or f"fused-{args.method}"
     if any(ch.isspace() for ch in tag):
         raise UsageError(f"--tag must be one word, got {tag!r}")
+    if args.output and any(_same_file(args.output, r) for r in args.runs):
+        raise UsageError(f"-o {_shown(args.output)} is one of the runs to fuse: it would be overwritten; "
+                         "write the fused run elsewhere")
     try:
         runs = [read_run(r, max_bytes=CLI_MAX_BYTES) for r in args.runs]
     except FileTooLargeError as err:
         raise ValueError(str(err)) from None
     fused = fuse(runs, method=args.method, k=args.k, norm=args.norm, depth=args.depth)
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
-            write_trec_run(out, fused, tag)
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as out:
+                write_trec_run(out, fused, tag)
+        except OSError as err:  # a missing folder, no permission, a full disk: a write, not a read
+            raise WriteError(err.errno, err.strerror or str(err), _shown(args.output)) from None
         n = sum(len(v) for v in fused.values())
         print(f"ranklab: wrote {n} lines for {len(fused)} queries to {args.output}", file=sys.stderr)
     else:
         write_trec_run(sys.stdout, fused, tag)
+
+
+def _same_file(output: str, run: str) -> bool:
+    """Whether writing ``output`` would overwrite ``run`` (the same file by any path or link)."""
+    try:
+        return os.path.samefile(output, run)
+    except (OSError, ValueError):  # either is missing (nothing to overwrite) or not a valid path
+        return False
+
+
+def _shown(path: str, limit: int = 200) -> str:
+    return path if len(path) <= limit else path[:limit] + "..."

@@ -167,6 +167,7 @@ def _read(path, query_key, list_key, id_fields, value_key, kind, max_bytes):
     found = Problems(source)
     out = Columns("i" if kind == "qrels" else "d")
     with_values = without_values = 0
+    first_with = first_without = None  # the lines named when a run mixes the two
     for number, raw in enumerate(io.BytesIO(data), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith(b"#"):
@@ -206,8 +207,10 @@ def _read(path, query_key, list_key, id_fields, value_key, kind, max_bytes):
                 out.add_many(qid, docs, values, number)
                 if values is None:
                     without_values += len(docs)
+                    first_without = first_without or (number if docs else None)
                 else:
                     with_values += len(docs)
+                    first_with = first_with or (number if docs else None)
                 continue
             except UnicodeEncodeError:
                 pass  # the entry by entry loop names it
@@ -219,8 +222,10 @@ def _read(path, query_key, list_key, id_fields, value_key, kind, max_bytes):
             doc, value = got
             if value is None:
                 without_values += 1
+                first_without = first_without or number
             else:
                 with_values += 1
+                first_with = first_with or number
             if found.total:
                 continue
             try:
@@ -232,7 +237,10 @@ def _read(path, query_key, list_key, id_fields, value_key, kind, max_bytes):
     if not len(out):
         raise FileFormatError(source, [(None, "no documents found")])
     if kind == "run" and with_values and without_values:
-        raise FileFormatError(source, [(None, f"some results have a {value_key!r} and some do not")])
+        raise FileFormatError(source, sorted([
+            (first_with, f"the first line whose results have a {value_key!r}"),
+            (first_without, f"the first line with a result without a {value_key!r} (give every result "
+                            f"a {value_key!r}, or none)")]))
     queries, codes, docs, values, lines = out.finish()
     if kind == "run" and not with_values:
         values = None

@@ -63,11 +63,25 @@ from .source import (
     readable,
 )
 
-__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError"]
+__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError", "block_for"]
 
 STREAM_BLOCK = 1 << 24  # 16 MB of text per block: about 500,000 run lines (three in memory at once)
 PARSE_WORKERS = 2  # blocks parsed at once, one thread each, while the main thread evaluates
 PARSE_THREADS = False  # one parsing thread beside the main one (pyarrow's own threads cost more CPU for no wall time on 2 cores)
+FULL_BLOCKS_UP_TO = 8  # threads that each get a whole STREAM_BLOCK; beyond, blocks shrink
+
+
+def block_for(threads: int) -> int:
+    """The block size for ``threads`` parsing and evaluating threads: STREAM_BLOCK up to
+    FULL_BLOCKS_UP_TO threads, then smaller in proportion, so that the blocks held at once (about
+    two per thread) take no more memory than at FULL_BLOCKS_UP_TO threads, whatever the count.
+
+    >>> block_for(2) == STREAM_BLOCK, block_for(16) == STREAM_BLOCK // 2
+    (True, True)
+    """
+    return max(1 << 20, STREAM_BLOCK * FULL_BLOCKS_UP_TO // max(threads, FULL_BLOCKS_UP_TO))
+
+
 NOT_GROUPED_TABLE = ("the run is not grouped by query, which reading it in blocks needs: sort it by query "
                      "first (in pyarrow: table.sort_by('qid'); in Spark: orderBy('qid')), or read it whole "
                      "(--no-stream)")
@@ -143,22 +157,31 @@ class RunStream:
         Documents retrieved twice for one query, as in :func:`metrics.io.read_run`.
     max_bytes : int, optional
         Refuse a file larger than this (decompressed); None: no limit.
-    block_size : int
-        Bytes of text parsed at a time.
+    block_size : int, optional
+        Bytes of text parsed at a time (default: :func:`block_for` the parse workers,
+        ``STREAM_BLOCK`` up to 8 of them).
+    parse_workers : int
+        Blocks parsed at once, each in its own thread (``PARSE_WORKERS`` by default); memory
+        holds one read buffer more than this.
 
     While it is iterated, ``rows`` (data lines), ``queries``, ``bytes_read`` (stored bytes,
     compressed if the file is) and ``total_bytes`` say how far it got (for a progress bar).
     """
 
     def __init__(self, source, *, name: str | None = None, format: str = "auto", dedup: str = "error",
-                 max_bytes: int | None = None, block_size: int = STREAM_BLOCK):
+                 max_bytes: int | None = None, block_size: int | None = None, parse_workers: int = PARSE_WORKERS):
         if format not in ("auto", "trec", "list", "parquet", "arrow"):
             raise ValueError("a streamed run's format must be 'auto', 'trec', 'list', 'parquet' or 'arrow', "
                              f"got {format!r}")
         if dedup not in DEDUP:
             raise ValueError(f"dedup must be one of {', '.join(map(repr, DEDUP))}, got {dedup!r}")
+        if isinstance(parse_workers, bool) or not isinstance(parse_workers, int) or parse_workers < 1:
+            raise ValueError(f"parse_workers must be a positive integer, got {parse_workers!r}")
+        if block_size is None:
+            block_size = block_for(parse_workers)
         if not isinstance(block_size, int) or block_size < 1:
             raise ValueError(f"block_size must be a positive integer, got {block_size!r}")
+        self.parse_workers = parse_workers
         self.path = readable(source, name)
         if not isinstance(self.path, InMemory) and not self.path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(self.path))
@@ -322,13 +345,14 @@ class RunStream:
     # ------------------------------------------------------------------ chunks of queries
 
     def _text_pieces(self) -> Iterator[_Piece]:
-        """The parsed blocks of a TREC run or list, ``PARSE_WORKERS`` blocks parsed at a time."""
+        """The parsed blocks of a TREC run or list, ``parse_workers`` blocks parsed at a time."""
         first: list[bytes] = []  # the first data line, from the first block (a pipe is read once)
         counter = [0]
         rows = 0  # (this runs ahead of __iter__, in its own thread: self.rows is not there yet)
         plain = not isinstance(self.path, InMemory) and not is_gz(self.path) and self.path.is_file()
-        blocks = self._buffered_blocks(counter, PARSE_WORKERS + 1) if plain else self._blocks(counter)
-        pending: deque = deque()  # parses in order; a block's buffer is reused PARSE_WORKERS + 1 blocks on
+        workers_count = self.parse_workers
+        blocks = self._buffered_blocks(counter, workers_count + 1) if plain else self._blocks(counter)
+        pending: deque = deque()  # parses in order; a block's buffer is reused parse_workers + 1 blocks on
 
         def done() -> _Piece | None:
             nonlocal rows
@@ -341,7 +365,7 @@ class RunStream:
             rows += len(codes)
             return _Piece(queries, codes, docs, np.asarray(values, dtype=np.float64), hashes)
 
-        with ThreadPoolExecutor(PARSE_WORKERS, thread_name_prefix="ranklab-parse") as workers:
+        with ThreadPoolExecutor(workers_count, thread_name_prefix="ranklab-parse") as workers:
             for block, data in enumerate(blocks):
                 self.bytes_read = counter[0]
                 if not first:
@@ -353,7 +377,7 @@ class RunStream:
                         self.tag = first[5].decode("utf-8", "replace")
                 pending.append(workers.submit(self._parse_hashed, data, kind, first, block))
                 del data
-                if len(pending) == PARSE_WORKERS and (piece := done()) is not None:
+                if len(pending) == workers_count and (piece := done()) is not None:
                     yield piece
             while pending:
                 if (piece := done()) is not None:

@@ -5,7 +5,9 @@ Three forms, chosen by what the text looks like (not by the file name):
 - trec_eval's output, ``measure qid value`` on each line (``-q``), whitespace-separated;
   the line whose qid is ``all`` is the aggregate. Lines of other measures are skipped.
 - JSON: ``{qid: value}`` or ``{qid: {measure: value}}`` (pytrec_eval's ``evaluate()``,
-  ranx's ``to_dict()``); a key ``"all"`` is the aggregate.
+  ranx's ``to_dict()``); a key ``"all"`` is the aggregate. An inner value is taken only for
+  the measure asked (a lone key that names another measure is refused). Ranklab's own
+  ``evaluate --format json`` (``{"aggregate": {...}, "per_query": {...}}``) is read too.
 - CSV/TSV: ``qid,value`` per line, an optional header line first; ``all`` is the aggregate.
 - One number alone: the aggregate.
 
@@ -44,7 +46,7 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,3})?%?")
 class Number:
     """A value as another tool printed it: the value, and how far off it may be
     (half a unit of the last decimal printed, at most :data:`MAX_TOLERANCE`; :data:`EXACT`
-    for 15 or more decimals and for JSON numbers)."""
+    for 15 or more decimals, in JSON as in text)."""
 
     value: float
     text: str
@@ -107,17 +109,21 @@ def number(text: str, where: str = "value") -> Number:
     return Number(value, s, tolerance)
 
 
-def _float_number(value, where: str) -> Number:
-    """A JSON number: a double written with every digit it needs, so matched almost exactly."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{where}: expected a number, got {json.dumps(value)[:40]}")
-    try:
-        x = float(value)
-    except OverflowError:
-        raise ValueError(f"{where}: number too large") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{where}: not a finite number")
-    return Number(x, repr(x), EXACT)
+class _Printed(str):
+    """A JSON number as it was written, so that its decimals give its precision."""
+
+
+def _json_number(value, where: str) -> Number:
+    """A JSON number, matched within the precision it was printed with, as in the other forms:
+    ``0.4167`` within 0.00005; a double written with every digit (``0.30000000000000004``) almost exactly.
+    """
+    if isinstance(value, _Printed):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        try:
+            return number(value, where)
+        except ValueError:  # 1e999, a 400-digit number ...
+            raise ValueError(f"{where}: {text} is not a finite number within range") from None
+    raise ValueError(f"{where}: expected a number, got {json.dumps(value)[:40]}")
 
 
 def _same_measure(name: str, measure: Measure) -> bool:
@@ -170,36 +176,42 @@ def read_theirs(data: bytes | str, name: str, measure: str | Measure) -> Theirs:
 
 def _read_json(text: str, name: str, m: Measure) -> Theirs:
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_float=_Printed, parse_int=_Printed, parse_constant=_Printed)
     except RecursionError:
         raise FileFormatError(name, [(None, "JSON nested too deeply")]) from None
     except json.JSONDecodeError as err:
         raise FileFormatError(name, [(err.lineno, f"not valid JSON: {err.msg}")]) from None
+    except ValueError as err:  # a number too long for int() (over 4300 digits)
+        raise FileFormatError(name, [(None, f"not valid JSON: {str(err)[:80]}")]) from None
     if not isinstance(obj, dict):
         raise FileFormatError(name, [(1, "JSON must be an object {qid: value} or {qid: {measure: value}}")])
+    aggregate_obj = None
+    if isinstance(obj.get("per_query"), dict) and set(obj) <= {"aggregate", "per_query", "warnings"}:
+        # Ranklab's own `evaluate --format json`: {"aggregate": {measure: value}, "per_query": {qid: {...}}}
+        aggregate_obj, obj = obj.get("aggregate"), obj["per_query"]
     if len(obj) > MAX_QUERIES:
         raise FileFormatError(name, [(None, f"more than {MAX_QUERIES} queries")])
     problems = Problems(name)
     per_query: dict[str, Number] = {}
     aggregate = None
-    for qid, value in obj.items():
-        where = f"query {_short(qid)!r}"
+    entries = list(obj.items())
+    if aggregate_obj is not None:
+        entries.append(("all", aggregate_obj))
+    for qid, value in entries:
+        where = "the aggregate" if qid == "all" and aggregate_obj is not None else f"query {_short(qid)!r}"
+        line = _json_line(text, "aggregate" if where == "the aggregate" else qid)
         if not qid.strip() or len(qid) > MAX_ID:
-            problems.add(_json_line(text, qid), f"{where}: a query id must be 1 to {MAX_ID} characters")
+            problems.add(line, f"{where}: a query id must be 1 to {MAX_ID} characters")
             continue
         if isinstance(value, dict):
-            keys = [k for k in value if _same_measure(k, m)]
-            if not keys and len(value) == 1:
-                keys = list(value)
-            if len(keys) != 1:
-                found = ", ".join(_short(k, 20) for k in list(value)[:5])
-                problems.add(_json_line(text, qid), f"{where}: no single value for {m} (found: {found or 'nothing'})")
+            value, why = _inner_value(value, m)
+            if why:
+                problems.add(line, f"{where}: {why}")
                 continue
-            value = value[keys[0]]
         try:
-            n = _float_number(value, where)
+            n = _json_number(value, where)
         except ValueError as err:
-            problems.add(_json_line(text, qid), str(err))
+            problems.add(line, str(err))
             continue
         if qid == "all":
             aggregate = n
@@ -209,6 +221,29 @@ def _read_json(text: str, name: str, m: Measure) -> Theirs:
     if not per_query and aggregate is None:
         raise FileFormatError(name, [(None, "no numbers found")])
     return Theirs(per_query, aggregate, name)
+
+
+def _inner_value(value: dict, m: Measure):
+    """(the value of ``{measure: value}`` for ``m``, None) or (None, why there is none).
+    A lone key that names no measure ("value", "score") is taken as ``m``'s; one that names
+    another measure is not, lest AP's numbers be compared as nDCG's."""
+    keys = [k for k in value if _same_measure(k, m)]
+    if not keys and len(value) == 1:
+        (key,) = value
+        if not _is_measure(key):
+            keys = [key]
+    if len(keys) == 1:
+        return value[keys[0]], None
+    found = ", ".join(_short(k, 20) for k in list(value)[:5])
+    return None, f"no single value for {m} (found: {found or 'nothing'})"
+
+
+def _is_measure(name: str) -> bool:
+    try:
+        parse(name)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def _json_line(text: str, key: str) -> int | None:

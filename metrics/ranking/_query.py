@@ -18,7 +18,7 @@ class Query:
     -1 (pooled but never judged) is never relevant.
     """
 
-    __slots__ = ("docs", "judgments", "grades", "judged", "all_grades", "subtopics", "tie_rule", "groups")
+    __slots__ = ("docs", "judgments", "grades", "judged", "all_grades", "subtopics", "tie_rule", "groups", "_looked")
 
     def __init__(self, docs: list[str], judgments: dict[str, int],
                  subtopics: dict[str, dict[str, int]] | None = None,
@@ -31,7 +31,8 @@ class Query:
         self.groups = groups
         self.judgments = judgments
         n = len(docs)
-        looked = [judgments.get(d) for d in docs]
+        looked = list(map(judgments.get, docs))  # (map: a million lookups at C speed)
+        self._looked = looked
         self.judged = np.fromiter((g is not None for g in looked), dtype=bool, count=n)
         self.grades = np.fromiter((0 if g is None else g for g in looked), dtype=np.int64, count=n)
         self.all_grades = np.fromiter(judgments.values(), dtype=np.int64, count=len(judgments))
@@ -56,7 +57,7 @@ class Query:
 
     def grade_column(self, n: int) -> list:
         """Grades of the top n as Python values, None for unjudged documents."""
-        return [self.judgments.get(d) for d in self.docs[:n]]
+        return self._looked[:n]
 
 
 def base_columns(q: Query, n: int, rel: int | None = None) -> dict:

@@ -54,7 +54,10 @@ from ..io.arrays import as_numpy
 from ..io.keys import take
 from ..io.model import Qrels, Run, qrels_from_dict, run_from_dict
 from ..io.theirs import EXACT, Number, Theirs, number
-from ..measures import Measure, parse
+from ..measures import FAMILIES, Measure, parse
+from ..ranking import TIE_RULES, ratio
+from ..ranking.dcg import discount as dcg_discount
+from ..ranking.dcg import gains as dcg_gains
 from . import check
 
 __all__ = ["Option", "Convention", "CONVENTIONS", "TOOLS", "Change", "Outcome", "QueryRow", "Diagnosis",
@@ -233,6 +236,16 @@ def available(option: Option) -> str | None:
     """
     if not option.evaluation:
         return None
+    key = tuple(sorted(option.evaluation.items()))
+    if key not in _AVAILABLE:  # the probe's answer cannot change while the process runs
+        _AVAILABLE[key] = _probe(option)
+    return _AVAILABLE[key]
+
+
+_AVAILABLE: dict[tuple, str | None] = {}
+
+
+def _probe(option: Option) -> str | None:
     try:
         core.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 1.0}}, "AP", **dict(option.evaluation))
     except (TypeError, ValueError):
@@ -400,14 +413,11 @@ def evaluate_under(p: Prepared, measure: Measure, options: list[Option]) -> Outc
     """
     params, t, evaluation = _settings(options)
     m = measure.with_params(**params)
+    if evaluation == {"ties": "average"} and m.name in _DCG and not t.get("flatten") and t.get("dedup") != "kept":
+        return _tie_average_dcg(p, m, t)
     if evaluation:
         return _via_evaluate(p, m, t, evaluation)
-    key = tuple(sorted(t.items()))
-    cached = p.batches.get(key)
-    if cached is None:
-        cached = _batch(p, t)
-        _remember(p, key, cached)
-    batch, evaluated, flatten = cached
+    batch, evaluated, flatten = _cached_batch(p, t)
     values = np.asarray(BATCH_FAMILIES[m.name](m, batch), dtype=np.float64)
     if flatten:
         v = float(values[0]) if evaluated.any() else 0.0
@@ -475,6 +485,53 @@ def _batch(p: Prepared, t: Mapping) -> tuple[Batch, np.ndarray, bool]:
     batch = Batch([ALL] if flatten else p.queries, n_ret, q[judged], rank[judged], p.grade[rows][judged],
                   qrels_q, qrels_grade, [], [])
     return batch, evaluated, flatten
+
+
+def _tie_average_dcg(p: Prepared, m: Measure, t: Mapping) -> Outcome:
+    """CG, DCG, IDCG or nDCG under ``ties='average'`` for every query at once: the expected
+    gain at a rank is the mean gain of its tie group (the kernel's ``Query.averaged``), so the
+    value is the usual sum with each gain replaced by its group's mean. Without this, each
+    convention set holding the rule went through the per-query kernels and their explanations.
+    """
+    batch, evaluated, _ = _cached_batch(p, t)
+    rows, q, rank = _ordered(p, t, evaluated, False)
+    depth = t.get("depth")
+    if depth is not None:  # -M cuts the ranking before its tie groups are formed, as core.prepare does
+        keep = rank <= depth
+        rows, q, rank = rows[keep], q[keep], rank[keep]
+    score = p.score[rows]
+    if t.get("scores", "float32") == "float32":
+        with np.errstate(over="ignore"):
+            score = score.astype(np.float32).astype(np.float64)
+    group = np.cumsum(np.r_[True, (q[1:] != q[:-1]) | (score[1:] != score[:-1])]) - 1 if rows.size \
+        else np.zeros(0, np.int64)
+    gain = dcg_gains(p.grade[rows], p.judged[rows], m["dcg"], m["rel"], m["gains"])
+    size = int(group[-1]) + 1 if group.size else 0
+    mean = (np.bincount(group, gain, minlength=size) / np.maximum(np.bincount(group, minlength=size), 1))[group]
+    within = rank <= m.cutoff if m.cutoff is not None else np.ones(rank.size, dtype=bool)
+    n_queries = len(p.queries)
+    if m.name == "IDCG":
+        values = np.asarray(BATCH_FAMILIES["IDCG"](m, batch), dtype=np.float64)
+    elif m.name == "CG":
+        values = np.bincount(q[within], mean[within], minlength=n_queries)
+    else:
+        base = m["base"] if "base" in m.family.params else 2
+        values = np.bincount(q[within], mean[within] / dcg_discount(rank[within], m["dcg"], base),
+                             minlength=n_queries)
+        if m.name == "nDCG":
+            ideal = Measure("IDCG", m.cutoff, tuple((k, v) for k, v in m.params if k in FAMILIES["IDCG"].params))
+            values = ratio(values, np.asarray(BATCH_FAMILIES["IDCG"](ideal, batch), dtype=np.float64))
+    per_query = {p.queries[i]: float(values[i]) for i in np.flatnonzero(evaluated).tolist()}
+    return Outcome(per_query, _aggregate(m, list(per_query.values())))
+
+
+def _cached_batch(p: Prepared, t: Mapping):
+    key = tuple(sorted(t.items()))
+    cached = p.batches.get(key)
+    if cached is None:
+        cached = _batch(p, t)
+        _remember(p, key, cached)
+    return cached
 
 
 def _aggregate(m: Measure, values: list[float]) -> float:
@@ -558,6 +615,9 @@ def applicable(p: Prepared, m: Measure) -> tuple[list[Change], list[str]]:
             notes.append(f"{c.title}: not tried ({inert})")
             continue
         for o in options[1:]:
+            rule = o.evaluation.get("ties")
+            if rule is not None and m.name not in TIE_RULES.get(rule, ()):
+                continue  # a tie rule this measure has no definition for would only fail
             why = available(o)
             if why:
                 notes.append(f"{c.title} — {o.label}: {why}")
@@ -578,9 +638,11 @@ class _Fit:
 def _fit(outcome: Outcome, theirs: Theirs) -> _Fit:
     bad, residual = 0, 0.0
     if theirs.per_query:
-        for qid in set(theirs.per_query) | set(outcome.per_query):
-            mine, their = outcome.per_query.get(qid), theirs.per_query.get(qid)
-            if mine is None or their is None:
+        # only the queries they give: a file of one query's value is not a claim that the
+        # other queries are absent (it would otherwise favour "queries flattened into one")
+        for qid, their in theirs.per_query.items():
+            mine = outcome.per_query.get(qid)
+            if mine is None:
                 bad += 1
                 residual += 1.0
                 continue

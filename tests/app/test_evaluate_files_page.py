@@ -226,8 +226,10 @@ def test_the_session_keeps_only_small_results():
 
 def test_a_large_run_is_read_in_blocks_with_the_same_numbers(monkeypatch):
     monkeypatch.setattr("ui.files.STREAM_BYTES", 0)  # every run counts as large
+    from metrics.io.stream import RunStream
+
     monkeypatch.setattr("metrics.io.stream.RunStream.__init__.__kwdefaults__",
-                        {"name": None, "format": "auto", "dedup": "error", "max_bytes": None, "block_size": 500})
+                        {**RunStream.__init__.__kwdefaults__, "block_size": 500})
 
     def whole(*args, **kwargs):
         raise AssertionError("the run was read whole")
