@@ -321,9 +321,9 @@ def _yaap(m: Measure, b: Batch) -> np.ndarray:
 
 def _infap(m: Measure, b: Batch) -> np.ndarray:
     rel = m["rel"]
-    pooled = b.grade == -1
+    pooled = b.grade < 0  # every negative grade: pooled but unjudged (b holds judged rows only)
     nonrel = (b.grade >= 0) & (b.grade < rel)
-    relevant = ~pooled & ~nonrel & (b.grade != -2)
+    relevant = b.grade >= rel  # rel >= 1
     r_above = _segment_cumsum(b.q, relevant.astype(np.float64)) - relevant
     u_above = _segment_cumsum(b.q, nonrel.astype(np.float64)) - nonrel
     p_above = _segment_cumsum(b.q, pooled.astype(np.float64)) - pooled
@@ -1081,18 +1081,20 @@ def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int 
                       missing_qrels)
 
 
-def relstring_char(grade: int) -> str:
-    """How trec_eval's ``relstring`` shows one document's grade: the digit for 0-9, '>' above
-    9, '.' for -1 (pooled, not judged), '-' for a document not judged at all, '<' below -2.
+def relstring_char(grade: int | None) -> str:
+    """How trec_eval's ``relstring`` shows one retrieved document: the digit for a grade 0-9,
+    '>' above 9, '.' for any negative grade (in the pool but not judged) and '-' for ``None``,
+    a document absent from the qrels. Absence is ``None``, never a grade value, because every
+    integer is a grade someone's qrels may hold.
 
-    >>> "".join(relstring_char(g) for g in (1, 0, 12, -1, -2, -5))
-    '10>.-<'
+    >>> "".join(relstring_char(g) for g in (1, 0, 12, -1, -2, -5, None))
+    '10>...-'
     """
+    if grade is None:
+        return "-"
     if grade > 9:
         return ">"
-    if grade >= 0:
-        return str(grade)
-    return {-1: ".", -2: "-"}.get(grade, "<")
+    return str(grade) if grade >= 0 else "."
 
 
 def relstrings(b: Batch, length: int = 10) -> dict[str, str]:
@@ -1103,7 +1105,7 @@ def relstrings(b: Batch, length: int = 10) -> dict[str, str]:
     {'q1': '2-0'}
     """
     length = _check.positive_int(length, "length") if length else 0
-    rows = {i: ["-"] * min(length, int(n)) for i, n in enumerate(b.n_ret)}
+    rows = {i: [relstring_char(None)] * min(length, int(n)) for i, n in enumerate(b.n_ret)}
     inside = np.flatnonzero(b.rank <= length)
     for q, rank, grade in zip(b.q[inside].tolist(), b.rank[inside].tolist(), b.grade[inside].tolist(), strict=True):
         rows[q][rank - 1] = relstring_char(grade)

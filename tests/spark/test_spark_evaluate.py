@@ -201,3 +201,11 @@ def test_a_million_line_run_equals_the_single_machine_path(spark, tmp_path):
                    read_run_df(spark, str(tmp_path / "run.parquet")), measures, missing="zero")
     same(got, local)
     assert len(got.result.per_query) == 2050 and len(got.zero_scored) == 50
+
+
+def test_a_grade_of_minus_two_is_pooled_not_absent(spark):
+    """trec_eval prints infAP 0.7500 here (d3, graded -2, is in the pool but unjudged)."""
+    from metrics.spark import evaluate
+    qrels = qrels_df(spark, [("a", "d1", 1), ("a", "d3", -2), ("a", "d5", 0)])
+    run = run_df(spark, [("a", "d3", 9), ("a", "d1", 5)])
+    assert evaluate(qrels, run, ["infAP"]).result.per_query == {"a": {"infAP": pytest.approx(0.75, abs=1e-12)}}
