@@ -44,11 +44,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import _check
-from .core import MISSING, Evaluation, aggregate
+from .core import MISSING, Evaluation, aggregate, counted_as_zero
 from .io import keys as _keys
 from .io.arrays import as_numpy
 from .io.model import Qrels, Run, qrels_from_dict, run_from_dict
-from .measures import Measure, parse, parse_many
+from .measures import Measure, at_trec_eval, parse, parse_many
 from .ranking import ratio
 from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
@@ -760,27 +760,31 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
     ms = _measures(measures)
     qrels, run = _as_tables(qrels, run)
     b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
-    return evaluate_prepared(b, ms)
+    in_run = set(run.queries)
+    absent = [qid for qid in b.queries if qid not in in_run] if missing == "zero" else []
+    return counted_as_zero(evaluate_prepared(b, ms, trec_eval=trec_eval), ms, absent, trec_eval)
 
 
-def measure_columns(ms: list[Measure], b: Batch) -> dict[str, np.ndarray]:
-    """One float64 array per measure (canonical name), one value per query of ``b.queries``.
+def measure_columns(ms: list[Measure], b: Batch, trec_eval: str = "9.0.8") -> dict[str, np.ndarray]:
+    """One float64 array per measure (canonical name), one value per query of ``b.queries``;
+    each computed as :func:`metrics.measures.at_trec_eval` says, keyed as asked.
 
     >>> b = prepare_batch(qrels_from_dict({"q1": {"a": 1}}), run_from_dict({"q1": ["b", "a"]}))
     >>> measure_columns(parse_many("RR P@1"), b)["RR"].tolist()  # a at rank 2
     [0.5]
     """
-    return {str(m): np.asarray(BATCH_FAMILIES[m.name](m, b), dtype=np.float64) for m in ms}
+    return {str(m): np.asarray(BATCH_FAMILIES[m.name](v, b), dtype=np.float64)
+            for m, v in zip(ms, at_trec_eval(ms, trec_eval), strict=True)}
 
 
-def evaluate_prepared(b: Batch, measures) -> Evaluation:
+def evaluate_prepared(b: Batch, measures, trec_eval: str = "9.0.8") -> Evaluation:
     """Evaluate measures on a prepared :class:`Batch` (see :func:`prepare_batch`); an empty
     list gives the queries with no values (``relstring`` alone)."""
     if isinstance(measures, list | tuple):
         ms = [parse(m) for m in measures]
     else:
         ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
-    columns = {key: values.tolist() for key, values in measure_columns(ms, b).items()}
+    columns = {key: values.tolist() for key, values in measure_columns(ms, b, trec_eval).items()}
     names = [str(m) for m in ms]
     per_query = {qid: {key: columns[key][i] for key in names} for i, qid in enumerate(b.queries)}
     return Evaluation(names, aggregate(ms, per_query), per_query, b.missing_from_run, b.missing_from_qrels)
@@ -938,7 +942,7 @@ def evaluate_part(qrels: Qrels, run: Run, measures, *, missing: str = "skip", de
     """
     ms = _measures(measures)
     b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
-    return b.queries, measure_columns(ms, b), b
+    return b.queries, measure_columns(ms, b, trec_eval), b
 
 
 def evaluate_arrow(qrels: pa.Table, run: pa.Table, measures, *, missing: str = "skip",
@@ -1051,7 +1055,8 @@ def evaluate_stream(qrels: Qrels, chunks: Iterable[Run], measures, *, missing: s
         queries, columns, _ = evaluate_part(index.subset(absent), empty, ms, missing="zero", depth=depth,
                                             judged_only=judged_only, trec_eval=trec_eval)
         parts.append((queries, columns))
-    return merge_parts(ms, parts, index.queries, missing_from_run, missing_from_qrels)
+    e = merge_parts(ms, parts, index.queries, missing_from_run, missing_from_qrels)
+    return counted_as_zero(e, ms, absent if missing == "zero" else [], trec_eval)
 
 
 def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int | None = None) -> Evaluation:

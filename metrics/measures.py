@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["Measure", "parse", "parse_many", "FAMILIES", "NAMES", "known_names", "UnknownMeasureError"]
+__all__ = ["Measure", "parse", "parse_many", "at_trec_eval", "FAMILIES", "NAMES", "known_names", "UnknownMeasureError"]
 
 
 class UnknownMeasureError(ValueError):
@@ -717,6 +717,19 @@ def _parse_notation(text: str, *, suggest: bool = True) -> Measure:
     if i != len(toks):
         raise ValueError(f"measure {text!r}: unexpected {toks[i][1]!r} at position {toks[i][2] + 1}")
     return _build(family, cutoff, params, text=text)
+
+
+def at_trec_eval(ms: list[Measure], trec_eval: str) -> list[Measure]:
+    """The measures as computed under ``trec_eval=`` (the Python twin of ``--trec-eval-version``):
+    under "10.0" every measure with a ``version`` parameter (IPrec, 11pt) takes 10.0's rule;
+    under "9.0.8" (the default) each keeps its own.
+
+    >>> [str(m) for m in at_trec_eval(parse_many("IPrec@0.4 AP"), "10.0")]
+    ["IPrec(version='10.0')@0.4", 'AP']
+    """
+    if trec_eval == "9.0.8":
+        return list(ms)
+    return [m.with_params(version=trec_eval) if "version" in m.family.params else m for m in ms]
 
 
 def parse_many(text: str | list) -> list[Measure]:

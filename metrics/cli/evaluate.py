@@ -16,7 +16,7 @@ from ..batch import (
     prepare_batch,
     relstrings,
 )
-from ..core import evaluate
+from ..core import counted_as_zero, evaluate
 from ..io import (
     CLI_MAX_BYTES,
     DEDUP,
@@ -382,6 +382,12 @@ def run(args) -> None:
 def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=None) -> None:
     """Warnings on stderr, then the values in the chosen format (``in_run``: the run's query ids)."""
     ms = asked.measures
+    absent = absent_queries(judged, in_run) if args.complete else []
+    hidden: set[str] = set()
+    if getattr(args, "trec_eval_version", "9.0.8") == "9.0.8":
+        # 9.0.8's -c: a missing query counts as 0 in the means and has no per-query lines
+        result = counted_as_zero(result, ms, absent)
+        hidden = set(absent)
     notes = warnings(result, judged, in_run, args.complete)
     for line in notes:
         # ids can be megabytes long: a warning stays readable
@@ -397,7 +403,7 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         strings = (relstrings(batch, asked.relstring)
                    if batch is not None and asked.relstring is not None and args.per_query else None)
         write_trec(out, ms, result, args.per_query, tag if asked.runid else None,
-                   relstrings=strings, summary=summary or {})
+                   relstrings=strings, summary=summary or {}, hidden=hidden)
     elif args.format == "json":
         write_json(out, result, args.per_query, notes)
     elif args.format == "csv":
@@ -462,14 +468,19 @@ def _is_jsonl(path: str, fmt: str) -> bool:
     return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
 
 
+def absent_queries(qrels, in_run) -> list[str]:
+    """The judged queries (of ``qrels``, or of a list of judgment groups) missing from the run."""
+    judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
+        q for group in qrels for q in group.queries))
+    return [q for q in judged if q not in in_run]
+
+
 def warnings(result, qrels, in_run, complete: bool) -> list[str]:
     """The evaluation's notes, and with -c the judged queries scored 0. ``qrels``: the judgments,
     or (qrels_jg) a list of them, one per judgment group; ``in_run``: the run's query ids."""
     out = list(result.warnings)
     if complete:
-        judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
-            q for group in qrels for q in group.queries))
-        zero = [q for q in judged if q not in in_run]
+        zero = absent_queries(qrels, in_run)
         if zero:
             shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
             out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "

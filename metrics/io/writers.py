@@ -34,6 +34,11 @@ TREC_ORDER = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_
               "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap"]
 
 
+# printed in the summary only: trec_eval's num_q, and gm_map and gm_bpref (their per-query
+# values are logs, which its te_print_single_meas_empty never prints)
+SUMMARY_ONLY = ("NumQ", "GMAP", "GMBpref")
+
+
 def trec_name(m: Measure) -> str:
     return m.trec_name or str(m)
 
@@ -58,21 +63,25 @@ def _byte_order(qid: str) -> bytes:
 
 
 def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None, *,
-               relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None) -> None:
+               relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None,
+               hidden=frozenset()) -> None:
     """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order.
 
     ``relstrings`` (qid -> text) are printed per query as trec_eval's ``relstring``, after P;
-    ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``).
+    ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``); the queries
+    in ``hidden`` get no per-query lines (9.0.8's ``-c`` never scores a query missing from the run).
     """
     ordered = sorted(ms, key=_order_key)
     if per_query:
-        # trec_eval prints num_q only in the summary
-        shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered if m.name != "NumQ"]
+        shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered
+                 if m.name not in SUMMARY_ONLY]
         if relstrings is not None:
-            at = sum(1 for m in ordered if m.name != "NumQ" and _order_key(m) <= (TREC_ORDER.index("relstring"), 0.0))
+            at = sum(1 for m in ordered if m.name not in SUMMARY_ONLY and _order_key(m) <= (TREC_ORDER.index("relstring"), 0.0))
             shown.insert(at, (f"{'relstring':<22}\t", None, False))
         lines = []
         for qid in sorted(result.per_query, key=_byte_order):
+            if qid in hidden:
+                continue
             values = result.per_query[qid]
             for head, key, count in shown:
                 if key is None:

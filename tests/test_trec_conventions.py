@@ -1,0 +1,86 @@
+"""The reproducers of the line-for-line comparison with trec_eval 9.0.8 and 10.0.
+
+Each expected value is what trec_eval prints (quoted in the report that found the difference,
+or read from trec_eval's source: meas_avg.c, m_gm_map.c, m_iprec_at_recall.c), or what
+pytrec_eval (trec_eval 9.0.8) returns; none is taken from Ranklab's own output.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import metrics
+from metrics.batch import evaluate_batch
+from metrics.cli import main
+
+
+def run_cli(capsys, tmp_path, qrels: str, run: str, *args) -> list[list[str]]:
+    q, r = tmp_path / "qrels", tmp_path / "run"
+    q.write_text(qrels)
+    r.write_text(run)
+    assert main(["evaluate", *args, str(q), str(r)]) == 0
+    return [[x.strip() for x in line.split("\t")] for line in capsys.readouterr().out.splitlines()]
+
+
+MISSING_QRELS, MISSING_RUN = "a 0 d1 1\nb 0 e1 1\n", "a Q0 d1 1 1.0 r\n"
+
+
+def test_complete_in_9_0_8_counts_a_missing_query_as_zero(tmp_path, capsys):
+    """trec_eval 9.0.8 -c -m utility.1,-1,-1,0 -m yaap prints 0.5000 and 0.3466: query b,
+    missing from the run, adds 0 to the sums (meas_avg.c) instead of utility -1 and yaap log(1/2)."""
+    lines = run_cli(capsys, tmp_path, MISSING_QRELS, MISSING_RUN, "-c", "-m", "utility.1,-1,-1,0", "-m", "yaap")
+    values = {name.split("_")[0]: value for name, qid, value in lines}
+    assert values == {"utility": "0.5000", "yaap": "0.3466"}
+
+
+def test_complete_with_q_in_9_0_8_prints_no_line_for_a_missing_query(tmp_path, capsys):
+    lines = run_cli(capsys, tmp_path, MISSING_QRELS, MISSING_RUN, "-q", "-c", "-m", "num_ret", "-m", "num_q")
+    assert lines == [["num_ret", "a", "1"], ["num_q", "all", "2"], ["num_ret", "all", "1"]]
+
+
+def test_complete_in_10_0_scores_a_missing_query_as_an_empty_ranking(tmp_path, capsys):
+    lines = run_cli(capsys, tmp_path, MISSING_QRELS, MISSING_RUN, "-q", "-c", "-m", "num_ret",
+                    "--trec-eval-version", "10.0")
+    assert lines == [["num_ret", "a", "1"], ["num_ret", "b", "0"], ["num_ret", "all", "1"]]
+
+
+@pytest.mark.parametrize("engine", [metrics.evaluate, evaluate_batch])
+def test_complete_in_python_follows_the_version(engine):
+    qrels, run = {"a": {"d1": 1}, "b": {"e1": 1}}, {"a": {"d1": 1.0}}
+    ms = "Utility(c=-1) YAAP"
+    old = engine(qrels, run, ms, missing="zero")
+    assert old.aggregate["Utility(c=-1)"] == 0.5  # (1 + 0) / 2
+    assert old.aggregate["YAAP"] == pytest.approx(0.3466, abs=5e-5)
+    new = engine(qrels, run, ms, missing="zero", trec_eval="10.0")
+    assert new.aggregate["Utility(c=-1)"] == 0.0  # (1 - 1) / 2: b scored as an empty ranking
+
+
+def test_gm_map_and_gm_bpref_print_no_per_query_lines(tmp_path, capsys):
+    # m_gm_map.c, m_gm_bpref.c: te_print_single_meas_empty
+    lines = run_cli(capsys, tmp_path, "a 0 d1 1\na 0 d2 0\n", "a Q0 d2 1 2 r\na Q0 d1 2 1 r\n",
+                    "-q", "-m", "gm_map", "-m", "gm_bpref", "-m", "map")
+    assert [line[:2] for line in lines] == [["map", "a"], ["map", "all"], ["gm_map", "all"], ["gm_bpref", "all"]]
+
+
+# R = 3, relevant at ranks 1 and 5: IPrec@0.4 is 0.4 in 9.0.8 (floor(1.2 + 0.9) = 2 relevant needed)
+# and 1.0 in 10.0 (lround(1.2) = 1)
+IPREC_QRELS = {"q": {"r1": 1, "r5": 1, "r9": 1}}
+IPREC_RUN = {"q": {"r1": 5.0, "n2": 4.0, "n3": 3.0, "n4": 2.0, "r5": 1.0}}
+
+
+@pytest.mark.parametrize("engine", [metrics.evaluate, evaluate_batch])
+def test_one_python_switch_does_what_the_version_flag_does(engine):
+    assert engine(IPREC_QRELS, IPREC_RUN, "IPrec@0.4").aggregate["IPrec@0.4"] == pytest.approx(0.4)
+    e = engine(IPREC_QRELS, IPREC_RUN, "IPrec@0.4 11pt", trec_eval="10.0")
+    assert e.aggregate["IPrec@0.4"] == 1.0  # keyed as asked
+    assert metrics.score("IPrec@0.4", IPREC_RUN["q"], IPREC_QRELS["q"], trec_eval="10.0") == 1.0
+
+
+def test_the_python_switch_agrees_with_the_flag(tmp_path, capsys):
+    qrels = "".join(f"q 0 {d} 1\n" for d in IPREC_QRELS["q"])
+    run = "".join(f"q Q0 {d} 1 {s} r\n" for d, s in IPREC_RUN["q"].items())
+    lines = run_cli(capsys, tmp_path, qrels, run, "-m", "iprec_at_recall.0.4", "-m", "11pt_avg",
+                    "--trec-eval-version", "10.0")
+    e = metrics.evaluate(IPREC_QRELS, IPREC_RUN, "IPrec@0.4 11pt", trec_eval="10.0")
+    assert lines[0][2] == f"{e.aggregate['IPrec@0.4']:.4f}" == "1.0000"
+    assert lines[1][2] == f"{e.aggregate['11pt']:.4f}"
