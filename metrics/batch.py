@@ -225,7 +225,7 @@ def _interpolated(m: Measure, b: Batch) -> np.ndarray:
         return at(m.cutoff)
     levels = levels_of(m)
     total = np.zeros(b.size)
-    for level in levels:
+    for level in reversed(levels):  # trec_eval adds from the last level down: the same last digit
         total = total + at(level)
     return total / len(levels)
 
@@ -297,7 +297,7 @@ def _set_counts(m: Measure, b: Batch) -> np.ndarray:
         return b.count(b.q[(b.grade >= 0) & (b.grade < rel)])
     hits = b.count(b.q[b.relevant(rel, k)])
     if m.name == "SetAP":
-        return ratio(hits, n) * ratio(hits, R)
+        return ratio(hits * hits, n * R)  # one division, as trec_eval (m_set_map.c)
     if m.name == "RelP":
         return relative_precision(hits, n if k is None else k, R)
     return utility(hits, n, R, m["a"], m["b"], m["c"]).astype(np.float64)  # Utility

@@ -84,3 +84,26 @@ def test_the_python_switch_agrees_with_the_flag(tmp_path, capsys):
     e = metrics.evaluate(IPREC_QRELS, IPREC_RUN, "IPrec@0.4 11pt", trec_eval="10.0")
     assert lines[0][2] == f"{e.aggregate['IPrec@0.4']:.4f}" == "1.0000"
     assert lines[1][2] == f"{e.aggregate['11pt']:.4f}"
+
+
+def test_set_map_divides_once_as_trec_eval(tmp_path, capsys):
+    """7 of 10 relevant among 16 retrieved: trec_eval's 7*7 / (16*10) = 0.30625 prints 0.3063;
+    (7/16) * (7/10) is one unit lower in the last bit and would print 0.3062."""
+    qrels = "".join(f"q 0 r{i} 1\n" for i in range(10))
+    docs = [f"r{i}" for i in range(7)] + [f"n{i}" for i in range(9)]
+    run = "".join(f"q Q0 {d} {i + 1} {100 - i} x\n" for i, d in enumerate(docs))
+    lines = run_cli(capsys, tmp_path, qrels, run, "-q", "-m", "set_map")
+    assert lines == [["set_map", "q", "0.3063"], ["set_map", "all", "0.3063"]]
+
+
+def test_set_map_and_11pt_avg_equal_pytrec_eval_to_the_last_bit():
+    """Accumulated in trec_eval's order (set_map: one division; 11pt_avg: from the last level
+    down), so an exact half-way value prints the same last digit."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from .test_trec_parity import random_collection
+    qrels, run = random_collection(7, n=600)
+    run = {q: r for q, r in run.items() if r}
+    want = pytrec_eval.RelevanceEvaluator(qrels, {"set_map", "11pt_avg"}).evaluate(run)
+    for engine in (metrics.evaluate, evaluate_batch):
+        got = engine(qrels, run, "SetAP 11pt").per_query
+        assert [(got[q]["SetAP"], got[q]["11pt"]) for q in want] == [(v["set_map"], v["11pt_avg"]) for v in want.values()]

@@ -78,7 +78,7 @@ def trace(m, q: Query) -> Explanation:
         return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})
     levels = levels_of(m)
     points = [at(level) for level in levels]
-    value = sum(points) / len(levels)
+    value = sum(reversed(points)) / len(levels)  # trec_eval adds from the last level down
     formula = (rf"\mathrm{{11pt}} = \frac{{1}}{{{len(levels)}}}\left({join_terms(points, num, limit=11)}\right)"
                rf" = {num(value)}")
     summary = {"R": R, "levels": list(levels), "iprec": points}
