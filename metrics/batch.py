@@ -53,7 +53,7 @@ from .ranking import ratio
 from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
-from .ranking.dcg import level_gains
+from .ranking.dcg import level_gains, trec_eval_ideal_levels
 from .ranking.inferred import geometric_log, infap_term, yaap
 from .ranking.interpolation import levels_of, needed_hits
 from .ranking.judgment_groups import base_measure
@@ -239,21 +239,41 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     value = b.count(b.q[within], gain[within] / _discount(b.rank[within], dcg, m["base"]))
     if m.name == "DCG":
         return value
-    if m["ideal"] == "qrels":
+    if m["ideal"] == "trec_eval":
+        ideal = _trec_eval_ideal(b, k, dcg, m)
+    elif m["ideal"] == "qrels":
         iq, igrade = b.qrels_q, b.qrels_grade
         ig = _gains(igrade, None, dcg, rel, m["gains"])
     else:
         iq, igrade, ig = b.q, b.grade, gain
-    keep = ig > 0
-    iq, ig = iq[keep], ig[keep]
-    order = _ideal_order(iq, ig, igrade[keep] if m["gains"] is None else None)
-    iq, ig = iq[order], ig[order]
-    irank = _cumcount(iq) + 1
-    inside = irank <= k if k is not None else np.ones(iq.size, dtype=bool)
-    ideal = b.count(iq[inside], ig[inside] / _discount(irank[inside], dcg, m["base"]))
+    if m["ideal"] != "trec_eval":
+        keep = ig > 0
+        iq, ig = iq[keep], ig[keep]
+        order = _ideal_order(iq, ig, igrade[keep] if m["gains"] is None else None)
+        iq, ig = iq[order], ig[order]
+        irank = _cumcount(iq) + 1
+        inside = irank <= k if k is not None else np.ones(iq.size, dtype=bool)
+        ideal = b.count(iq[inside], ig[inside] / _discount(irank[inside], dcg, m["base"]))
     if m.name == "IDCG":
         return ideal
     return ratio(value, ideal)
+
+
+def _trec_eval_ideal(b: Batch, k, dcg: str, m: Measure) -> np.ndarray:
+    """Each query's ideal DCG in the order trec_eval's comp_rel_gain gives (``ideal='trec_eval'``;
+    a loop over queries: a convention asked for by name, not the fast path)."""
+    out = np.zeros(b.size)
+    judged = b.qrels_grade >= 0
+    q, grade = b.qrels_q[judged], b.qrels_grade[judged]
+    order = np.argsort(q, kind="stable")
+    q, grade = q[order], grade[order]
+    bounds = np.searchsorted(q, np.arange(b.size + 1))
+    for i in range(b.size):
+        gains = [g for _, g in trec_eval_ideal_levels(np.bincount(grade[bounds[i]:bounds[i + 1]]).tolist(),
+                                                       m["gains"])][:k]
+        if gains:
+            out[i] = float(np.sum(np.asarray(gains) / _discount(np.arange(1, len(gains) + 1), dcg, m["base"])))
+    return out
 
 
 def _ideal_order(q: np.ndarray, gain: np.ndarray, grade: np.ndarray | None) -> np.ndarray:

@@ -61,7 +61,7 @@ INST_MAX_DEPTH = 100_000  # INST lays out every rank up to k
 _DCG = {"dcg": "log2", "ideal": "qrels", "rel": None, "gains": None, "base": 2.0}
 _CHOICES = {
     "dcg": ("log2", "exp-log2", "jarvelin"),
-    "ideal": ("qrels", "ranking"),
+    "ideal": ("qrels", "ranking", "trec_eval"),
     "denominator": ("R", "retrieved", "min(k,R)"),
     "version": ("9.0.8", "10.0"),
     "bound": ("lower", "upper", "residual"),

@@ -107,3 +107,41 @@ def test_set_map_and_11pt_avg_equal_pytrec_eval_to_the_last_bit():
     for engine in (metrics.evaluate, evaluate_batch):
         got = engine(qrels, run, "SetAP 11pt").per_query
         assert [(got[q]["SetAP"], got[q]["11pt"]) for q in want] == [(v["set_map"], v["11pt_avg"]) for v in want.values()]
+
+
+def test_trec_eval_truncating_gain_sort_is_reproducible(tmp_path, capsys):
+    """qrels d1 1, d2 0; run d1; -m ndcg.1=0.5: trec_eval prints ndcg 0.0000 (its comp_rel_gain
+    truncates 0.5 - 0 to 0, grade 0 stays last and the ideal walk starts and stops there).
+    Ranklab's default gives the right 1.0; ideal='trec_eval' gives trec_eval's number."""
+    qrels, run = {"a": {"d1": 1, "d2": 0}}, {"a": {"d1": 1.0}}
+    for engine in (metrics.evaluate, evaluate_batch):
+        e = engine(qrels, run, "nDCG(gains='1=0.5') nDCG(gains='1=0.5',ideal='trec_eval') "
+                               "IDCG(gains='1=0.5',ideal='trec_eval')")
+        assert list(e.aggregate.values()) == [1.0, 0.0, 0.0]
+    lines = run_cli(capsys, tmp_path, "a 0 d1 1\na 0 d2 0\n", "a Q0 d1 1 1.0 r\n", "-m",
+                    "nDCG(gains='1=0.5',ideal='trec_eval')")
+    assert lines[0][2] == "0.0000"
+
+
+def test_trec_eval_truncating_gain_sort_can_put_a_worse_level_first():
+    """Gains 1=3.5, 2=3: 3.5 - 3 truncates to 0, so trec_eval's merge sort leaves level 1 before
+    level 2 and walks level 2 (gain 3) first: IDCG = 3 + 3.5/log2 3, below the true 3.5 + 3/log2 3."""
+    import math
+    qrels, run = {"q": {"one": 1, "two": 2}}, {"q": {"one": 2.0, "two": 1.0}}
+    dcg = 3.5 + 3 / math.log2(3)
+    for engine in (metrics.evaluate, evaluate_batch):
+        e = engine(qrels, run, "nDCG(gains='1=3.5,2=3',ideal='trec_eval') nDCG(gains='1=3.5,2=3')")
+        truncated, right = e.aggregate.values()
+        assert truncated == pytest.approx(dcg / (3 + 3.5 / math.log2(3)), rel=1e-12)
+        assert right == pytest.approx(1.0, rel=1e-12)
+
+
+def test_diagnose_names_the_truncating_gain_sort():
+    from metrics.io.theirs import Theirs, number
+    from metrics.teaching.diagnose import diagnose
+    qrels = {"a": {"d1": 1, "d2": 0}, "b": {"e1": 2, "e2": 1}}
+    run = {"a": {"d1": 1.0}, "b": {"e1": 1.0, "e2": 0.5}}
+    theirs = Theirs({"a": number("0.0000"), "b": number("1.0000")})  # trec_eval's ndcg.1=0.5
+    d = diagnose(qrels, run, "nDCG(gains='1=0.5')", theirs=theirs)
+    assert d.matched and [str(c) for c in d.changes] == ["ideal=trec_eval"]
+    assert "comp_rel_gain" in d.verdict or any("comp_rel_gain" in c.option.label for c in d.changes)
