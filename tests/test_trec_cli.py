@@ -86,10 +86,10 @@ def test_relstring_runid_and_float32_ties_by_hand(tmp_path):
     assert f"{'runid':<22}\tall\tT" in out.splitlines()
     assert f"{'recip_rank':<22}\tall\t1.0000" in out.splitlines()  # b is relevant too
     out = ranklab("evaluate", q, r, "-m", "relstring.3", "-q").stdout
-    assert f"{'relstring':<22}\tq1\t'21-'" in out.splitlines()
+    assert f"{'relstring_3':<22}\tq1\t'21-'" in out.splitlines()  # trec_eval: name_params as typed
     # 10.0 compares doubles: a ranks first
     out = ranklab("evaluate", q, r, "-m", "relstring.2", "-q", "--trec-eval-version", "10.0").stdout
-    assert f"{'relstring':<22}\tq1\t'12'" in out.splitlines()
+    assert f"{'relstring_2':<22}\tq1\t'12'" in out.splitlines()
 
 
 def test_near_ties_in_files_agree_with_pytrec_eval(tmp_path):

@@ -29,8 +29,7 @@ def test_complete_in_9_0_8_counts_a_missing_query_as_zero(tmp_path, capsys):
     """trec_eval 9.0.8 -c -m utility.1,-1,-1,0 -m yaap prints 0.5000 and 0.3466: query b,
     missing from the run, adds 0 to the sums (meas_avg.c) instead of utility -1 and yaap log(1/2)."""
     lines = run_cli(capsys, tmp_path, MISSING_QRELS, MISSING_RUN, "-c", "-m", "utility.1,-1,-1,0", "-m", "yaap")
-    values = {name.split("_")[0]: value for name, qid, value in lines}
-    assert values == {"utility": "0.5000", "yaap": "0.3466"}
+    assert lines == [["utility_1,-1,-1,0", "all", "0.5000"], ["yaap", "all", "0.3466"]]
 
 
 def test_complete_with_q_in_9_0_8_prints_no_line_for_a_missing_query(tmp_path, capsys):
@@ -145,3 +144,40 @@ def test_diagnose_names_the_truncating_gain_sort():
     d = diagnose(qrels, run, "nDCG(gains='1=0.5')", theirs=theirs)
     assert d.matched and [str(c) for c in d.changes] == ["ideal=trec_eval"]
     assert "comp_rel_gain" in d.verdict or any("comp_rel_gain" in c.option.label for c in d.changes)
+
+
+LABEL_QRELS, LABEL_RUN = "a 0 d1 1\na 0 d2 2\na 0 d3 0\n", "a Q0 d3 1 9 r\na Q0 d1 2 5 r\na Q0 x 3 4 r\n"
+
+
+def test_measures_given_parameters_print_as_trec_eval_names_them(tmp_path, capsys):
+    """meas_init.c: a measure given parameters prints as name_params, the parameters as typed;
+    a cutoff is read as an integer (str_to_long), so ndcg_cut.2.5 is ndcg_cut_2. Values:
+    pytrec_eval on the same input (set_F 0.375, 11pt_avg 0.3333, ndcg_cut_2 0.2398)."""
+    lines = run_cli(capsys, tmp_path, LABEL_QRELS, LABEL_RUN, "-q", "-m", "utility.2,-1,0,0", "-m", "set_F.0.5",
+                    "-m", "11pt_avg.0.0,0.5,1.0", "-m", "ndcg.1=3.5,2=7", "-m", "G.1=3", "-m", "relstring.20",
+                    "-m", "ndcg_cut.2.5")
+    names = {line[0] for line in lines}
+    assert names == {"utility_2,-1,0,0", "set_F_0.5", "11pt_avg_0.0,0.5,1.0", "ndcg_1=3.5,2=7", "G_1=3",
+                     "relstring_20", "ndcg_cut_2"}
+    values = {(n, q): v for n, q, v in lines}
+    assert values["set_F_0.5", "all"] == "0.3750"
+    assert values["11pt_avg_0.0,0.5,1.0", "all"] == "0.3333"
+    assert values["ndcg_cut_2", "all"] == "0.2398"
+    assert values["relstring_20", "a"] == "'01-'"
+
+
+def test_cutoffs_are_read_as_integers(tmp_path, capsys):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    want = pytrec_eval.RelevanceEvaluator({"a": {"d1": 1, "d2": 2, "d3": 0}}, {"ndcg_cut.10,20,23.4"}).evaluate(
+        {"a": {"d3": 9.0, "d1": 5.0, "x": 4.0}})["a"]
+    lines = run_cli(capsys, tmp_path, LABEL_QRELS, LABEL_RUN, "-m", "ndcg_cut.10,20,23.4")
+    assert {n: v for n, _, v in lines} == {k: f"{v:.4f}" for k, v in want.items()}
+
+
+@pytest.mark.parametrize("text", ["P.0", "P.5,5.5", "ndcg_cut.-3"])
+def test_cutoffs_trec_eval_refuses_are_refused(tmp_path, capsys, text):
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text(LABEL_QRELS)
+    r.write_text(LABEL_RUN)
+    assert main(["evaluate", "-m", text, str(q), str(r)]) == 2
+    assert "cutoff" in capsys.readouterr().err

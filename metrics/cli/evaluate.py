@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from ..batch import (
@@ -35,7 +35,7 @@ from ..io.writers import write_csv, write_json, write_table, write_trec
 from ..measures import Measure, parse_many
 from ..ranking.preferences import PREF_FAMILIES
 from .errors import UsageError
-from .trec_args import expand
+from .trec_args import expand, expand_labelled
 
 # a run larger than this as stored (a compressed or Parquet one counted 5 times its size) is streamed:
 # below it, reading it whole costs at most about 0.8 GB and accepts a run not grouped by query
@@ -183,36 +183,43 @@ class Asked:
     measures: list[Measure]
     runid: bool = False
     relstring: int | None = None
+    # str(measure) -> the label trec_eval prints for it, where that is not its trec_eval name
+    # (a measure given parameters: utility_2,-1,0,0, set_F_0.5, ndcg_1=3.5,2=7 ...)
+    labels: dict[str, str] = field(default_factory=dict)
+    relstring_label: str = "relstring"
 
 
 def asked_from(args) -> Asked:
     """The measures asked for (with -l applied to the binary ones), runid and relstring."""
     texts = args.measure or [DEFAULT_NICKNAME.get(getattr(args, "rel_format", "qrels"), "official")]
-    expanded: list[str] = []
+    expanded: list[tuple[str, str | None]] = []
     asked = Asked([])
     for text in texts:
-        for item in expand(text):
+        for item, label in expand_labelled(text):
             if item == "runid":
                 asked.runid = True
             elif isinstance(item, tuple):
                 asked.relstring = item[1]
+                asked.relstring_label = label or "relstring"
             else:
-                expanded.append(item)
+                expanded.append((item, label))
     seen: set[str] = set()
     try:
-        ms = [m for m in parse_many(expanded) if not (str(m) in seen or seen.add(str(m)))] if expanded else []
+        parsed = [(m, label) for item, label in expanded for m in parse_many(item)]
     except (ValueError, TypeError) as err:  # UnknownMeasureError too: a bad -m is bad usage
         raise UsageError(str(err)) from None
+    parsed = [(m, label) for m, label in parsed if not (str(m) in seen or seen.add(str(m)))]
     if args.level is not None:
         if args.level < 1:
             raise UsageError(f"-l must be an integer >= 1, got {args.level}")
-        ms = [m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
-              and not any(k == "rel" for k, _ in m.params) else m for m in ms]
+        parsed = [(m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
+                   and not any(k == "rel" for k, _ in m.params) else m, label) for m, label in parsed]
     if args.depth is not None and args.depth < 1:
         raise UsageError(f"-M must be a positive integer, got {args.depth}")
     if getattr(args, "trec_eval_version", "9.0.8") != "9.0.8":
-        ms = [m.with_params(version=args.trec_eval_version) for m in ms]
-    asked.measures = ms
+        parsed = [(m.with_params(version=args.trec_eval_version), label) for m, label in parsed]
+    asked.measures = [m for m, _ in parsed]
+    asked.labels = {str(m): label for m, label in parsed if label}
     return asked
 
 
@@ -403,7 +410,8 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         strings = (relstrings(batch, asked.relstring)
                    if batch is not None and asked.relstring is not None and args.per_query else None)
         write_trec(out, ms, result, args.per_query, tag if asked.runid else None,
-                   relstrings=strings, summary=summary or {}, hidden=hidden)
+                   relstrings=strings, summary=summary or {}, hidden=hidden, labels=asked.labels,
+                   relstring_label=asked.relstring_label)
     elif args.format == "json":
         write_json(out, result, args.per_query, notes)
     elif args.format == "csv":

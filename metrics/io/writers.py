@@ -64,20 +64,28 @@ def _byte_order(qid: str) -> bytes:
 
 def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None, *,
                relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None,
-               hidden=frozenset()) -> None:
+               hidden=frozenset(), labels: dict[str, str] | None = None,
+               relstring_label: str = "relstring") -> None:
     """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order.
 
     ``relstrings`` (qid -> text) are printed per query as trec_eval's ``relstring``, after P;
     ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``); the queries
-    in ``hidden`` get no per-query lines (9.0.8's ``-c`` never scores a query missing from the run).
+    in ``hidden`` get no per-query lines (9.0.8's ``-c`` never scores a query missing from the run);
+    ``labels`` (canonical measure -> text) replace the names of measures given parameters, as
+    trec_eval prints them (``utility_2,-1,0,0``).
     """
+    labels = labels or {}
+
+    def name(m: Measure) -> str:
+        return labels.get(str(m)) or trec_name(m)
+
     ordered = sorted(ms, key=_order_key)
     if per_query:
-        shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered
+        shown = [(f"{name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered
                  if m.name not in SUMMARY_ONLY]
         if relstrings is not None:
             at = sum(1 for m in ordered if m.name not in SUMMARY_ONLY and _order_key(m) <= (TREC_ORDER.index("relstring"), 0.0))
-            shown.insert(at, (f"{'relstring':<22}\t", None, False))
+            shown.insert(at, (f"{relstring_label:<22}\t", None, False))
         lines = []
         for qid in sorted(result.per_query, key=_byte_order):
             if qid in hidden:
@@ -94,7 +102,7 @@ def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None,
         out.write(f"{'runid':<22}\tall\t{tag}\n")
     summary = summary or {}
     for m in ordered:
-        out.write(f"{trec_name(m):<22}\tall\t{_value(m, summary.get(str(m), result.aggregate[str(m)]))}\n")
+        out.write(f"{name(m):<22}\tall\t{_value(m, summary.get(str(m), result.aggregate[str(m)]))}\n")
 
 
 def write_csv(out, ms, result, per_query: bool) -> None:
