@@ -63,6 +63,9 @@ from .ranking.preferences import count as _pref_count
 from .ranking.preferences import value as _pref_value
 from .ranking.rprec_bpref import bpref_term
 from .ranking.set_counts import relative_precision, utility
+from .ranking.trec_eval_10 import RESID_P
+from .ranking.trec_eval_10 import powers as _tre_powers
+from .ranking.trec_eval_10 import scaled_gains as _tre_scaled
 from .ranking.user_models import (
     INST_DEPTH,
     bounded,
@@ -434,6 +437,45 @@ def _rbp(m: Measure, b: Batch) -> np.ndarray:
     return bounded(lower, lower + residual, m["bound"])
 
 
+def _graded_rows(b: Batch, cutoff=None) -> np.ndarray:
+    """The rows with a grade >= 0 (the documents trec_eval does not count as unjudged)."""
+    mask = b.grade >= 0
+    return mask if cutoff is None else mask & (b.rank <= cutoff)
+
+
+def _unj(m: Measure, b: Batch) -> np.ndarray:
+    k = m.cutoff
+    return (np.minimum(b.n_ret, k) - b.count(b.q[_graded_rows(b, k)])) / k
+
+
+def _trec_rbp_resid(m: Measure, b: Batch) -> np.ndarray:
+    p = RESID_P
+    longest = int(b.n_ret.max(initial=0))
+    pw = _tre_powers(longest + 1, p)
+    graded = _graded_rows(b)
+    # every rank's p^(i-1), less the graded ranks' (m_rbp_resid.c adds the others)
+    all_ranks = np.cumsum(pw)[np.maximum(b.n_ret - 1, 0)] * (b.n_ret > 0)
+    unjudged = all_ranks - b.count(b.q[graded], pw[b.rank[graded] - 1])
+    has = b.n_ret > b.count(b.q[graded])
+    return np.where(has, pw[b.n_ret] + (1 - p) * unjudged, 0.0)
+
+
+def _trec_rbp(m: Measure, b: Batch) -> np.ndarray:
+    p = m["p"]
+    graded = _graded_rows(b)
+    top = np.full(b.size, -1, dtype=np.int64)
+    judged = b.qrels_grade >= 0
+    np.maximum.at(top, b.qrels_q[judged], b.qrels_grade[judged])
+    q, rank, grade = b.q[graded], b.rank[graded], b.grade[graded]
+    gains = np.zeros(q.size)
+    for t in np.unique(top[q]).tolist():  # the scale depends on the query's top grade only
+        rows = top[q] == t
+        gains[rows] = _tre_scaled(grade[rows], t, m["gains"])
+    pw = _tre_powers(int(rank.max(initial=0)), p)
+    keep = gains != 0
+    return (1.0 - p) * b.count(q[keep], gains[keep] * pw[rank[keep] - 1])
+
+
 def _err(m: Measure, b: Batch) -> np.ndarray:
     within = _within(m, b)
     q, rank = b.q[within], b.rank[within]
@@ -518,6 +560,7 @@ BATCH_FAMILIES = {
     "RprecMult": _set_counts,
     "AP_avgjg": _judgment_group, "P_avgjg": _judgment_group, "RprecMult_avgjg": _judgment_group,
     "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged, "alpha_nDCG": _per_subtopic,
+    "TrecRBP": _trec_rbp, "TrecRBPResid": _trec_rbp_resid, "Unj": _unj,
     **dict.fromkeys(PREF_FAMILIES, _preferences),
 }
 

@@ -210,9 +210,10 @@ def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, floa
 
 def counted_as_zero(e: Evaluation, measures, absent, trec_eval: str = "9.0.8") -> Evaluation:
     """trec_eval 9.0.8's ``-c``: a judged query missing from the run is never scored; it adds 0
-    to every sum (log 10^-5 to GMAP's and GMBpref's logs) and counts in the means and in NumQ. 10.0, like
-    ``missing="zero"`` without this, scores it as an empty ranking, so only measures that are not
-    0 on an empty ranking differ (Utility -c*R, YAAP, the preference counts). Identity under "10.0".
+    to every sum (log 10^-5 to GMAP's and GMBpref's logs) and counts in the means, in NumQ and in
+    NumRel. 10.0, like ``missing="zero"`` without this, scores it as an empty ranking, so only
+    measures that are not 0 on an empty ranking differ (Utility -c*R, YAAP, the preference
+    counts). Identity under "10.0".
 
     Utility with c = -1: a scores 1; b, an empty ranking, -1 * R = -1 in 10.0 and 0 in 9.0.8.
 
@@ -224,7 +225,10 @@ def counted_as_zero(e: Evaluation, measures, absent, trec_eval: str = "9.0.8") -
     if trec_eval != "9.0.8" or not absent:
         return e
     ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
-    zero = {str(m): geometric_log(0.0) if m.family.aggregate == "gmean" else 0.0 for m in ms if m.name != "NumQ"}
+    # NumQ and NumRel keep their values: trec_eval's summary counts every judged query, and
+    # recounts the relevant documents of the whole qrels (m_num_q.c, m_num_rel.c)
+    zero = {str(m): geometric_log(0.0) if m.family.aggregate == "gmean" else 0.0 for m in ms
+            if m.name not in ("NumQ", "NumRel")}
     per_query = {qid: (values | zero if qid in absent else values) for qid, values in e.per_query.items()}
     return replace(e, per_query=per_query, aggregate=aggregate(ms, per_query))
 

@@ -173,6 +173,13 @@ FAMILIES: dict[str, Family] = {
         _family("alpha_nDCG", "alpha-nDCG: nDCG over subtopics, each repeat of a subtopic worth (1 - alpha) "
                 "times less (judgments per subtopic)", "optional", {"alpha": 0.5, "rel": 1}),
         _family("Judged", "the share of the top k that has a judgment (any grade)", "optional", {}),
+        # trec_eval 10.0's own (metrics.ranking.trec_eval_10), apart from Ranklab's RBP
+        _family("TrecRBP", "trec_eval 10.0's rbp: graded RBP, (1 - p) times the sum of gain_i p^(i-1), "
+                "gains scaled to [0, 1] when one lies outside", "none", {"p": 0.9, "gains": None}),
+        _family("TrecRBPResid", "trec_eval 10.0's rbp_resid: p^n plus (1 - p) times the sum of p^(i-1) over "
+                "the ranks without a grade >= 0 (p = 0.9; 0 when every document is graded)", "none", {}),
+        _family("Unj", "trec_eval 10.0's unj_k: the share of the top k without a grade >= 0, divided by k",
+                "required", {}),
         # trec_eval's preference measures (-R prefs / qrels_prefs; metrics.ranking.preferences)
         *[_family(name, text, "none", **kw) for name, text, kw in _PREFS],
     ]
@@ -514,6 +521,9 @@ NAMES: tuple[Name, ...] = (
     _trec("num_nonrel_judged_ret", "NumNonRelJudgedRet", "num_nonrel_judged_ret"),
     _alias("RBP", "RBP", "RBP(p=0.8)", "RBP(p=0.8,bound='residual')"), _alias("ERR", "ERR", "ERR@10"),
     _alias("INST", "INST", "INST(T=1)"), _alias("Judged", "Judged", "Judged@10"),
+    _alias("TrecRBP", "TrecRBP", "TrecRBP", "TrecRBP(p=0.95)"), _trec("rbp", "TrecRBP", "rbp"),
+    _alias("TrecRBPResid", "TrecRBPResid", "TrecRBPResid"), _trec("rbp_resid", "TrecRBPResid", "rbp_resid"),
+    _alias("Unj", "Unj", "Unj@10"), _trec("unj_{k}", "Unj", "unj_10"),
     _alias("alpha_nDCG", "alpha_nDCG", "alpha_nDCG@10"), _alias("alpha-nDCG", "alpha_nDCG"),
     *[_alias(name, name, name, trec=True) for name, _, _ in _PREFS],
 )
@@ -561,7 +571,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 95)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 102)
     """
     return [example for n in NAMES for example in n.examples]
 

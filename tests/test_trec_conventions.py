@@ -181,3 +181,51 @@ def test_cutoffs_trec_eval_refuses_are_refused(tmp_path, capsys, text):
     r.write_text(LABEL_RUN)
     assert main(["evaluate", "-m", text, str(q), str(r)]) == 2
     assert "cutoff" in capsys.readouterr().err
+
+
+# trec_eval 10.0's measures (m_rbp.c, m_rbp_resid.c, m_unjudged.c), values worked out by hand
+RBP_QRELS, RBP_RUN = "a 0 d1 1\na 0 d2 2\na 0 d3 0\n", "a Q0 d3 1 9 r\na Q0 d1 2 5 r\na Q0 x 3 4 r\n"
+
+
+def test_trec_eval_10_rbp_is_not_ranklabs_rbp(tmp_path, capsys):
+    """One relevant document at rank 1: trec_eval 10.0's rbp (p = 0.9) prints 0.1000; Ranklab's
+    RBP (p = 0.8) is 0.2, under its own name."""
+    lines = run_cli(capsys, tmp_path, "a 0 d1 1\n", "a Q0 d1 1 1.0 r\n", "-m", "rbp", "-m", "RBP",
+                    "--trec-eval-version", "10.0")
+    assert sorted(lines) == [["RBP", "all", "0.2000"], ["rbp", "all", "0.1000"]]
+
+
+def test_rbp_rbp_resid_and_unj_by_hand(tmp_path, capsys):
+    # top grade 2 > 1: gains scaled by 2; d1 (grade 1) at rank 2: 0.1 * 0.5 * 0.9 = 0.045;
+    # p = 0.5: 0.5 * 0.5 * 0.5 = 0.125; x unjudged at rank 3 of 3: 0.9^3 + 0.1 * 0.9^2 = 0.81;
+    # unj: 1 unjudged among 3 retrieved, over 5, 10, 20
+    lines = run_cli(capsys, tmp_path, RBP_QRELS, RBP_RUN, "-m", "rbp", "-m", "rbp.p=0.5", "-m", "rbp_resid",
+                    "-m", "unj", "--trec-eval-version", "10.0")
+    assert lines == [["rbp", "all", "0.0450"], ["rbp_p=0.5", "all", "0.1250"], ["rbp_resid", "all", "0.8100"],
+                     ["unj_5", "all", "0.2000"], ["unj_10", "all", "0.1000"], ["unj_20", "all", "0.0500"]]
+
+
+def test_rbp_resid_is_zero_when_every_document_is_graded():
+    # m_rbp_resid.c sets the value only when some retrieved document has no grade >= 0
+    assert metrics.score("TrecRBPResid", ["a", "b"], {"a": 1, "b": 0}) == 0.0
+    assert metrics.score("TrecRBPResid", ["a", "b"], {"a": 1, "b": -1}) == pytest.approx(0.81 + 0.1 * 0.9)
+
+
+def test_all_trec_under_10_0_is_10_0s_list(tmp_path, capsys):
+    """measures.c of 10.0: all_trec adds unj, rbp and rbp_resid; they print last (its table order)."""
+    old = run_cli(capsys, tmp_path, RBP_QRELS, RBP_RUN, "-m", "all_trec")
+    new = run_cli(capsys, tmp_path, RBP_QRELS, RBP_RUN, "-m", "all_trec", "--trec-eval-version", "10.0")
+    names = [line[0] for line in new]
+    assert names[len(old):] == ["rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"]
+    assert names[:len(old)] == [line[0] for line in old]
+
+
+@pytest.mark.parametrize("engine", [metrics.evaluate, evaluate_batch])
+def test_trec_eval_10_measures_agree_between_engines(engine):
+    from .test_trec_negative_grades import random_qrels
+    qrels, run = random_qrels(11, 300)
+    ms = ["TrecRBP", "TrecRBP(p=0.5)", "TrecRBP(gains='0=-1,2=0.5')", "TrecRBPResid", "Unj@5", "Unj@20"]
+    got = engine(qrels, run, ms).per_query
+    for qid in list(got)[:60]:
+        for m in ms:  # score() orders a mapping of scores as trec_eval does
+            assert got[qid][m] == pytest.approx(metrics.score(m, run[qid], qrels[qid]), abs=1e-12)

@@ -195,7 +195,7 @@ def asked_from(args) -> Asked:
     expanded: list[tuple[str, str | None]] = []
     asked = Asked([])
     for text in texts:
-        for item, label in expand_labelled(text):
+        for item, label in expand_labelled(text, getattr(args, "trec_eval_version", "9.0.8")):
             if item == "runid":
                 asked.runid = True
             elif isinstance(item, tuple):

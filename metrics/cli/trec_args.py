@@ -31,10 +31,16 @@ MULTIPLES = tuple(i / 5 for i in range(1, 11))
 DEFAULTS = {
     "P": CUTOFFS, "recall": CUTOFFS, "map_cut": CUTOFFS, "ndcg_cut": CUTOFFS, "relative_P": CUTOFFS,
     "success": (1, 5, 10), "iprec_at_recall": LEVELS, "Rprec_mult": MULTIPLES,
-    "P_avgjg": CUTOFFS, "Rprec_mult_avgjg": MULTIPLES,
+    "P_avgjg": CUTOFFS, "Rprec_mult_avgjg": MULTIPLES, "unj": (5, 10, 20),
 }
 FLOAT_NAMES = {"iprec_at_recall", "Rprec_mult", "Rprec_mult_avgjg"}  # their values print as %.2f (iprec_at_recall_0.50)
 GAIN_FAMILIES = {"ndcg": "nDCG", "ndcg_rel": "nDCG_rel", "Rndcg": "Rndcg", "G": "G"}
+
+# trec_eval 10.0's all_trec (its measures.c): 9.0.8's, with unj, rbp and rbp_resid after recall
+ALL_TREC_10 = ("runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall "
+               "P relstring recall unj rbp rbp_resid infAP gm_bpref utility 11pt_avg ndcg relative_P Rprec_mult "
+               "success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall set_relative_P set_map set_F "
+               "num_nonrel_judged_ret").split()
 
 # trec_eval 9.0.8's nicknames (its measures.c), in its order
 NICKNAMES = {
@@ -59,12 +65,12 @@ _PARAMS = re.compile(r"^([A-Za-z_0-9]+?)\.(.+)$")
 _NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)$")
 
 
-def expand(text: str) -> list:
+def expand(text: str, version: str = "9.0.8") -> list:
     """One ``-m`` argument as measure strings (``('relstring', N)`` and ``'runid'`` as they are)."""
-    return [item for item, _ in expand_labelled(text)]
+    return [item for item, _ in expand_labelled(text, version)]
 
 
-def expand_labelled(text: str) -> list[tuple]:
+def expand_labelled(text: str, version: str = "9.0.8") -> list[tuple]:
     """One ``-m`` argument as (measure string, the label trec_eval prints or None) pairs.
 
     trec_eval prints a measure given parameters (utility, set_F, 11pt_avg, relstring and the
@@ -76,8 +82,8 @@ def expand_labelled(text: str) -> list[tuple]:
     text = text.strip()
     if text in NICKNAMES:
         out: list = []
-        for name in NICKNAMES[text]:
-            out += expand_labelled(name)
+        for name in (ALL_TREC_10 if text == "all_trec" and version != "9.0.8" else NICKNAMES[text]):
+            out += expand_labelled(name, version)
         return out
     if text == "runid":
         return [("runid", None)]
@@ -90,6 +96,15 @@ def expand_labelled(text: str) -> list[tuple]:
         return [(text, None)]
     name, params = m.group(1), m.group(2)
     label = f"{name}_{params}"
+    if name == "rbp" and "=" in params:  # trec_eval 10.0: p=0.95 and grade=gain pairs
+        pairs = [part.partition("=") for part in params.split(",")]
+        p = [value for key, _, value in pairs if key.strip() == "p"]
+        levels = ",".join(f"{key}={value}" for key, _, value in pairs if key.strip() != "p")
+        try:
+            inner = ([f"p={float(p[-1])!r}"] if p else []) + ([f"gains='{gain_map_text(levels, text)}'"] if levels else [])
+        except ValueError as err:
+            raise UsageError(f"-m {text[:60]!r}: {err}") from None
+        return [(f"TrecRBP({','.join(inner)})", label)]
     if name in GAIN_FAMILIES and "=" in params:
         try:
             return [(f"{GAIN_FAMILIES[name]}(gains='{gain_map_text(params, text)}')", label)]
