@@ -222,7 +222,10 @@ def _interpolated(m: Measure, b: Batch) -> np.ndarray:
         needed = needed_hits(level, R, m["version"])
         ok = hits >= needed[q]
         np.maximum.at(out, q[ok], precision[ok])
-        return np.where((R > 0) & (b.n_ret > 0), out, 0.0)
+        out = np.where((R > 0) & (b.n_ret > 0), out, 0.0)
+        if m["empty_ranking"] == "nan":  # trec_eval: precision 0/0 at the levels that need no hit
+            out[(b.n_ret == 0) & (needed == 0)] = np.nan
+        return out
 
     if m.name == "IPrec":
         return at(m.cutoff)

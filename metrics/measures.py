@@ -64,6 +64,8 @@ _CHOICES = {
     "ideal": ("qrels", "ranking", "trec_eval"),
     "denominator": ("R", "retrieved", "min(k,R)"),
     "version": ("9.0.8", "10.0"),
+    # an empty ranking (-J left nothing): 0, or trec_eval's 0/0 where no relevant document is needed
+    "empty_ranking": ("zero", "nan"),
     "bound": ("lower", "upper", "residual"),
 }
 
@@ -120,9 +122,10 @@ FAMILIES: dict[str, Family] = {
         _family("Bpref", "binary preference: relevant documents ranked above judged non-relevant ones",
                 "none", _REL),
         _family("IPrec", "interpolated precision at recall level r (max precision at recall >= r)",
-                "recall", {"rel": 1, "version": "9.0.8"}),
+                "recall", {"rel": 1, "version": "9.0.8", "empty_ranking": "zero"}),
         _family("11pt", "11-point interpolated average precision (IPrec at recall 0.0, 0.1, ..., 1.0, "
-                "or at the given levels)", "none", {"rel": 1, "version": "9.0.8", "levels": None}),
+                "or at the given levels)", "none",
+                {"rel": 1, "version": "9.0.8", "levels": None, "empty_ranking": "zero"}),
         _family("NumRet", "number of documents retrieved (up to k)", "optional", {},
                 aggregate="sum", normalised=False),
         _family("NumRel", "number of relevant documents in the judgments (R)", "none", _REL,

@@ -229,3 +229,17 @@ def test_trec_eval_10_measures_agree_between_engines(engine):
     for qid in list(got)[:60]:
         for m in ms:  # score() orders a mapping of scores as trec_eval does
             assert got[qid][m] == pytest.approx(metrics.score(m, run[qid], qrels[qid]), abs=1e-12)
+
+
+def test_judged_only_on_a_query_without_a_judged_document_prints_nan(tmp_path, capsys):
+    """qrels a d1 1; run a x; -J: nothing judged is left, and trec_eval's interpolated precision
+    divides 0 by 0 (m_iprec_at_recall.c), so it prints -nan, and the mean is -nan too."""
+    lines = run_cli(capsys, tmp_path, "a 0 d1 1\n", "a Q0 x 1 1.0 r\n", "-q", "-J",
+                    "-m", "iprec_at_recall.0.0", "-m", "11pt_avg")
+    assert lines == [["iprec_at_recall_0.00", "a", "-nan"], ["11pt_avg", "a", "-nan"],
+                     ["iprec_at_recall_0.00", "all", "-nan"], ["11pt_avg", "all", "-nan"]]
+    # without -J, Ranklab's convention for an empty ranking is 0
+    assert metrics.score("11pt", [], {"d1": 1}) == 0.0
+    q, r = tmp_path / "qrels", tmp_path / "run"
+    assert main(["evaluate", "-J", "-m", "11pt_avg", "--format", "json", str(q), str(r)]) == 0
+    assert '"11pt(empty_ranking=\'nan\')": null' in capsys.readouterr().out  # JSON has no NaN

@@ -218,6 +218,8 @@ def asked_from(args) -> Asked:
         raise UsageError(f"-M must be a positive integer, got {args.depth}")
     if getattr(args, "trec_eval_version", "9.0.8") != "9.0.8":
         parsed = [(m.with_params(version=args.trec_eval_version), label) for m, label in parsed]
+    if getattr(args, "judged_only", False):  # -J may leave a ranking empty: trec_eval's 0/0 (-nan)
+        parsed = [(m.with_params(empty_ranking="nan"), label) for m, label in parsed]
     asked.measures = [m for m, _ in parsed]
     asked.labels = {str(m): label for m, label in parsed if label}
     return asked

@@ -63,6 +63,8 @@ def trace(m, q: Query) -> Explanation:
 
     def at(level: float) -> float:
         c = needed_hits(level, R, version)
+        if n == 0 and c == 0 and m["empty_ranking"] == "nan":
+            return float("nan")  # trec_eval: precision 0/0 at the levels that need no hit
         if R == 0 or n == 0 or c > total_hits:
             return 0.0
         start = hit_ranks[c - 1] if c > 0 else 0
