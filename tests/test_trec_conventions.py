@@ -243,3 +243,30 @@ def test_judged_only_on_a_query_without_a_judged_document_prints_nan(tmp_path, c
     q, r = tmp_path / "qrels", tmp_path / "run"
     assert main(["evaluate", "-J", "-m", "11pt_avg", "--format", "json", str(q), str(r)]) == 0
     assert '"11pt(empty_ranking=\'nan\')": null' in capsys.readouterr().out  # JSON has no NaN
+
+
+def test_zscores_file_turns_values_into_z_scores(tmp_path, capsys):
+    """trec_eval -Z (convert_zscores.c): (value - mean) / stddev by the printed name; a measure
+    the file lacks is -1000000; counts print their integer part; means are of the z-scores.
+    Query a: num_ret 3 -> (3 - 1) / 0.5 = 4; map (1/2) / 2 = 0.25 -> (0.25 - 0.5) / 0.25 = -1;
+    P_5 0.2 -> (0.2 - 0.1) / 0.1 = 1; recip_rank not in the file."""
+    z = tmp_path / "z"
+    z.write_text("a P_5 0.1 0.1\na map 0.5 0.25\na num_ret 1 0.5\n")
+    lines = run_cli(capsys, tmp_path, RBP_QRELS, RBP_RUN, "-q", "-Z", str(z), "-m", "P.5", "-m", "map",
+                    "-m", "num_ret", "-m", "recip_rank")
+    values = {(n, q): v for n, q, v in lines}
+    assert values[("num_ret", "a")] == values[("num_ret", "all")] == "4"
+    assert values[("map", "a")] == values[("map", "all")] == "-1.0000"
+    assert values[("P_5", "a")] == "1.0000"
+    assert values[("recip_rank", "a")] == "-1000000.0000"
+
+
+@pytest.mark.parametrize("text, reason", [("a P_5 0.1\n", "expected 4 columns"),
+                                          ("a P_5 0.1 nan\n", "stddev 'nan' is not a finite")])
+def test_a_malformed_zscores_file_names_its_line(tmp_path, capsys, text, reason):
+    z, q, r = tmp_path / "z", tmp_path / "q", tmp_path / "r"
+    z.write_text("a map 0.5 0.1\n" + text)
+    q.write_text(RBP_QRELS)
+    r.write_text(RBP_RUN)
+    assert main(["evaluate", "-Z", str(z), "-m", "map", str(q), str(r)]) == 1
+    assert f"{z}:2: {reason}" in capsys.readouterr().err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from ..batch import (
@@ -16,7 +16,7 @@ from ..batch import (
     prepare_batch,
     relstrings,
 )
-from ..core import counted_as_zero, evaluate
+from ..core import aggregate, counted_as_zero, evaluate
 from ..io import (
     CLI_MAX_BYTES,
     DEDUP,
@@ -31,7 +31,8 @@ from ..io.prefs import read_prefs, read_qrels_prefs
 from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
 from ..io.stream import STREAMABLE, RunStream
 from ..io.subtopics import read_subtopic_qrels
-from ..io.writers import write_csv, write_json, write_table, write_trec
+from ..io.writers import trec_name, write_csv, write_json, write_table, write_trec
+from ..io.zscores import read_zscores, zscore
 from ..measures import Measure, parse_many
 from ..ranking.preferences import PREF_FAMILIES
 from .errors import UsageError
@@ -130,6 +131,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="whose conventions to follow where the versions differ: 9.0.8 (default) "
                         "compares scores as float32 and cuts IPrec at floor(r*R + 0.9); 10.0 "
                         "compares doubles and uses lround(r*R)")
+    p.add_argument("-Z", "--zscores", metavar="FILE",
+                   help="trec_eval -Z: print each query's values as z-scores, (value - mean) / stddev, "
+                        "from FILE's 'qid measure mean stddev' lines (-1000000 where FILE has none); "
+                        "the means are of the z-scores")
     p.add_argument("--dedup", choices=DEDUP, default="error",
                    help="a document retrieved twice for one query: error (default, as trec_eval), "
                         "or keep the first, last or highest-scored line")
@@ -302,6 +307,8 @@ def use_stream(args) -> bool:
 
 def run(args) -> None:
     asked = asked_from(args)
+    # read first: a bad -Z file fails before a long evaluation, not after
+    args.zscores_table = read_zscores(args.zscores) if getattr(args, "zscores", None) else None
     ms = asked.measures
     prefs_format = args.rel_format in PREF_FORMATS
     if not prefs_format and any(m.name in PREF_FAMILIES for m in ms):
@@ -397,6 +404,8 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         # 9.0.8's -c: a missing query counts as 0 in the means and has no per-query lines
         result = counted_as_zero(result, ms, absent)
         hidden = set(absent)
+    if getattr(args, "zscores_table", None) is not None:
+        result = as_zscores(result, ms, args.zscores_table, in_run, asked.labels)
     notes = warnings(result, judged, in_run, args.complete)
     for line in notes:
         # ids can be megabytes long: a warning stays readable
@@ -412,14 +421,25 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         strings = (relstrings(batch, asked.relstring)
                    if batch is not None and asked.relstring is not None and args.per_query else None)
         write_trec(out, ms, result, args.per_query, tag if asked.runid else None,
-                   relstrings=strings, summary=summary or {}, hidden=hidden, labels=asked.labels,
-                   relstring_label=asked.relstring_label)
+                   relstrings=strings, summary={} if getattr(args, "zscores", None) else summary or {},
+                   hidden=hidden, labels=asked.labels, relstring_label=asked.relstring_label,
+                   truncate_counts=bool(getattr(args, "zscores", None)))
     elif args.format == "json":
         write_json(out, result, args.per_query, notes)
     elif args.format == "csv":
         write_csv(out, ms, result, args.per_query)
     else:
         write_table(out, ms, result, args.per_query)
+
+
+def as_zscores(result, ms: list[Measure], table, in_run, labels: dict[str, str]):
+    """trec_eval's -Z: the values of each query in the run as z-scores (metrics.io.zscores),
+    looked up by the name trec_eval prints; the means recomputed over them. num_q is a count of
+    queries, not a value, and stays."""
+    names = {str(m): labels.get(str(m)) or trec_name(m) for m in ms if m.name != "NumQ"}
+    per_query = {qid: ({key: zscore(table, qid, names[key], v) if key in names else v for key, v in values.items()}
+                       if qid in in_run else values) for qid, values in result.per_query.items()}
+    return replace(result, per_query=per_query, aggregate=aggregate(ms, per_query))
 
 
 def _run_spark(args, asked) -> None:

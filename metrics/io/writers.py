@@ -70,15 +70,17 @@ def _byte_order(qid: str) -> bytes:
 def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None, *,
                relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None,
                hidden=frozenset(), labels: dict[str, str] | None = None,
-               relstring_label: str = "relstring") -> None:
+               relstring_label: str = "relstring", truncate_counts: bool = False) -> None:
     """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order.
 
     ``relstrings`` (qid -> text) are printed per query as trec_eval's ``relstring``, after P;
     ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``); the queries
     in ``hidden`` get no per-query lines (9.0.8's ``-c`` never scores a query missing from the run);
     ``labels`` (canonical measure -> text) replace the names of measures given parameters, as
-    trec_eval prints them (``utility_2,-1,0,0``).
+    trec_eval prints them (``utility_2,-1,0,0``); ``truncate_counts`` prints a count's integer part
+    (trec_eval's ``%ld`` of a z-score under ``-Z``) instead of rounding it.
     """
+    whole = int if truncate_counts else (lambda v: int(round(v)))
     labels = labels or {}
 
     def name(m: Measure) -> str:
@@ -101,13 +103,14 @@ def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None,
                     lines.append(f"{head}{qid}\t'{relstrings.get(qid, '')}'\n")
                     continue
                 v = values[key]
-                lines.append(f"{head}{qid}\t{int(round(v)) if count else _decimal(v)}\n")
+                lines.append(f"{head}{qid}\t{whole(v) if count else _decimal(v)}\n")
         out.write("".join(lines))
     if tag is not None:
         out.write(f"{'runid':<22}\tall\t{tag}\n")
     summary = summary or {}
     for m in ordered:
-        out.write(f"{name(m):<22}\tall\t{_value(m, summary.get(str(m), result.aggregate[str(m)]))}\n")
+        v = summary.get(str(m), result.aggregate[str(m)])
+        out.write(f"{name(m):<22}\tall\t{whole(v) if m.family.aggregate == 'sum' else _value(m, v)}\n")
 
 
 def write_csv(out, ms, result, per_query: bool) -> None:
