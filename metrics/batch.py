@@ -49,11 +49,11 @@ from .io import keys as _keys
 from .io.arrays import as_numpy
 from .io.model import Qrels, Run, qrels_from_dict, run_from_dict
 from .measures import Measure, at_trec_eval, parse, parse_many
-from .ranking import ratio
+from .ranking import ratio, trec_eval_10
 from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
-from .ranking.dcg import level_gains, trec_eval_ideal_levels
+from .ranking.dcg import level_gains, trec_eval_idcg
 from .ranking.inferred import geometric_log, infap_term, yaap
 from .ranking.interpolation import levels_of, needed_hits
 from .ranking.judgment_groups import base_measure
@@ -63,9 +63,6 @@ from .ranking.preferences import count as _pref_count
 from .ranking.preferences import value as _pref_value
 from .ranking.rprec_bpref import bpref_term
 from .ranking.set_counts import relative_precision, utility
-from .ranking.trec_eval_10 import RESID_P
-from .ranking.trec_eval_10 import powers as _tre_powers
-from .ranking.trec_eval_10 import scaled_gains as _tre_scaled
 from .ranking.user_models import (
     INST_DEPTH,
     bounded,
@@ -246,40 +243,23 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     if m.name == "DCG":
         return value
     if m["ideal"] == "trec_eval":
-        ideal = _trec_eval_ideal(b, k, dcg, m)
-    elif m["ideal"] == "qrels":
+        ideal = trec_eval_idcg(b.qrels_q, b.qrels_grade, b.size, k, dcg, m["base"], m["gains"])
+        return ideal if m.name == "IDCG" else ratio(value, ideal)
+    if m["ideal"] == "qrels":
         iq, igrade = b.qrels_q, b.qrels_grade
         ig = _gains(igrade, None, dcg, rel, m["gains"])
     else:
         iq, igrade, ig = b.q, b.grade, gain
-    if m["ideal"] != "trec_eval":
-        keep = ig > 0
-        iq, ig = iq[keep], ig[keep]
-        order = _ideal_order(iq, ig, igrade[keep] if m["gains"] is None else None)
-        iq, ig = iq[order], ig[order]
-        irank = _cumcount(iq) + 1
-        inside = irank <= k if k is not None else np.ones(iq.size, dtype=bool)
-        ideal = b.count(iq[inside], ig[inside] / _discount(irank[inside], dcg, m["base"]))
+    keep = ig > 0
+    iq, ig = iq[keep], ig[keep]
+    order = _ideal_order(iq, ig, igrade[keep] if m["gains"] is None else None)
+    iq, ig = iq[order], ig[order]
+    irank = _cumcount(iq) + 1
+    inside = irank <= k if k is not None else np.ones(iq.size, dtype=bool)
+    ideal = b.count(iq[inside], ig[inside] / _discount(irank[inside], dcg, m["base"]))
     if m.name == "IDCG":
         return ideal
     return ratio(value, ideal)
-
-
-def _trec_eval_ideal(b: Batch, k, dcg: str, m: Measure) -> np.ndarray:
-    """Each query's ideal DCG in the order trec_eval's comp_rel_gain gives (``ideal='trec_eval'``;
-    a loop over queries: a convention asked for by name, not the fast path)."""
-    out = np.zeros(b.size)
-    judged = b.qrels_grade >= 0
-    q, grade = b.qrels_q[judged], b.qrels_grade[judged]
-    order = np.argsort(q, kind="stable")
-    q, grade = q[order], grade[order]
-    bounds = np.searchsorted(q, np.arange(b.size + 1))
-    for i in range(b.size):
-        gains = [g for _, g in trec_eval_ideal_levels(np.bincount(grade[bounds[i]:bounds[i + 1]]).tolist(),
-                                                       m["gains"])][:k]
-        if gains:
-            out[i] = float(np.sum(np.asarray(gains) / _discount(np.arange(1, len(gains) + 1), dcg, m["base"])))
-    return out
 
 
 def _ideal_order(q: np.ndarray, gain: np.ndarray, grade: np.ndarray | None) -> np.ndarray:
@@ -440,45 +420,6 @@ def _rbp(m: Measure, b: Batch) -> np.ndarray:
     return bounded(lower, lower + residual, m["bound"])
 
 
-def _graded_rows(b: Batch, cutoff=None) -> np.ndarray:
-    """The rows with a grade >= 0 (the documents trec_eval does not count as unjudged)."""
-    mask = b.grade >= 0
-    return mask if cutoff is None else mask & (b.rank <= cutoff)
-
-
-def _unj(m: Measure, b: Batch) -> np.ndarray:
-    k = m.cutoff
-    return (np.minimum(b.n_ret, k) - b.count(b.q[_graded_rows(b, k)])) / k
-
-
-def _trec_rbp_resid(m: Measure, b: Batch) -> np.ndarray:
-    p = RESID_P
-    longest = int(b.n_ret.max(initial=0))
-    pw = _tre_powers(longest + 1, p)
-    graded = _graded_rows(b)
-    # every rank's p^(i-1), less the graded ranks' (m_rbp_resid.c adds the others)
-    all_ranks = np.cumsum(pw)[np.maximum(b.n_ret - 1, 0)] * (b.n_ret > 0)
-    unjudged = all_ranks - b.count(b.q[graded], pw[b.rank[graded] - 1])
-    has = b.n_ret > b.count(b.q[graded])
-    return np.where(has, pw[b.n_ret] + (1 - p) * unjudged, 0.0)
-
-
-def _trec_rbp(m: Measure, b: Batch) -> np.ndarray:
-    p = m["p"]
-    graded = _graded_rows(b)
-    top = np.full(b.size, -1, dtype=np.int64)
-    judged = b.qrels_grade >= 0
-    np.maximum.at(top, b.qrels_q[judged], b.qrels_grade[judged])
-    q, rank, grade = b.q[graded], b.rank[graded], b.grade[graded]
-    gains = np.zeros(q.size)
-    for t in np.unique(top[q]).tolist():  # the scale depends on the query's top grade only
-        rows = top[q] == t
-        gains[rows] = _tre_scaled(grade[rows], t, m["gains"])
-    pw = _tre_powers(int(rank.max(initial=0)), p)
-    keep = gains != 0
-    return (1.0 - p) * b.count(q[keep], gains[keep] * pw[rank[keep] - 1])
-
-
 def _err(m: Measure, b: Batch) -> np.ndarray:
     within = _within(m, b)
     q, rank = b.q[within], b.rank[within]
@@ -563,7 +504,7 @@ BATCH_FAMILIES = {
     "RprecMult": _set_counts,
     "AP_avgjg": _judgment_group, "P_avgjg": _judgment_group, "RprecMult_avgjg": _judgment_group,
     "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged, "alpha_nDCG": _per_subtopic,
-    "TrecRBP": _trec_rbp, "TrecRBPResid": _trec_rbp_resid, "Unj": _unj,
+    "TrecRBP": trec_eval_10.batch_rbp, "TrecRBPResid": trec_eval_10.batch_rbp_resid, "Unj": trec_eval_10.batch_unj,
     **dict.fromkeys(PREF_FAMILIES, _preferences),
 }
 

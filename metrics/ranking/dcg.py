@@ -184,6 +184,25 @@ def trec_eval_ideal_levels(counts, gains_text: str | None) -> list[tuple[int, fl
     return out
 
 
+def trec_eval_idcg(qrels_q: np.ndarray, qrels_grade: np.ndarray, size: int, k: int | None, dcg: str,
+                   base: float, gains_text: str | None) -> np.ndarray:
+    """Each query's ideal DCG (@k) with :func:`trec_eval_ideal_levels`'s ideal, for the batch
+    path (``qrels_q``: query codes 0..size-1). A loop over queries: a convention asked for by
+    name, not the fast path."""
+    out = np.zeros(size)
+    judged = qrels_grade >= 0
+    q, grade = qrels_q[judged], qrels_grade[judged]
+    order = np.argsort(q, kind="stable")
+    q, grade = q[order], grade[order]
+    bounds = np.searchsorted(q, np.arange(size + 1))
+    for i in range(size):
+        counts = np.bincount(grade[bounds[i]:bounds[i + 1]]).tolist()
+        gains = np.asarray([g for _, g in trec_eval_ideal_levels(counts, gains_text)][:k], dtype=np.float64)
+        if gains.size:
+            out[i] = float(np.sum(gains / discount(np.arange(1, gains.size + 1, dtype=np.float64), dcg, base)))
+    return out
+
+
 def ideal_order(m, q: Query) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Documents, grades and gains of the ideal ordering (positive gains only, best first)."""
     dcg, rel = m["dcg"], m["rel"]

@@ -129,3 +129,44 @@ def trace(m, q: Query) -> Explanation:
     low, high = level_scale(top_grade, m["gains"])
     return Explanation(str(m), value, cols, formula, DEFINITIONS["TrecRBP"],
                        {"p": p, "depth": n, "gain_min": low, "gain_max": high})
+
+
+# --------------------------------------------------------------------------- the batch path
+# On a metrics.batch.Batch (its judged rows: q, rank, grade; n_ret; qrels_q, qrels_grade).
+
+def _graded_rows(b, cutoff=None) -> np.ndarray:
+    """The rows with a grade >= 0 (the documents trec_eval does not count as unjudged)."""
+    mask = b.grade >= 0
+    return mask if cutoff is None else mask & (b.rank <= cutoff)
+
+
+def batch_unj(m, b) -> np.ndarray:
+    k = m.cutoff
+    return (np.minimum(b.n_ret, k) - b.count(b.q[_graded_rows(b, k)])) / k
+
+
+def batch_rbp_resid(m, b) -> np.ndarray:
+    p = RESID_P
+    pw = powers(int(b.n_ret.max(initial=0)) + 1, p)
+    graded = _graded_rows(b)
+    # every rank's p^(i-1), less the graded ranks' (m_rbp_resid.c adds the others)
+    all_ranks = np.cumsum(pw)[np.maximum(b.n_ret - 1, 0)] * (b.n_ret > 0)
+    unjudged = all_ranks - b.count(b.q[graded], pw[b.rank[graded] - 1])
+    has = b.n_ret > b.count(b.q[graded])
+    return np.where(has, pw[b.n_ret] + (1 - p) * unjudged, 0.0)
+
+
+def batch_rbp(m, b) -> np.ndarray:
+    p = m["p"]
+    graded = _graded_rows(b)
+    top = np.full(b.size, -1, dtype=np.int64)
+    judged = b.qrels_grade >= 0
+    np.maximum.at(top, b.qrels_q[judged], b.qrels_grade[judged])
+    q, rank, grade = b.q[graded], b.rank[graded], b.grade[graded]
+    gains = np.zeros(q.size)
+    for t in np.unique(top[q]).tolist():  # the scale depends on the query's top grade only
+        rows = top[q] == t
+        gains[rows] = scaled_gains(grade[rows], t, m["gains"])
+    pw = powers(int(rank.max(initial=0)), p)
+    keep = gains != 0
+    return (1.0 - p) * b.count(q[keep], gains[keep] * pw[rank[keep] - 1])
