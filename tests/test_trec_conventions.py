@@ -270,3 +270,16 @@ def test_a_malformed_zscores_file_names_its_line(tmp_path, capsys, text, reason)
     r.write_text(RBP_RUN)
     assert main(["evaluate", "-Z", str(z), "-m", "map", str(q), str(r)]) == 1
     assert f"{z}:2: {reason}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("version, lines", [
+    ("9.0.8", [["prefs_num_prefs_poss", "a", "1"], ["prefs_num_prefs_poss", "all", "1"]]),
+    ("10.0", [["prefs_num_prefs_poss", "a", "1"], ["prefs_num_prefs_poss", "b", "1"],
+              ["prefs_num_prefs_poss", "all", "2"]]),
+])
+def test_complete_with_preferences_follows_the_version(tmp_path, capsys, version, lines):
+    """-R qrels_prefs -c: query b (one preference, e1 over e2) is missing from the run; 9.0.8 adds
+    0 to the count (meas_avg.c), 10.0 counts its preference."""
+    got = run_cli(capsys, tmp_path, "a 0 d1 1\na 0 d2 0\nb 0 e1 1\nb 0 e2 0\n", "a Q0 d1 1 2 r\na Q0 d2 2 1 r\n",
+                  "-R", "qrels_prefs", "-c", "-q", "-m", "prefs_num_prefs_poss", "--trec-eval-version", version)
+    assert got == lines

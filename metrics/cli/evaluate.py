@@ -56,6 +56,8 @@ examples:
       (diff it against: trec_eval -q -m ndcg_cut.5,10 -m map qrels.txt run.txt)
   ranklab evaluate qrels.txt run.txt -l 2 -M 100 -c -J       trec_eval's -l, -M, -c and -J
   ranklab evaluate qrels.txt run.txt -m all_trec -q         every trec_eval 9.0.8 measure
+  ranklab evaluate qrels.txt run.txt -m all_trec --trec-eval-version 10.0   10.0's (rbp, unj ...)
+  ranklab evaluate qrels.txt run.txt -m map -m P.10 -q -Z zscores.txt        trec_eval's -Z
   ranklab evaluate qrels.txt run.txt -m ndcg.1=3.5,2=7 -m set_F.0.5 -m P
   ranklab evaluate gt.jsonl results.jsonl --id-fields filename,page_number
   ranklab evaluate -R prefs prefs.txt run.txt -m all_prefs -q   trec_eval's preference measures
@@ -63,7 +65,9 @@ examples:
 
 measures: ir_measures notation (P@10, nDCG(dcg='exp-log2')@10, AP(denominator='retrieved'),
 nDCG(gains='1=3.5,2=7')) or trec_eval names and parameters (P_10, ndcg_cut.5,10, map,
-recip_rank, ndcg.1=3.5,2=7, set_F.0.5, 11pt_avg.0.0,0.5,1.0, utility.1,-1,0,0, relstring.20).
+recip_rank, ndcg.1=3.5,2=7, set_F.0.5, 11pt_avg.0.0,0.5,1.0, utility.1,-1,0,0, relstring.20),
+printed under trec_eval's labels (ndcg_1=3.5,2=7, set_F_0.5 ...); trec_eval 10.0's rbp
+(rbp.p=0.95), rbp_resid and unj too (Ranklab's own RBP is another measure).
 A bare trec_eval family gives its default cutoffs (-m P: P_5 ... P_1000; -m recall,
 map_cut, ndcg_cut, relative_P, success, iprec_at_recall, Rprec_mult likewise); the
 nicknames official (the default), all_trec and set give trec_eval 9.0.8's sets; qrels_jg,
@@ -75,7 +79,10 @@ computed, as in trec_eval (default: -m prefs); the run is ordered by score, ties
 ascending (trec_eval orders it so for these measures); -l and -J change nothing.
 Version: --trec-eval-version 9.0.8 (default) compares run scores as float32, so scores
 equal in float32 tie (broken by document id, descending), and IPrec reaches recall r at
-floor(r*R + 0.9) relevant; 10.0 compares doubles and uses lround(r*R).
+floor(r*R + 0.9) relevant; 10.0 compares doubles and uses lround(r*R). With -c, 9.0.8 never
+scores a missing query (it adds 0, and has no -q line); 10.0 scores it as an empty ranking.
+-J: a query left with no judged document prints -nan for iprec_at_recall_0.00 and 11pt_avg,
+as trec_eval (0/0).
 -c -l N: trec_eval's num_rel summary line then counts every grade > 0 in the whole qrels,
 ignoring -l (its per-query lines follow -l); --format trec prints that line as trec_eval
 does, the other formats keep the sum of the per-query values.
