@@ -81,3 +81,37 @@ def test_complete_means_follow_trec_eval_9_0_8(engine):
         else:
             expected = sum(values) / n
         assert got[str(m)] == pytest.approx(expected, abs=1e-12), name
+
+
+def test_all_trec_with_complete_prints_trec_eval_9_0_8s_lines(tmp_path, capsys):
+    """-m all_trec -q -c: the per-query lines of the queries in the run only, and summary lines
+    averaged over every judged query by meas_avg.c's rule (pytrec_eval's per-query values)."""
+    from metrics.cli import main
+
+    from .test_trec_cli import COUNTS, differences, write_files
+    qrels, run = collection(99)
+    q, r = write_files(tmp_path, qrels, run)
+    assert main(["evaluate", "-m", "all_trec", "-q", "-c", str(q), str(r)]) == 0
+    got = {x for x in capsys.readouterr().out.splitlines() if not x.startswith(("runid", "relstring"))}
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"all_trec"}).evaluate(run)
+    n, absent = len(qrels), len(qrels) - len(ref)
+    names = sorted({k for v in ref.values() for k in v} - {"runid", "relstring", "num_q"})
+
+    def fmt(name, v):
+        return str(int(round(v))) if name in COUNTS else f"{v:6.4f}"
+    want = {f"{k:<22}\t{qid}\t{fmt(k, v[k])}" for qid, v in ref.items() for k in names
+            if k not in ("gm_map", "gm_bpref")}
+    for k in names:
+        total = sum(v[k] for v in ref.values())
+        if k == "num_rel":  # -c: trec_eval recounts every grade > 0 of the qrels
+            value = sum(g > 0 for grades in qrels.values() for g in grades.values())
+        elif k in COUNTS:
+            value = total
+        elif k in ("gm_map", "gm_bpref"):
+            value = math.exp((total + absent * math.log(1e-5)) / n)
+        else:
+            value = total / n
+        want.add(f"{k:<22}\tall\t{fmt(k, value)}")
+    want.add(f"{'num_q':<22}\tall\t{n}")
+    assert absent > 10
+    assert not differences(got, want)
