@@ -283,3 +283,33 @@ def test_complete_with_preferences_follows_the_version(tmp_path, capsys, version
     got = run_cli(capsys, tmp_path, "a 0 d1 1\na 0 d2 0\nb 0 e1 1\nb 0 e2 0\n", "a Q0 d1 1 2 r\na Q0 d2 2 1 r\n",
                   "-R", "qrels_prefs", "-c", "-q", "-m", "prefs_num_prefs_poss", "--trec-eval-version", version)
     assert got == lines
+
+
+def test_fuzzed_zscores_files_and_rbp_parameters_fail_cleanly(tmp_path):
+    """Mutations of a valid zscores file and of rbp's parameters (fixed seed): each is read or
+    refused with a ValueError (a FileFormatError naming the file, or a usage error), never another
+    exception."""
+    import random
+
+    from metrics.cli.errors import UsageError
+    from metrics.cli.trec_args import expand
+    from metrics.io.zscores import read_zscores
+    rng = random.Random(29)
+    base = b"q1 P_5 0.2 0.1\nq1 map 0.5 0\nq2 utility_2,-1,0,0 -1 2.5\n"
+    alphabet = b" \t\n-+.,=e#0123456789abcnaNfiI\xff\x00"
+    for _ in range(300):
+        data = bytearray(base)
+        for _ in range(rng.randint(1, 6)):
+            data[rng.randrange(len(data))] = rng.choice(alphabet)
+        try:
+            table = read_zscores(bytes(data), name="z.txt")
+        except ValueError as err:
+            assert str(err).startswith("z.txt")
+        else:
+            assert all(isinstance(v, float) and v == v for pair in table.values() for v in pair)
+    for _ in range(200):
+        text = "rbp." + "".join(rng.choice("p=0.51,2-x e") for _ in range(rng.randint(0, 10)))
+        try:
+            metrics.parse_many(expand(text))
+        except (UsageError, ValueError):
+            pass

@@ -98,7 +98,9 @@ def expand_labelled(text: str, version: str = "9.0.8") -> list[tuple]:
     label = f"{name}_{params}"
     if name == "rbp" and "=" in params:  # trec_eval 10.0: p=0.95 and grade=gain pairs
         pairs = [part.partition("=") for part in params.split(",")]
-        p = [value for key, _, value in pairs if key.strip() == "p"]
+        p = [value.strip() for key, _, value in pairs if key.strip() == "p"]
+        if p and not _NUMBER.match(p[-1]):
+            raise UsageError(f"-m {text[:60]!r}: p must be a number between 0 and 1, got {p[-1][:40]!r}")
         levels = ",".join(f"{key}={value}" for key, _, value in pairs if key.strip() != "p")
         try:
             inner = ([f"p={float(p[-1])!r}"] if p else []) + ([f"gains='{gain_map_text(levels, text)}'"] if levels else [])
