@@ -70,7 +70,7 @@ from .ranking.user_models import (
     err_value,
     inst_gain,
     inst_value,
-    rbp_weight,
+    rbp_weights,
 )
 
 __all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_groups", "evaluate_prepared", "evaluate_stream",
@@ -413,7 +413,7 @@ def _within(m: Measure, b: Batch) -> np.ndarray:
 
 def _rbp(m: Measure, b: Batch) -> np.ndarray:
     p, within = m["p"], _within(m, b)
-    weight = rbp_weight(b.rank, p)
+    weight = rbp_weights(b.rank, p, m["weights"], m.cutoff)
     lower = b.count(b.q[within & b.relevant(m["rel"])], weight[within & b.relevant(m["rel"])])
     # every rank's weight plus the tail p^d sums to 1; what judged ranks do not take is residual
     residual = 1.0 - b.count(b.q[within], weight[within])

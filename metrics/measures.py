@@ -67,6 +67,7 @@ _CHOICES = {
     # an empty ranking (-J left nothing): 0, or trec_eval's 0/0 where no relevant document is needed
     "empty_ranking": ("zero", "nan"),
     "bound": ("lower", "upper", "residual"),
+    "weights": ("geometric", "cwl"),  # RBP: Moffat & Zobel's, or cwl-eval's normalised over D ranks
 }
 
 
@@ -167,7 +168,7 @@ FAMILIES: dict[str, Family] = {
                 aggregate="sum", normalised=False),
         _family("RBP", "rank-biased precision: a user who goes on with probability p after each "
                 "document; (1 - p) times the sum of p^(i-1) over relevant ranks", "optional",
-                {"p": 0.8, "rel": 1, "bound": "lower"}),
+                {"p": 0.8, "rel": 1, "bound": "lower", "weights": "geometric"}),
         _family("ERR", "expected reciprocal rank: a user who stops at rank i, satisfied, with "
                 "probability (2^grade - 1) / 2^max_grade", "optional", {"max_grade": 4, "bound": "lower"}),
         _family("INST", "INST: a user who wants T relevant documents and goes on less the more "

@@ -313,3 +313,17 @@ def test_fuzzed_zscores_files_and_rbp_parameters_fail_cleanly(tmp_path):
             metrics.parse_many(expand(text))
         except (UsageError, ValueError):
             pass
+
+
+@pytest.mark.parametrize("engine", ["explain", "batch"])
+def test_rbp_with_cwl_eval_weights(engine):
+    """cwl-eval normalises RBP's weights over its 1,000 ranks: one relevant document at rank 1
+    scores (1 - p) / (1 - p^1000); with a cutoff k the weights share k ranks: p = 0.5, k = 2,
+    relevant at 1: 0.5 / (1 - 0.25)."""
+    ranking, grades = ["a", "x"], {"a": 1, "x": 0}
+    for m, want in (("RBP(p=0.99,weights='cwl')", 0.01 / (1 - 0.99 ** 1000)),
+                    ("RBP(p=0.5,weights='cwl')@2", 0.5 / 0.75), ("RBP(p=0.99)", 0.01)):
+        key = str(metrics.parse(m))
+        got = (metrics.explain(m, ranking, grades).value if engine == "explain"
+               else evaluate_batch({"q": grades}, {"q": ranking}, m).aggregate[key])
+        assert got == pytest.approx(want, rel=1e-12)
