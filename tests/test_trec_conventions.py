@@ -327,3 +327,18 @@ def test_rbp_with_cwl_eval_weights(engine):
         got = (metrics.explain(m, ranking, grades).value if engine == "explain"
                else evaluate_batch({"q": grades}, {"q": ranking}, m).aggregate[key])
         assert got == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize("measure, theirs, found", [
+    # R = 3, relevant at ranks 1 and 5: trec_eval 10.0's IPrec@0.4 is 1.0 (9.0.8: 0.4)
+    ("IPrec@0.4", {"q": "1.0000"}, "recall_cut=10.0"),
+    # cwl-eval's RBP, p = 0.5 over k = 2 ranks, relevant at rank 1: 0.5 / 0.75
+    ("RBP(p=0.5)@2", {"q": "0.6667"}, "rbp_weights=cwl"),
+])
+def test_diagnose_names_the_version_and_cwl_weights(measure, theirs, found):
+    from metrics.io.theirs import Theirs, number
+    from metrics.teaching.diagnose import diagnose
+    qrels = {"q": {"r1": 1, "r5": 1, "r9": 1}} if measure.startswith("IPrec") else {"q": {"a": 1, "x": 0}}
+    run = IPREC_RUN if measure.startswith("IPrec") else {"q": {"a": 2.0, "x": 1.0}}
+    d = diagnose(qrels, run, measure, theirs=Theirs({q: number(v) for q, v in theirs.items()}))
+    assert d.matched and [str(c) for c in d.changes] == [found]

@@ -161,6 +161,14 @@ CONVENTIONS: tuple[Convention, ...] = (
                      "the mean", measure={"dcg": "exp-log2"}, transform={"no_relevant": "skip"}, mistake="exp_gain"),
     ), families=_DCG, source="OpenNIR#14"),
     Convention("ideal", "ideal list", _IDEALS, families=("IDCG", "nDCG"), source="pytrec_eval#51", values=_ideals),
+    Convention("recall_cut", "recall level reached", (
+        _o("9.0.8", "at floor(r R + 0.9) relevant documents (trec_eval 9.0.8, pytrec_eval)"),
+        _o("10.0", "at lround(r R) relevant documents (trec_eval 10.0)", measure={"version": "10.0"}),
+    ), families=("IPrec", "11pt"), source="trec_eval 10.0 m_iprec_at_recall.c"),
+    Convention("rbp_weights", "RBP weights", (
+        _o("geometric", "(1 - p) p^(i-1), Moffat & Zobel"),
+        _o("cwl", "normalised over 1,000 ranks or k, as cwl-eval", measure={"weights": "cwl"}),
+    ), families=("RBP",), source="cwl-eval"),
     Convention("denominator", "AP denominator", (
         _o("R", "divided by R, every relevant document judged (trec_eval)", measure={"denominator": "R"}),
         _o("retrieved", "divided by the relevant documents retrieved (sklearn, torchmetrics, haystack)",
