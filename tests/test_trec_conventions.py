@@ -174,7 +174,7 @@ def test_cutoffs_are_read_as_integers(tmp_path, capsys):
     assert {n: v for n, _, v in lines} == {k: f"{v:.4f}" for k, v in want.items()}
 
 
-@pytest.mark.parametrize("text", ["P.0", "P.5,5.5", "ndcg_cut.-3"])
+@pytest.mark.parametrize("text", ["P.0", "P.5,5.5", "ndcg_cut.-3", "P.-.5", "P..5"])
 def test_cutoffs_trec_eval_refuses_are_refused(tmp_path, capsys, text):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text(LABEL_QRELS)

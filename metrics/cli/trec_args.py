@@ -161,7 +161,8 @@ def _values(name: str, values: list[str], text: str) -> list[str]:
         return [f"{name}_{float(v):.2f}" for v in values]
     if name not in DEFAULTS:
         return [f"{name}_{v}" for v in values]
-    cutoffs = sorted(int(re.match(r"-?\d*", v).group() or 0) if v not in ("-", "") else 0 for v in values)
+    leading = [re.match(r"-?\d+", v) for v in values]  # str_to_long: the leading integer, else 0
+    cutoffs = sorted(int(m.group()) if m else 0 for m in leading)
     if cutoffs[0] < 1:
         raise UsageError(f"-m {text[:60]!r}: a cutoff must be at least 1 (trec_eval reads each value's integer part)")
     if len(set(cutoffs)) < len(cutoffs):
