@@ -46,16 +46,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import _check
-from .core import MISSING, Evaluation, aggregate
+from .core import MISSING, Evaluation, aggregate, counted_as_zero
 from .io import keys as _keys
 from .io.arrays import as_numpy
 from .io.model import Qrels, Run, qrels_from_dict, run_from_dict
-from .measures import Measure, parse, parse_many
-from .ranking import ratio
+from .measures import Measure, at_trec_eval, parse, parse_many
+from .ranking import ratio, trec_eval_10
 from .ranking.average_precision import denominator as _ap_denominator
 from .ranking.dcg import discount as _discount
 from .ranking.dcg import gains as _gains
-from .ranking.dcg import level_gains
+from .ranking.dcg import level_gains, trec_eval_idcg
 from .ranking.inferred import geometric_log, infap_term, yaap
 from .ranking.interpolation import levels_of, needed_hits
 from .ranking.judgment_groups import base_measure
@@ -72,7 +72,7 @@ from .ranking.user_models import (
     err_value,
     inst_gain,
     inst_value,
-    rbp_weight,
+    rbp_weights,
 )
 
 __all__ = ["evaluate_batch", "evaluate_chunks", "evaluate_groups", "evaluate_prepared", "evaluate_stream",
@@ -221,13 +221,16 @@ def _interpolated(m: Measure, b: Batch) -> np.ndarray:
         needed = needed_hits(level, R, m["version"])
         ok = hits >= needed[q]
         np.maximum.at(out, q[ok], precision[ok])
-        return np.where((R > 0) & (b.n_ret > 0), out, 0.0)
+        out = np.where((R > 0) & (b.n_ret > 0), out, 0.0)
+        if m["empty_ranking"] == "nan":  # trec_eval: precision 0/0 at the levels that need no hit
+            out[(b.n_ret == 0) & (needed == 0)] = np.nan
+        return out
 
     if m.name == "IPrec":
         return at(m.cutoff)
     levels = levels_of(m)
     total = np.zeros(b.size)
-    for level in levels:
+    for level in reversed(levels):  # trec_eval adds from the last level down: the same last digit
         total = total + at(level)
     return total / len(levels)
 
@@ -241,6 +244,9 @@ def _dcg_family(m: Measure, b: Batch) -> np.ndarray:
     value = b.count(b.q[within], gain[within] / _discount(b.rank[within], dcg, m["base"]))
     if m.name == "DCG":
         return value
+    if m["ideal"] == "trec_eval":
+        ideal = trec_eval_idcg(b.qrels_q, b.qrels_grade, b.size, k, dcg, m["base"], m["gains"])
+        return ideal if m.name == "IDCG" else ratio(value, ideal)
     if m["ideal"] == "qrels":
         iq, igrade = b.qrels_q, b.qrels_grade
         ig = _gains(igrade, None, dcg, rel, m["gains"])
@@ -299,7 +305,7 @@ def _set_counts(m: Measure, b: Batch) -> np.ndarray:
         return b.count(b.q[(b.grade >= 0) & (b.grade < rel)])
     hits = b.count(b.q[b.relevant(rel, k)])
     if m.name == "SetAP":
-        return ratio(hits, n) * ratio(hits, R)
+        return ratio(hits * hits, n * R)  # one division, as trec_eval (m_set_map.c)
     if m.name == "RelP":
         return relative_precision(hits, n if k is None else k, R)
     return utility(hits, n, R, m["a"], m["b"], m["c"]).astype(np.float64)  # Utility
@@ -323,9 +329,9 @@ def _yaap(m: Measure, b: Batch) -> np.ndarray:
 
 def _infap(m: Measure, b: Batch) -> np.ndarray:
     rel = m["rel"]
-    pooled = b.grade == -1
+    pooled = b.grade < 0  # every negative grade: pooled but unjudged (b holds judged rows only)
     nonrel = (b.grade >= 0) & (b.grade < rel)
-    relevant = ~pooled & ~nonrel & (b.grade != -2)
+    relevant = b.grade >= rel  # rel >= 1
     r_above = _segment_cumsum(b.q, relevant.astype(np.float64)) - relevant
     u_above = _segment_cumsum(b.q, nonrel.astype(np.float64)) - nonrel
     p_above = _segment_cumsum(b.q, pooled.astype(np.float64)) - pooled
@@ -409,7 +415,7 @@ def _within(m: Measure, b: Batch) -> np.ndarray:
 
 def _rbp(m: Measure, b: Batch) -> np.ndarray:
     p, within = m["p"], _within(m, b)
-    weight = rbp_weight(b.rank, p)
+    weight = rbp_weights(b.rank, p, m["weights"], m.cutoff)
     lower = b.count(b.q[within & b.relevant(m["rel"])], weight[within & b.relevant(m["rel"])])
     # every rank's weight plus the tail p^d sums to 1; what judged ranks do not take is residual
     residual = 1.0 - b.count(b.q[within], weight[within])
@@ -500,6 +506,7 @@ BATCH_FAMILIES = {
     "RprecMult": _set_counts,
     "AP_avgjg": _judgment_group, "P_avgjg": _judgment_group, "RprecMult_avgjg": _judgment_group,
     "RBP": _rbp, "ERR": _err, "INST": _inst, "Judged": _judged, "alpha_nDCG": _per_subtopic,
+    "TrecRBP": trec_eval_10.batch_rbp, "TrecRBPResid": trec_eval_10.batch_rbp_resid, "Unj": trec_eval_10.batch_unj,
     **dict.fromkeys(PREF_FAMILIES, _preferences),
 }
 
@@ -762,27 +769,31 @@ def evaluate_batch(qrels, run, measures, *, missing: str = "skip", depth: int | 
     ms = _measures(measures)
     qrels, run = _as_tables(qrels, run)
     b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
-    return evaluate_prepared(b, ms)
+    in_run = set(run.queries)
+    absent = [qid for qid in b.queries if qid not in in_run] if missing == "zero" else []
+    return counted_as_zero(evaluate_prepared(b, ms, trec_eval=trec_eval), ms, absent, trec_eval)
 
 
-def measure_columns(ms: list[Measure], b: Batch) -> dict[str, np.ndarray]:
-    """One float64 array per measure (canonical name), one value per query of ``b.queries``.
+def measure_columns(ms: list[Measure], b: Batch, trec_eval: str = "9.0.8") -> dict[str, np.ndarray]:
+    """One float64 array per measure (canonical name), one value per query of ``b.queries``;
+    each computed as :func:`metrics.measures.at_trec_eval` says, keyed as asked.
 
     >>> b = prepare_batch(qrels_from_dict({"q1": {"a": 1}}), run_from_dict({"q1": ["b", "a"]}))
     >>> measure_columns(parse_many("RR P@1"), b)["RR"].tolist()  # a at rank 2
     [0.5]
     """
-    return {str(m): np.asarray(BATCH_FAMILIES[m.name](m, b), dtype=np.float64) for m in ms}
+    return {str(m): np.asarray(BATCH_FAMILIES[m.name](v, b), dtype=np.float64)
+            for m, v in zip(ms, at_trec_eval(ms, trec_eval), strict=True)}
 
 
-def evaluate_prepared(b: Batch, measures) -> Evaluation:
+def evaluate_prepared(b: Batch, measures, trec_eval: str = "9.0.8") -> Evaluation:
     """Evaluate measures on a prepared :class:`Batch` (see :func:`prepare_batch`); an empty
     list gives the queries with no values (``relstring`` alone)."""
     if isinstance(measures, list | tuple):
         ms = [parse(m) for m in measures]
     else:
         ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
-    columns = {key: values.tolist() for key, values in measure_columns(ms, b).items()}
+    columns = {key: values.tolist() for key, values in measure_columns(ms, b, trec_eval).items()}
     names = [str(m) for m in ms]
     per_query = {qid: {key: columns[key][i] for key in names} for i, qid in enumerate(b.queries)}
     return Evaluation(names, aggregate(ms, per_query), per_query, b.missing_from_run, b.missing_from_qrels)
@@ -940,7 +951,7 @@ def evaluate_part(qrels: Qrels, run: Run, measures, *, missing: str = "skip", de
     """
     ms = _measures(measures)
     b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
-    return b.queries, measure_columns(ms, b), b
+    return b.queries, measure_columns(ms, b, trec_eval), b
 
 
 def evaluate_arrow(qrels: pa.Table, run: pa.Table, measures, *, missing: str = "skip",
@@ -1085,7 +1096,8 @@ def evaluate_stream(qrels: Qrels, chunks: Iterable[Run], measures, *, missing: s
         queries, columns, _ = evaluate_part(index.subset(absent), empty, ms, missing="zero", depth=depth,
                                             judged_only=judged_only, trec_eval=trec_eval)
         parts.append((queries, columns))
-    return merge_parts(ms, parts, index.queries, missing_from_run, missing_from_qrels)
+    e = merge_parts(ms, parts, index.queries, missing_from_run, missing_from_qrels)
+    return counted_as_zero(e, ms, absent if missing == "zero" else [], trec_eval)
 
 
 def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int | None = None) -> Evaluation:
@@ -1115,18 +1127,20 @@ def evaluate_chunks(pairs: Iterable[tuple[Qrels, Run]], measures, *, depth: int 
                       missing_qrels)
 
 
-def relstring_char(grade: int) -> str:
-    """How trec_eval's ``relstring`` shows one document's grade: the digit for 0-9, '>' above
-    9, '.' for -1 (pooled, not judged), '-' for a document not judged at all, '<' below -2.
+def relstring_char(grade: int | None) -> str:
+    """How trec_eval's ``relstring`` shows one retrieved document: the digit for a grade 0-9,
+    '>' above 9, '.' for any negative grade (in the pool but not judged) and '-' for ``None``,
+    a document absent from the qrels. Absence is ``None``, never a grade value, because every
+    integer is a grade someone's qrels may hold.
 
-    >>> "".join(relstring_char(g) for g in (1, 0, 12, -1, -2, -5))
-    '10>.-<'
+    >>> "".join(relstring_char(g) for g in (1, 0, 12, -1, -2, -5, None))
+    '10>...-'
     """
+    if grade is None:
+        return "-"
     if grade > 9:
         return ">"
-    if grade >= 0:
-        return str(grade)
-    return {-1: ".", -2: "-"}.get(grade, "<")
+    return str(grade) if grade >= 0 else "."
 
 
 def relstrings(b: Batch, length: int = 10) -> dict[str, str]:
@@ -1137,7 +1151,7 @@ def relstrings(b: Batch, length: int = 10) -> dict[str, str]:
     {'q1': '2-0'}
     """
     length = _check.positive_int(length, "length") if length else 0
-    rows = {i: ["-"] * min(length, int(n)) for i, n in enumerate(b.n_ret)}
+    rows = {i: [relstring_char(None)] * min(length, int(n)) for i, n in enumerate(b.n_ret)}
     inside = np.flatnonzero(b.rank <= length)
     for q, rank, grade in zip(b.q[inside].tolist(), b.rank[inside].tolist(), b.grade[inside].tolist(), strict=True):
         rows[q][rank - 1] = relstring_char(grade)

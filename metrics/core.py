@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from . import _check
 from .explain import Explanation
 from .io.prefs import prefs_from_dict
-from .measures import Measure, parse, parse_many
+from .measures import Measure, at_trec_eval, parse, parse_many
 from .ranking import Query, preferences, trace
+from .ranking.inferred import geometric_log
 
-__all__ = ["score", "explain", "explain_many", "evaluate", "Evaluation", "prepare"]
+__all__ = ["score", "explain", "explain_many", "evaluate", "counted_as_zero", "Evaluation", "prepare"]
 
 MISSING = ("skip", "zero")
 
@@ -116,7 +117,7 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
         docs = _check.ranking(ranking, "ranking", ties=ties, trec_eval=trec_eval)
         return preferences.explain_counts(m, preferences.count(docs, lines))
     q = prepare(ranking, judgments, ties=ties, trec_eval=trec_eval)
-    return trace(m, q)
+    return trace(at_trec_eval([m], trec_eval)[0], q)
 
 
 def explain_many(measures, ranking, judgments, *, ties: str = "docid-desc") -> dict[str, Explanation]:
@@ -207,6 +208,31 @@ def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, floa
     return out
 
 
+def counted_as_zero(e: Evaluation, measures, absent, trec_eval: str = "9.0.8") -> Evaluation:
+    """trec_eval 9.0.8's ``-c``: a judged query missing from the run is never scored; it adds 0
+    to every sum (log 10^-5 to GMAP's and GMBpref's logs) and counts in the means, in NumQ and in
+    NumRel. 10.0, like ``missing="zero"`` without this, scores it as an empty ranking, so only
+    measures that are not 0 on an empty ranking differ (Utility -c*R, YAAP, the preference
+    counts). Identity under "10.0".
+
+    Utility with c = -1: a scores 1; b, an empty ranking, -1 * R = -1 in 10.0 and 0 in 9.0.8.
+
+    >>> qrels, run = {"a": {"d1": 1}, "b": {"e1": 1}}, {"a": ["d1"]}
+    >>> e = evaluate(qrels, run, "Utility(c=-1)", missing="zero", trec_eval="10.0")
+    >>> e.aggregate["Utility(c=-1)"], counted_as_zero(e, "Utility(c=-1)", ["b"]).aggregate["Utility(c=-1)"]
+    (0.0, 0.5)
+    """
+    if trec_eval != "9.0.8" or not absent:
+        return e
+    ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
+    # NumQ and NumRel keep their values: trec_eval's summary counts every judged query, and
+    # recounts the relevant documents of the whole qrels (m_num_q.c, m_num_rel.c)
+    zero = {str(m): geometric_log(0.0) if m.family.aggregate == "gmean" else 0.0 for m in ms
+            if m.name not in ("NumQ", "NumRel")}
+    per_query = {qid: (values | zero if qid in absent else values) for qid, values in e.per_query.items()}
+    return replace(e, per_query=per_query, aggregate=aggregate(ms, per_query))
+
+
 def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None = None,
              ties: str = "docid-desc", judged_only: bool = False, trec_eval: str = "9.0.8") -> Evaluation:
     """Evaluate a run against qrels, per query and on average.
@@ -226,7 +252,11 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
     judged_only : bool
         Drop the documents without a grade >= 0 before scoring (trec_eval ``-J``).
     trec_eval : {"9.0.8", "10.0"}
-        Compare scores as float32 (9.0.8, the default) or as doubles (10.0).
+        The version to follow, as ``ranklab evaluate --trec-eval-version``: 9.0.8 (the default)
+        compares scores as float32, cuts IPrec and 11pt at floor(r R + 0.9) and, with
+        ``missing="zero"``, counts a missing query as 0 without scoring it
+        (:func:`counted_as_zero`); 10.0 compares doubles, uses lround(r R) and scores a
+        missing query as an empty ranking.
 
     Examples
     --------
@@ -253,12 +283,15 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
     qrels_ids = _check.query_ids(qrels, "qrels")
     per_query: dict[str, dict[str, float]] = {}
     missing_from_run = []
+    computed = at_trec_eval(ms, trec_eval)
+    absent = []
     for qid, raw_qid in qrels_ids.items():
         judged = qrels[raw_qid]
         if qid in run_ids:
             ranking = run[run_ids[qid]]
         elif missing == "zero":
             ranking = []
+            absent.append(qid)
         else:
             missing_from_run.append(qid)
             continue
@@ -266,10 +299,10 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
             q = prepare(ranking, judged, ties=ties, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
         except (TypeError, ValueError) as err:
             raise type(err)(f"query {qid}: {err}") from None
-        per_query[qid] = {str(m): trace(m, q).value for m in ms}
+        per_query[qid] = {str(m): trace(c, q).value for m, c in zip(ms, computed, strict=True)}
     missing_from_qrels = [q for q in run_ids if q not in qrels_ids]
-    return Evaluation([str(m) for m in ms], aggregate(ms, per_query), per_query,
-                      missing_from_run, missing_from_qrels)
+    e = Evaluation([str(m) for m in ms], aggregate(ms, per_query), per_query, missing_from_run, missing_from_qrels)
+    return counted_as_zero(e, ms, absent, trec_eval)
 
 
 def scores_over_k(measure: str | Measure, ranking, judgments, ks: Iterable[int] | None = None,

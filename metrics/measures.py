@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["Measure", "parse", "parse_many", "FAMILIES", "NAMES", "known_names", "UnknownMeasureError"]
+__all__ = ["Measure", "parse", "parse_many", "at_trec_eval", "FAMILIES", "NAMES", "known_names", "UnknownMeasureError"]
 
 
 class UnknownMeasureError(ValueError):
@@ -61,10 +61,13 @@ INST_MAX_DEPTH = 100_000  # INST lays out every rank up to k
 _DCG = {"dcg": "log2", "ideal": "qrels", "rel": None, "gains": None, "base": 2.0}
 _CHOICES = {
     "dcg": ("log2", "exp-log2", "jarvelin"),
-    "ideal": ("qrels", "ranking"),
+    "ideal": ("qrels", "ranking", "trec_eval"),
     "denominator": ("R", "retrieved", "min(k,R)"),
     "version": ("9.0.8", "10.0"),
+    # an empty ranking (-J left nothing): 0, or trec_eval's 0/0 where no relevant document is needed
+    "empty_ranking": ("zero", "nan"),
     "bound": ("lower", "upper", "residual"),
+    "weights": ("geometric", "cwl"),  # RBP: Moffat & Zobel's, or cwl-eval's normalised over D ranks
 }
 
 
@@ -120,9 +123,10 @@ FAMILIES: dict[str, Family] = {
         _family("Bpref", "binary preference: relevant documents ranked above judged non-relevant ones",
                 "none", _REL),
         _family("IPrec", "interpolated precision at recall level r (max precision at recall >= r)",
-                "recall", {"rel": 1, "version": "9.0.8"}),
+                "recall", {"rel": 1, "version": "9.0.8", "empty_ranking": "zero"}),
         _family("11pt", "11-point interpolated average precision (IPrec at recall 0.0, 0.1, ..., 1.0, "
-                "or at the given levels)", "none", {"rel": 1, "version": "9.0.8", "levels": None}),
+                "or at the given levels)", "none",
+                {"rel": 1, "version": "9.0.8", "levels": None, "empty_ranking": "zero"}),
         _family("NumRet", "number of documents retrieved (up to k)", "optional", {},
                 aggregate="sum", normalised=False),
         _family("NumRel", "number of relevant documents in the judgments (R)", "none", _REL,
@@ -164,7 +168,7 @@ FAMILIES: dict[str, Family] = {
                 aggregate="sum", normalised=False),
         _family("RBP", "rank-biased precision: a user who goes on with probability p after each "
                 "document; (1 - p) times the sum of p^(i-1) over relevant ranks", "optional",
-                {"p": 0.8, "rel": 1, "bound": "lower"}),
+                {"p": 0.8, "rel": 1, "bound": "lower", "weights": "geometric"}),
         _family("ERR", "expected reciprocal rank: a user who stops at rank i, satisfied, with "
                 "probability (2^grade - 1) / 2^max_grade", "optional", {"max_grade": 4, "bound": "lower"}),
         _family("INST", "INST: a user who wants T relevant documents and goes on less the more "
@@ -173,6 +177,13 @@ FAMILIES: dict[str, Family] = {
         _family("alpha_nDCG", "alpha-nDCG: nDCG over subtopics, each repeat of a subtopic worth (1 - alpha) "
                 "times less (judgments per subtopic)", "optional", {"alpha": 0.5, "rel": 1}),
         _family("Judged", "the share of the top k that has a judgment (any grade)", "optional", {}),
+        # trec_eval 10.0's own (metrics.ranking.trec_eval_10), apart from Ranklab's RBP
+        _family("TrecRBP", "trec_eval 10.0's rbp: graded RBP, (1 - p) times the sum of gain_i p^(i-1), "
+                "gains scaled to [0, 1] when one lies outside", "none", {"p": 0.9, "gains": None}),
+        _family("TrecRBPResid", "trec_eval 10.0's rbp_resid: p^n plus (1 - p) times the sum of p^(i-1) over "
+                "the ranks without a grade >= 0 (p = 0.9; 0 when every document is graded)", "none", {}),
+        _family("Unj", "trec_eval 10.0's unj_k: the share of the top k without a grade >= 0, divided by k",
+                "required", {}),
         # trec_eval's preference measures (-R prefs / qrels_prefs; metrics.ranking.preferences)
         *[_family(name, text, "none", **kw) for name, text, kw in _PREFS],
     ]
@@ -517,6 +528,9 @@ NAMES: tuple[Name, ...] = (
     _trec("num_nonrel_judged_ret", "NumNonRelJudgedRet", "num_nonrel_judged_ret"),
     _alias("RBP", "RBP", "RBP(p=0.8)", "RBP(p=0.8,bound='residual')"), _alias("ERR", "ERR", "ERR@10"),
     _alias("INST", "INST", "INST(T=1)"), _alias("Judged", "Judged", "Judged@10"),
+    _alias("TrecRBP", "TrecRBP", "TrecRBP", "TrecRBP(p=0.95)"), _trec("rbp", "TrecRBP", "rbp"),
+    _alias("TrecRBPResid", "TrecRBPResid", "TrecRBPResid"), _trec("rbp_resid", "TrecRBPResid", "rbp_resid"),
+    _alias("Unj", "Unj", "Unj@10"), _trec("unj_{k}", "Unj", "unj_10"),
     _alias("alpha_nDCG", "alpha_nDCG", "alpha_nDCG@10"), _alias("alpha-nDCG", "alpha_nDCG"),
     *[_alias(name, name, name, trec=True) for name, _, _ in _PREFS],
 )
@@ -564,7 +578,7 @@ def known_names() -> list[str]:
     """Every name the parser accepts, as shown in suggestions (each parses).
 
     >>> known_names()[:4], len(known_names())
-    (['P@10', 'precision@10', 'P_10', 'set_P'], 95)
+    (['P@10', 'precision@10', 'P_10', 'set_P'], 102)
     """
     return [example for n in NAMES for example in n.examples]
 
@@ -720,6 +734,19 @@ def _parse_notation(text: str, *, suggest: bool = True) -> Measure:
     if i != len(toks):
         raise ValueError(f"measure {text!r}: unexpected {toks[i][1]!r} at position {toks[i][2] + 1}")
     return _build(family, cutoff, params, text=text)
+
+
+def at_trec_eval(ms: list[Measure], trec_eval: str) -> list[Measure]:
+    """The measures as computed under ``trec_eval=`` (the Python twin of ``--trec-eval-version``):
+    under "10.0" every measure with a ``version`` parameter (IPrec, 11pt) takes 10.0's rule;
+    under "9.0.8" (the default) each keeps its own.
+
+    >>> [str(m) for m in at_trec_eval(parse_many("IPrec@0.4 AP"), "10.0")]
+    ["IPrec(version='10.0')@0.4", 'AP']
+    """
+    if trec_eval == "9.0.8":
+        return list(ms)
+    return [m.with_params(version=trec_eval) if "version" in m.family.params else m for m in ms]
 
 
 def parse_many(text: str | list) -> list[Measure]:

@@ -11,6 +11,7 @@ non-relevant than relevant documents judged.
 from __future__ import annotations
 
 import random
+import re
 from itertools import combinations
 
 import numpy as np
@@ -338,6 +339,17 @@ def test_inconsistent_groups_are_errors_not_crashes():
     cycle = {"q": [("u", "s1", "a", 2), ("u", "s1", "b", 1), ("u", "s2", "b", 2), ("u", "s2", "a", 1)]}
     with pytest.raises(ValueError, match="query q: group 'u': its sub-groups prefer"):
         one(cycle, {"q": ["a"]})  # trec_eval aborts here
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_a_preference_cycle_is_named_by_two_different_documents(n):
+    # sub-group s_i prefers D_i to D_{i+1}; the last closes the cycle back to D0
+    docs = [f"D{i}" for i in range(n)]
+    lines = [line for i in range(n) for line in (("u", f"s{i}", docs[i], 2), ("u", f"s{i}", docs[(i + 1) % n], 1))]
+    with pytest.raises(ValueError) as err:
+        one({"q": lines}, {"q": docs})
+    a, b = re.search(r"prefer '(\w+)' to '(\w+)' and '\2' to '\1'", str(err.value)).groups()
+    assert a != b and {a, b} <= set(docs)
     zero = {"q": [("u", "s1", "a", 0), ("u", "s1", "b", 1), ("u", "s2", "a", 2), ("u", "s2", "c", 1)]}
     with pytest.raises(ValueError, match="document 'a' has both level 0 and a level above 0"):
         one(zero, {"q": ["a"]})

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from ..batch import (
@@ -17,7 +17,7 @@ from ..batch import (
     prepare_batch,
     relstrings,
 )
-from ..core import evaluate
+from ..core import aggregate, counted_as_zero, evaluate
 from ..io import (
     CLI_MAX_BYTES,
     DEDUP,
@@ -32,11 +32,12 @@ from ..io.prefs import read_prefs, read_qrels_prefs
 from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
 from ..io.stream import STREAMABLE, RunStream
 from ..io.subtopics import read_subtopic_qrels
-from ..io.writers import write_csv, write_json, write_table, write_trec
+from ..io.writers import trec_name, write_csv, write_json, write_table, write_trec
+from ..io.zscores import read_zscores, zscore
 from ..measures import Measure, parse_many
 from ..ranking.preferences import PREF_FAMILIES
 from .errors import UsageError
-from .trec_args import expand
+from .trec_args import expand, expand_labelled
 
 # a run larger than this as stored (a compressed or Parquet one counted 5 times its size) is streamed:
 # below it, reading it whole costs at most about 0.8 GB and accepts a run not grouped by query
@@ -56,6 +57,8 @@ examples:
       (diff it against: trec_eval -q -m ndcg_cut.5,10 -m map qrels.txt run.txt)
   ranklab evaluate qrels.txt run.txt -l 2 -M 100 -c -J       trec_eval's -l, -M, -c and -J
   ranklab evaluate qrels.txt run.txt -m all_trec -q         every trec_eval 9.0.8 measure
+  ranklab evaluate qrels.txt run.txt -m all_trec --trec-eval-version 10.0   10.0's (rbp, unj ...)
+  ranklab evaluate qrels.txt run.txt -m map -m P.10 -q -Z zscores.txt        trec_eval's -Z
   ranklab evaluate qrels.txt run.txt -m ndcg.1=3.5,2=7 -m set_F.0.5 -m P
   ranklab evaluate gt.jsonl results.jsonl --id-fields filename,page_number
   ranklab evaluate -R prefs prefs.txt run.txt -m all_prefs -q   trec_eval's preference measures
@@ -63,7 +66,9 @@ examples:
 
 measures: ir_measures notation (P@10, nDCG(dcg='exp-log2')@10, AP(denominator='retrieved'),
 nDCG(gains='1=3.5,2=7')) or trec_eval names and parameters (P_10, ndcg_cut.5,10, map,
-recip_rank, ndcg.1=3.5,2=7, set_F.0.5, 11pt_avg.0.0,0.5,1.0, utility.1,-1,0,0, relstring.20).
+recip_rank, ndcg.1=3.5,2=7, set_F.0.5, 11pt_avg.0.0,0.5,1.0, utility.1,-1,0,0, relstring.20),
+printed under trec_eval's labels (ndcg_1=3.5,2=7, set_F_0.5 ...); trec_eval 10.0's rbp
+(rbp.p=0.95), rbp_resid and unj too (Ranklab's own RBP is another measure).
 A bare trec_eval family gives its default cutoffs (-m P: P_5 ... P_1000; -m recall,
 map_cut, ndcg_cut, relative_P, success, iprec_at_recall, Rprec_mult likewise); the
 nicknames official (the default), all_trec and set give trec_eval 9.0.8's sets; qrels_jg,
@@ -75,7 +80,10 @@ computed, as in trec_eval (default: -m prefs); the run is ordered by score, ties
 ascending (trec_eval orders it so for these measures); -l and -J change nothing.
 Version: --trec-eval-version 9.0.8 (default) compares run scores as float32, so scores
 equal in float32 tie (broken by document id, descending), and IPrec reaches recall r at
-floor(r*R + 0.9) relevant; 10.0 compares doubles and uses lround(r*R).
+floor(r*R + 0.9) relevant; 10.0 compares doubles and uses lround(r*R). With -c, 9.0.8 never
+scores a missing query (it adds 0, and has no -q line); 10.0 scores it as an empty ranking.
+-J: a query left with no judged document prints -nan for iprec_at_recall_0.00 and 11pt_avg,
+as trec_eval (0/0).
 -c -l N: trec_eval's num_rel summary line then counts every grade > 0 in the whole qrels,
 ignoring -l (its per-query lines follow -l); --format trec prints that line as trec_eval
 does, the other formats keep the sum of the per-query values.
@@ -131,6 +139,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="whose conventions to follow where the versions differ: 9.0.8 (default) "
                         "compares scores as float32 and cuts IPrec at floor(r*R + 0.9); 10.0 "
                         "compares doubles and uses lround(r*R)")
+    p.add_argument("-Z", "--zscores", metavar="FILE",
+                   help="trec_eval -Z: print each query's values as z-scores, (value - mean) / stddev, "
+                        "from FILE's 'qid measure mean stddev' lines (-1000000 where FILE has none); "
+                        "the means are of the z-scores")
     p.add_argument("--dedup", choices=DEDUP, default="error",
                    help="a document retrieved twice for one query: error (default, as trec_eval), "
                         "or keep the first, last or highest-scored line")
@@ -209,36 +221,45 @@ class Asked:
     measures: list[Measure]
     runid: bool = False
     relstring: int | None = None
+    # str(measure) -> the label trec_eval prints for it, where that is not its trec_eval name
+    # (a measure given parameters: utility_2,-1,0,0, set_F_0.5, ndcg_1=3.5,2=7 ...)
+    labels: dict[str, str] = field(default_factory=dict)
+    relstring_label: str = "relstring"
 
 
 def asked_from(args) -> Asked:
     """The measures asked for (with -l applied to the binary ones), runid and relstring."""
     texts = args.measure or [DEFAULT_NICKNAME.get(getattr(args, "rel_format", "qrels"), "official")]
-    expanded: list[str] = []
+    expanded: list[tuple[str, str | None]] = []
     asked = Asked([])
     for text in texts:
-        for item in expand(text):
+        for item, label in expand_labelled(text, getattr(args, "trec_eval_version", "9.0.8")):
             if item == "runid":
                 asked.runid = True
             elif isinstance(item, tuple):
                 asked.relstring = item[1]
+                asked.relstring_label = label or "relstring"
             else:
-                expanded.append(item)
+                expanded.append((item, label))
     seen: set[str] = set()
     try:
-        ms = [m for m in parse_many(expanded) if not (str(m) in seen or seen.add(str(m)))] if expanded else []
+        parsed = [(m, label) for item, label in expanded for m in parse_many(item)]
     except (ValueError, TypeError) as err:  # UnknownMeasureError too: a bad -m is bad usage
         raise UsageError(str(err)) from None
+    parsed = [(m, label) for m, label in parsed if not (str(m) in seen or seen.add(str(m)))]
     if args.level is not None:
         if args.level < 1:
             raise UsageError(f"-l must be an integer >= 1, got {args.level}")
-        ms = [m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
-              and not any(k == "rel" for k, _ in m.params) else m for m in ms]
+        parsed = [(m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
+                   and not any(k == "rel" for k, _ in m.params) else m, label) for m, label in parsed]
     if args.depth is not None and args.depth < 1:
         raise UsageError(f"-M must be a positive integer, got {args.depth}")
     if getattr(args, "trec_eval_version", "9.0.8") != "9.0.8":
-        ms = [m.with_params(version=args.trec_eval_version) for m in ms]
-    asked.measures = ms
+        parsed = [(m.with_params(version=args.trec_eval_version), label) for m, label in parsed]
+    if getattr(args, "judged_only", False):  # -J may leave a ranking empty: trec_eval's 0/0 (-nan)
+        parsed = [(m.with_params(empty_ranking="nan"), label) for m, label in parsed]
+    asked.measures = [m for m, _ in parsed]
+    asked.labels = {str(m): label for m, label in parsed if label}
     return asked
 
 
@@ -319,6 +340,8 @@ def use_stream(args) -> bool:
 
 def run(args) -> None:
     asked = asked_from(args)
+    # read first: a bad -Z file fails before a long evaluation, not after
+    args.zscores_table = read_zscores(args.zscores) if getattr(args, "zscores", None) else None
     ms = asked.measures
     prefs_format = args.rel_format in PREF_FORMATS
     if not prefs_format and any(m.name in PREF_FAMILIES for m in ms):
@@ -410,6 +433,14 @@ def run(args) -> None:
 def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=None) -> None:
     """Warnings on stderr, then the values in the chosen format (``in_run``: the run's query ids)."""
     ms = asked.measures
+    absent = absent_queries(judged, in_run) if args.complete else []
+    hidden: set[str] = set()
+    if getattr(args, "trec_eval_version", "9.0.8") == "9.0.8":
+        # 9.0.8's -c: a missing query counts as 0 in the means and has no per-query lines
+        result = counted_as_zero(result, ms, absent)
+        hidden = set(absent)
+    if getattr(args, "zscores_table", None) is not None:
+        result = as_zscores(result, ms, args.zscores_table, in_run, asked.labels)
     notes = warnings(result, judged, in_run, args.complete)
     for line in notes:
         # ids can be megabytes long: a warning stays readable
@@ -425,13 +456,25 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         strings = (relstrings(batch, asked.relstring)
                    if batch is not None and asked.relstring is not None and args.per_query else None)
         write_trec(out, ms, result, args.per_query, tag if asked.runid else None,
-                   relstrings=strings, summary=summary or {})
+                   relstrings=strings, summary={} if getattr(args, "zscores", None) else summary or {},
+                   hidden=hidden, labels=asked.labels, relstring_label=asked.relstring_label,
+                   truncate_counts=bool(getattr(args, "zscores", None)))
     elif args.format == "json":
         write_json(out, result, args.per_query, notes)
     elif args.format == "csv":
         write_csv(out, ms, result, args.per_query)
     else:
         write_table(out, ms, result, args.per_query)
+
+
+def as_zscores(result, ms: list[Measure], table, in_run, labels: dict[str, str]):
+    """trec_eval's -Z: the values of each query in the run as z-scores (metrics.io.zscores),
+    looked up by the name trec_eval prints; the means recomputed over them. num_q is a count of
+    queries, not a value, and stays."""
+    names = {str(m): labels.get(str(m)) or trec_name(m) for m in ms if m.name != "NumQ"}
+    per_query = {qid: ({key: zscore(table, qid, names[key], v) if key in names else v for key, v in values.items()}
+                       if qid in in_run else values) for qid, values in result.per_query.items()}
+    return replace(result, per_query=per_query, aggregate=aggregate(ms, per_query))
 
 
 def _run_spark(args, asked) -> None:
@@ -490,14 +533,19 @@ def _is_jsonl(path: str, fmt: str) -> bool:
     return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
 
 
+def absent_queries(qrels, in_run) -> list[str]:
+    """The judged queries (of ``qrels``, or of a list of judgment groups) missing from the run."""
+    judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
+        q for group in qrels for q in group.queries))
+    return [q for q in judged if q not in in_run]
+
+
 def warnings(result, qrels, in_run, complete: bool) -> list[str]:
     """The evaluation's notes, and with -c the judged queries scored 0. ``qrels``: the judgments,
     or (qrels_jg) a list of them, one per judgment group; ``in_run``: the run's query ids."""
     out = list(result.warnings)
     if complete:
-        judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
-            q for group in qrels for q in group.queries))
-        zero = [q for q in judged if q not in in_run]
+        zero = absent_queries(qrels, in_run)
         if zero:
             shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
             out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "

@@ -22,7 +22,7 @@ import re
 from ..measures import gain_map_text, levels_text, parse
 from .errors import UsageError
 
-__all__ = ["expand", "NICKNAMES", "CUTOFFS"]
+__all__ = ["expand", "expand_labelled", "NICKNAMES", "CUTOFFS"]
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 LEVELS = tuple(i / 10 for i in range(11))
@@ -31,10 +31,16 @@ MULTIPLES = tuple(i / 5 for i in range(1, 11))
 DEFAULTS = {
     "P": CUTOFFS, "recall": CUTOFFS, "map_cut": CUTOFFS, "ndcg_cut": CUTOFFS, "relative_P": CUTOFFS,
     "success": (1, 5, 10), "iprec_at_recall": LEVELS, "Rprec_mult": MULTIPLES,
-    "P_avgjg": CUTOFFS, "Rprec_mult_avgjg": MULTIPLES,
+    "P_avgjg": CUTOFFS, "Rprec_mult_avgjg": MULTIPLES, "unj": (5, 10, 20),
 }
 FLOAT_NAMES = {"iprec_at_recall", "Rprec_mult", "Rprec_mult_avgjg"}  # their values print as %.2f (iprec_at_recall_0.50)
 GAIN_FAMILIES = {"ndcg": "nDCG", "ndcg_rel": "nDCG_rel", "Rndcg": "Rndcg", "G": "G"}
+
+# trec_eval 10.0's all_trec (its measures.c): 9.0.8's, with unj, rbp and rbp_resid after recall
+ALL_TREC_10 = ("runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall "
+               "P relstring recall unj rbp rbp_resid infAP gm_bpref utility 11pt_avg ndcg relative_P Rprec_mult "
+               "success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall set_relative_P set_map set_F "
+               "num_nonrel_judged_ret").split()
 
 # trec_eval 9.0.8's nicknames (its measures.c), in its order
 NICKNAMES = {
@@ -59,27 +65,51 @@ _PARAMS = re.compile(r"^([A-Za-z_0-9]+?)\.(.+)$")
 _NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)$")
 
 
-def expand(text: str) -> list:
+def expand(text: str, version: str = "9.0.8") -> list:
     """One ``-m`` argument as measure strings (``('relstring', N)`` and ``'runid'`` as they are)."""
+    return [item for item, _ in expand_labelled(text, version)]
+
+
+def expand_labelled(text: str, version: str = "9.0.8") -> list[tuple]:
+    """One ``-m`` argument as (measure string, the label trec_eval prints or None) pairs.
+
+    trec_eval prints a measure given parameters (utility, set_F, 11pt_avg, relstring and the
+    gain maps of ndcg, ndcg_rel, Rndcg and G) as its name, '_' and the parameters as typed:
+
+    >>> expand_labelled("set_F.0.5"), expand_labelled("P.5")
+    ([('F1(beta=0.5)', 'set_F_0.5')], [('P_5', None)])
+    """
     text = text.strip()
     if text in NICKNAMES:
         out: list = []
-        for name in NICKNAMES[text]:
-            out += expand(name)
+        for name in (ALL_TREC_10 if text == "all_trec" and version != "9.0.8" else NICKNAMES[text]):
+            out += expand_labelled(name, version)
         return out
     if text == "runid":
-        return ["runid"]
+        return [("runid", None)]
     if text == "relstring":
-        return [("relstring", 10)]
+        return [(("relstring", 10), None)]
     if text in DEFAULTS:
-        return _values(text, [str(v) for v in DEFAULTS[text]])
+        return [(v, None) for v in _values(text, [str(v) for v in DEFAULTS[text]], text)]
     m = _PARAMS.match(text)
     if not m or "(" in text or "@" in text or _is_measure(text):  # iprec_at_recall_0.50 is a name
-        return [text]
+        return [(text, None)]
     name, params = m.group(1), m.group(2)
+    label = f"{name}_{params}"
+    if name == "rbp" and "=" in params:  # trec_eval 10.0: p=0.95 and grade=gain pairs
+        pairs = [part.partition("=") for part in params.split(",")]
+        p = [value.strip() for key, _, value in pairs if key.strip() == "p"]
+        if p and not _NUMBER.match(p[-1]):
+            raise UsageError(f"-m {text[:60]!r}: p must be a number between 0 and 1, got {p[-1][:40]!r}")
+        levels = ",".join(f"{key}={value}" for key, _, value in pairs if key.strip() != "p")
+        try:
+            inner = ([f"p={float(p[-1])!r}"] if p else []) + ([f"gains='{gain_map_text(levels, text)}'"] if levels else [])
+        except ValueError as err:
+            raise UsageError(f"-m {text[:60]!r}: {err}") from None
+        return [(f"TrecRBP({','.join(inner)})", label)]
     if name in GAIN_FAMILIES and "=" in params:
         try:
-            return [f"{GAIN_FAMILIES[name]}(gains='{gain_map_text(params, text)}')"]
+            return [(f"{GAIN_FAMILIES[name]}(gains='{gain_map_text(params, text)}')", label)]
         except ValueError as err:
             raise UsageError(str(err)) from None
     values = [v.strip() for v in params.split(",")]
@@ -88,25 +118,25 @@ def expand(text: str) -> list:
     if not all(_NUMBER.match(v) for v in values):
         raise UsageError(f"-m {text[:60]!r}: parameters must be numbers separated by commas")
     if name == "set_F":
-        return [f"F1(beta={_single(text, values)})"]
+        return [(f"F1(beta={_single(text, values)})", label)]
     if name == "11pt_avg":
         try:
-            return [f"11pt(levels='{levels_text(','.join(values), text)}')"]
+            return [(f"11pt(levels='{levels_text(','.join(values), text)}')", label)]
         except ValueError as err:
             raise UsageError(str(err)) from None
     if name == "relstring":
         length = _single(text, values)
         if not re.fullmatch(r"\d{1,6}", length):
             raise UsageError(f"-m {text!r}: relstring's length must be an integer from 0 to 999999")
-        return [("relstring", int(length))]
+        return [(("relstring", int(length)), label)]
     if name == "utility":
         if len(values) != 4:
             raise UsageError(f"-m {text!r}: utility takes 4 coefficients (a, b, c, d), got {len(values)}")
         if float(values[3]) != 0:
             raise UsageError(f"-m {text!r}: utility's fourth coefficient needs the collection size "
                              "(trec_eval -N), which Ranklab does not take; use 0")
-        return [f"Utility(a={values[0]},b={values[1]},c={values[2]})"]
-    return _values(name.rstrip("_"), values)
+        return [(f"Utility(a={values[0]},b={values[1]},c={values[2]})", label)]
+    return [(v, None) for v in _values(name.rstrip("_"), values, text)]
 
 
 def _is_measure(text: str) -> bool:
@@ -123,7 +153,18 @@ def _single(text: str, values: list[str]) -> str:
     return values[0]
 
 
-def _values(name: str, values: list[str]) -> list[str]:
+def _values(name: str, values: list[str], text: str) -> list[str]:
+    """One name per cutoff, as trec_eval names them: %3.2f for the recall levels and multiples of R;
+    the integer part for the others (its str_to_long reads ``ndcg_cut.2.5`` as ``ndcg_cut_2``),
+    in increasing order, a duplicate or a cutoff below 1 being an error."""
     if name in FLOAT_NAMES:
         return [f"{name}_{float(v):.2f}" for v in values]
-    return [f"{name}_{v}" for v in values]
+    if name not in DEFAULTS:
+        return [f"{name}_{v}" for v in values]
+    leading = [re.match(r"-?\d+", v) for v in values]  # str_to_long: the leading integer, else 0
+    cutoffs = sorted(int(m.group()) if m else 0 for m in leading)
+    if cutoffs[0] < 1:
+        raise UsageError(f"-m {text[:60]!r}: a cutoff must be at least 1 (trec_eval reads each value's integer part)")
+    if len(set(cutoffs)) < len(cutoffs):
+        raise UsageError(f"-m {text[:60]!r}: duplicate cutoffs (trec_eval reads each value's integer part)")
+    return [f"{name}_{c}" for c in cutoffs]

@@ -31,7 +31,12 @@ TREC_ORDER = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_
               "num_nonrel_judged_ret", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
               "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
               "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
-              "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap"]
+              "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap", "rbp", "rbp_resid", "unj"]
+
+
+# printed in the summary only: trec_eval's num_q, and gm_map and gm_bpref (their per-query
+# values are logs, which its te_print_single_meas_empty never prints)
+SUMMARY_ONLY = ("NumQ", "GMAP", "GMBpref")
 
 
 def trec_name(m: Measure) -> str:
@@ -50,7 +55,12 @@ def _order_key(m: Measure) -> tuple:
 def _value(m: Measure, v: float) -> str:
     if m.family.aggregate == "sum":
         return str(int(round(v)))
-    return f"{v:6.4f}"
+    return _decimal(v)
+
+
+def _decimal(v: float) -> str:
+    """``%6.4f``, with a NaN as trec_eval's C library prints 0.0 / 0.0: ``  -nan``."""
+    return "  -nan" if v != v else f"{v:6.4f}"
 
 
 def _byte_order(qid: str) -> bytes:
@@ -58,34 +68,49 @@ def _byte_order(qid: str) -> bytes:
 
 
 def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None, *,
-               relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None) -> None:
+               relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None,
+               hidden=frozenset(), labels: dict[str, str] | None = None,
+               relstring_label: str = "relstring", truncate_counts: bool = False) -> None:
     """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order.
 
     ``relstrings`` (qid -> text) are printed per query as trec_eval's ``relstring``, after P;
-    ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``).
+    ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``); the queries
+    in ``hidden`` get no per-query lines (9.0.8's ``-c`` never scores a query missing from the run);
+    ``labels`` (canonical measure -> text) replace the names of measures given parameters, as
+    trec_eval prints them (``utility_2,-1,0,0``); ``truncate_counts`` prints a count's integer part
+    (trec_eval's ``%ld`` of a z-score under ``-Z``) instead of rounding it.
     """
+    whole = int if truncate_counts else (lambda v: int(round(v)))
+    labels = labels or {}
+
+    def name(m: Measure) -> str:
+        return labels.get(str(m)) or trec_name(m)
+
     ordered = sorted(ms, key=_order_key)
     if per_query:
-        # trec_eval prints num_q only in the summary
-        shown = [(f"{trec_name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered if m.name != "NumQ"]
+        shown = [(f"{name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered
+                 if m.name not in SUMMARY_ONLY]
         if relstrings is not None:
-            at = sum(1 for m in ordered if m.name != "NumQ" and _order_key(m) <= (TREC_ORDER.index("relstring"), 0.0))
-            shown.insert(at, (f"{'relstring':<22}\t", None, False))
+            at = sum(1 for m in ordered if m.name not in SUMMARY_ONLY and _order_key(m) <= (TREC_ORDER.index("relstring"), 0.0))
+            shown.insert(at, (f"{relstring_label:<22}\t", None, False))
         lines = []
         for qid in sorted(result.per_query, key=_byte_order):
+            if qid in hidden:
+                continue
             values = result.per_query[qid]
             for head, key, count in shown:
                 if key is None:
                     lines.append(f"{head}{qid}\t'{relstrings.get(qid, '')}'\n")
                     continue
                 v = values[key]
-                lines.append(f"{head}{qid}\t{int(round(v)) if count else format(v, '6.4f')}\n")
+                lines.append(f"{head}{qid}\t{whole(v) if count else _decimal(v)}\n")
         out.write("".join(lines))
     if tag is not None:
         out.write(f"{'runid':<22}\tall\t{tag}\n")
     summary = summary or {}
     for m in ordered:
-        out.write(f"{trec_name(m):<22}\tall\t{_value(m, summary.get(str(m), result.aggregate[str(m)]))}\n")
+        v = summary.get(str(m), result.aggregate[str(m)])
+        out.write(f"{name(m):<22}\tall\t{whole(v) if m.family.aggregate == 'sum' else _value(m, v)}\n")
 
 
 def write_csv(out, ms, result, per_query: bool) -> None:
@@ -116,6 +141,12 @@ def write_json(out, result, per_query: bool, warnings: list[str]) -> None:
     """``{"aggregate": ..., "per_query": ..., "warnings": [...]}`` (per-query values only when
     ``per_query``). One-shot ``json.dumps`` without indent for the per-query form: only that
     uses json's C encoder, ten times faster on 10,000 queries' worth of values."""
-    out.write(json.dumps({"aggregate": result.aggregate, "per_query": result.per_query if per_query else {},
-                          "warnings": list(warnings)}, indent=None if per_query else 2))
+    rows = result.per_query if per_query else {}
+    aggregate = result.aggregate
+    if any(v != v for v in aggregate.values()) or any(v != v for r in rows.values() for v in r.values()):
+        # trec_eval's 0/0 (-J, an empty ranking) is NaN, which JSON cannot hold: null
+        aggregate = {k: None if v != v else v for k, v in aggregate.items()}
+        rows = {q: {k: None if v != v else v for k, v in r.items()} for q, r in rows.items()}
+    out.write(json.dumps({"aggregate": aggregate, "per_query": rows, "warnings": list(warnings)},
+                         indent=None if per_query else 2, allow_nan=False))
     out.write("\n")

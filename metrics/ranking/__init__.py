@@ -13,6 +13,7 @@ from . import (
     reciprocal_rank,
     rprec_bpref,
     set_counts,
+    trec_eval_10,
     user_models,
 )
 from ._query import Query, ratio
@@ -32,6 +33,7 @@ KERNELS = {
     "AP_avgjg": judgment_groups, "P_avgjg": judgment_groups, "RprecMult_avgjg": judgment_groups,
     "RBP": user_models, "ERR": user_models, "INST": user_models, "Judged": user_models,
     "alpha_nDCG": diversity,
+    "TrecRBP": trec_eval_10, "TrecRBPResid": trec_eval_10, "Unj": trec_eval_10,
     **dict.fromkeys(preferences.PREF_FAMILIES, preferences),
 }
 

@@ -129,9 +129,96 @@ def discounts(n: int, dcg: str, base: float = 2) -> np.ndarray:
     return discount(np.arange(1, n + 1, dtype=np.float64), dcg, base)
 
 
+def _glibc_merge_sort(items: list, compare) -> list:
+    """glibc's qsort (a top-down merge sort, first half n // 2) with a C comparator, so an
+    inconsistent comparator gives the order trec_eval gets."""
+    if len(items) <= 1:
+        return list(items)
+    half = len(items) // 2
+    left, right = _glibc_merge_sort(items[:half], compare), _glibc_merge_sort(items[half:], compare)
+    out, i, j = [], 0, 0
+    while i < len(left) and j < len(right):
+        if compare(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
+def trec_eval_ideal_levels(counts, gains_text: str | None) -> list[tuple[int, float]]:
+    """The ideal list as trec_eval builds it: (grade, gain) per ideal rank, best first.
+
+    ``counts[i]``: the judged documents graded i (i >= 0). trec_eval sorts its gain levels with
+    ``comp_rel_gain``, which returns the difference of two gains as an int: gains less than 1
+    apart compare equal and keep their place, so the ideal may start with a worse level, and it
+    stops at the first level whose gain is not positive. Gain-map levels come first, ascending
+    (trec_eval takes them in command-line order), then the grades the map does not name.
+
+    Gains 0.5 for grade 1, 0 for grade 0: 0.5 - 0 truncates to 0, grade 0 stays last and is
+    walked first; its gain is 0, so the ideal is empty (trec_eval's ndcg.1=0.5 prints 0):
+
+    >>> trec_eval_ideal_levels([1, 1], "1=0.5"), trec_eval_ideal_levels([1, 1], "1=2")
+    ([], [(1, 2.0)])
+    """
+    table = [[level, gain, 0] for level, gain in gain_map(gains_text).items()]
+    for level, count in enumerate(counts):
+        row = next((r for r in table if r[0] == level), None)
+        if row is None:
+            table.append([level, float(level), int(count)])
+        else:
+            row[2] = int(count)
+    table = _glibc_merge_sort(table, lambda a, b: int(a[1] - b[1]))  # C: (int)(gain1 - gain2)
+    out: list[tuple[int, float]] = []
+    cur = len(table) - 1
+    gain = table[cur][1] if cur >= 0 else 0.0
+    at_level = 0
+    while gain > 0:  # m_ndcg.c's walk down the sorted levels
+        at_level += 1
+        while cur >= 0 and at_level > table[cur][2]:
+            at_level, cur = 1, cur - 1
+            gain = table[cur][1] if cur >= 0 else 0.0
+        if gain > 0:
+            out.append((table[cur][0], gain))
+    return out
+
+
+def trec_eval_idcg(qrels_q: np.ndarray, qrels_grade: np.ndarray, size: int, k: int | None, dcg: str,
+                   base: float, gains_text: str | None) -> np.ndarray:
+    """Each query's ideal DCG (@k) with :func:`trec_eval_ideal_levels`'s ideal, for the batch
+    path (``qrels_q``: query codes 0..size-1). A loop over queries: a convention asked for by
+    name, not the fast path."""
+    out = np.zeros(size)
+    judged = qrels_grade >= 0
+    q, grade = qrels_q[judged], qrels_grade[judged]
+    order = np.argsort(q, kind="stable")
+    q, grade = q[order], grade[order]
+    bounds = np.searchsorted(q, np.arange(size + 1))
+    for i in range(size):
+        counts = np.bincount(grade[bounds[i]:bounds[i + 1]]).tolist()
+        gains = np.asarray([g for _, g in trec_eval_ideal_levels(counts, gains_text)][:k], dtype=np.float64)
+        if gains.size:
+            out[i] = float(np.sum(gains / discount(np.arange(1, gains.size + 1, dtype=np.float64), dcg, base)))
+    return out
+
+
 def ideal_order(m, q: Query) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Documents, grades and gains of the ideal ordering (positive gains only, best first)."""
     dcg, rel = m["dcg"], m["rel"]
+    if m["ideal"] == "trec_eval":
+        grades = q.all_grades
+        counts = np.bincount(grades[grades >= 0]) if (grades >= 0).any() else np.zeros(0, np.int64)
+        walk = trec_eval_ideal_levels(counts.tolist(), m["gains"])
+        docs_of = {}
+        for d, g in q.judgments.items():
+            docs_of.setdefault(g, []).append(d)
+        taken = {g: 0 for g in docs_of}
+        docs = []
+        for level, _ in walk:
+            docs.append(docs_of[level][taken[level]])
+            taken[level] += 1
+        return docs, np.array([lv for lv, _ in walk], np.int64), np.array([g for _, g in walk], np.float64)
     if m["ideal"] == "qrels":
         docs = list(q.judgments)
         grades = q.all_grades

@@ -101,9 +101,10 @@ def trace(m, q: Query) -> Explanation:
     cols = base_columns(q, n, rel)
     R = q.num_rel(rel)
     grades, judged = q.grades[:n], q.judged[:n]
-    pooled_unjudged = judged & (grades == -1)
+    # every negative grade is pooled but unjudged (trec_eval's form_res_rels); rel >= 1
+    pooled_unjudged = judged & (grades < 0)
     nonrel = judged & (grades >= 0) & (grades < rel)
-    relevant = judged & ~pooled_unjudged & ~nonrel & (grades != -2)
+    relevant = judged & (grades >= rel)
     r_above = np.cumsum(relevant) - relevant
     u_above = np.cumsum(nonrel) - nonrel
     p_above = np.cumsum(pooled_unjudged) - pooled_unjudged

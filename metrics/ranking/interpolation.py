@@ -63,6 +63,8 @@ def trace(m, q: Query) -> Explanation:
 
     def at(level: float) -> float:
         c = needed_hits(level, R, version)
+        if n == 0 and c == 0 and m["empty_ranking"] == "nan":
+            return float("nan")  # trec_eval: precision 0/0 at the levels that need no hit
         if R == 0 or n == 0 or c > total_hits:
             return 0.0
         start = hit_ranks[c - 1] if c > 0 else 0
@@ -78,7 +80,7 @@ def trace(m, q: Query) -> Explanation:
         return Explanation(str(m), value, cols, formula, DEFINITIONS["IPrec"], {"R": R, "needed_hits": c})
     levels = levels_of(m)
     points = [at(level) for level in levels]
-    value = sum(points) / len(levels)
+    value = sum(reversed(points)) / len(levels)  # trec_eval adds from the last level down
     formula = (rf"\mathrm{{11pt}} = \frac{{1}}{{{len(levels)}}}\left({join_terms(points, num, limit=11)}\right)"
                rf" = {num(value)}")
     summary = {"R": R, "levels": list(levels), "iprec": points}

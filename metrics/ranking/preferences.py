@@ -178,7 +178,9 @@ def _group(name: str, lines: list[Pref], position: dict[str, int], njr: int, whe
             lv = np.asarray([p.level for p in sub])
             prefer[np.ix_(ids, ids)] |= lv[:, None] > lv[None, :]
         _close(prefer)
-        clash = np.argwhere(prefer & prefer.T)
+        # two different documents each preferred to the other (the closure also marks each document
+        # of a cycle as preferred to itself: naming that pair would say 'D1' to 'D1')
+        clash = np.argwhere(prefer & prefer.T & ~np.eye(m, dtype=bool))
         if clash.size:
             docs = sorted(position, key=position.__getitem__)
             a, b = (docs[pos[k]] for k in clash[0])

@@ -77,7 +77,7 @@ def trace(m, q: Query) -> Explanation:
     hits = int(cols["hits"][-1]) if n else 0
     summary = {"R": R, "hits": hits, "retrieved": n}
     if m.name == "SetAP":
-        value = ratio(hits, n) * ratio(hits, R)
+        value = ratio(hits * hits, n * R)  # one division, as trec_eval: the same last digit
         formula = rf"{lhs} = {frac(hits, n)} \cdot {frac(hits, R)} = {num(value)}"
     elif m.name == "RelP":
         k = n if m.cutoff is None else m.cutoff

@@ -7,7 +7,9 @@ user's attention that rank i gets (the W_i sum to 1), and the measure is the exp
 per document read, sum of W_i g_i.
 
 ``RBP(p=0.8)`` (Moffat & Zobel 2008): C_i = p, so W_i = (1 - p) p^(i-1) and
-RBP = (1 - p) sum of p^(i-1) rel_i, relevant meaning grade >= ``rel``. Unjudged documents count
+RBP = (1 - p) sum of p^(i-1) rel_i, relevant meaning grade >= ``rel``. ``weights='cwl'``
+divides every W_i by 1 - p^D, as cwl-eval does over its D = 1000 ranks (or the cutoff), so
+that they sum to 1 there (a factor 1.00004 at p = 0.99). Unjudged documents count
 as non-relevant, so RBP is a lower bound; the *residual* is the weight that unjudged
 documents and the ranks past the end (or past the cutoff) could still add,
 sum of W_i over unjudged i plus p^d (d = the depth looked at). ``bound='upper'`` gives
@@ -63,6 +65,22 @@ def rbp_weight(rank, p: float):
     """
     out = (1.0 - p) * np.power(p, np.asarray(rank, dtype=np.float64) - 1.0)
     return out if out.ndim else float(out)
+
+
+def rbp_weights(rank, p: float, weights: str = "geometric", cutoff: int | None = None):
+    """RBP's W_i under ``weights``: 'geometric' (Moffat & Zobel), :func:`rbp_weight`; 'cwl'
+    (cwl-eval), the same divided by 1 - p^D so that the first D ranks share all the attention
+    (D = 1000, or the cutoff), 0 past rank D.
+
+    >>> round(rbp_weights(1, 0.5, "cwl", 2), 4), rbp_weights(3, 0.5, "cwl", 2)  # 0.5 / (1 - 0.25)
+    (0.6667, 0.0)
+    """
+    out = rbp_weight(rank, p)
+    if weights == "cwl":
+        depth = INST_DEPTH if cutoff is None else cutoff
+        out = np.where(np.asarray(rank) <= depth, np.asarray(out) / (1.0 - p ** depth), 0.0)
+        return out if out.ndim else float(out)
+    return out
 
 
 def err_stop(grade, max_grade: int):
@@ -152,7 +170,7 @@ def _rbp(m, q: Query) -> Explanation:
     n = q.depth(m.cutoff)
     cols = base_columns(q, n, rel)
     ranks = np.arange(1, n + 1)
-    weight = rbp_weight(ranks, p) if n else np.zeros(0)
+    weight = rbp_weights(ranks, p, m["weights"], m.cutoff) if n else np.zeros(0)
     relevant = np.asarray(cols["relevant"], dtype=np.float64)  # a chance under ties='average'
     judged = q.averaged(q.judged.astype(np.float64))[:n]
     contrib = relevant * weight
@@ -163,7 +181,11 @@ def _rbp(m, q: Query) -> Explanation:
     cols["rbp"] = np.cumsum(contrib).tolist()
     lower = float(contrib.sum())
     unjudged = float((weight * (1.0 - judged)).sum())
-    tail = float(p ** n)
+    if m["weights"] == "cwl":  # the ranks n+1..D of the D that share the attention
+        depth = INST_DEPTH if m.cutoff is None else m.cutoff
+        tail = float((p ** min(n, depth) - p ** depth) / (1.0 - p ** depth))
+    else:
+        tail = float(p ** n)
     residual = unjudged + tail
     upper = lower + residual
     value = bounded(lower, upper, bound)
@@ -173,10 +195,13 @@ def _rbp(m, q: Query) -> Explanation:
     def power(r: int, share: float) -> str:
         return f"{pp}^{{{r - 1}}}" if share == 1 else rf"{num(share)} \cdot {pp}^{{{r - 1}}}"
     terms = join_terms(hit_ranks, lambda r: power(r, relevant[r - 1]))
-    lines = [rf"\mathrm{{RBP}} &= (1 - {pp})\left({terms}\right) = {num(lower)}"]
+    front = (rf"\frac{{1 - {pp}}}{{1 - {pp}^{{{INST_DEPTH if m.cutoff is None else m.cutoff}}}}}"
+             if m["weights"] == "cwl" else rf"(1 - {pp})")
+    lines = [rf"\mathrm{{RBP}} &= {front}\left({terms}\right) = {num(lower)}"]
     miss = ranks[judged < 1].tolist()
     miss_terms = join_terms(miss, lambda r: power(r, 1.0 - judged[r - 1]))
-    lines.append(rf"\text{{residual}} &= (1 - {pp})\left({miss_terms}\right) + {pp}^{{{n}}} = {num(residual)}")
+    tail_tex = num(tail) if m["weights"] == "cwl" else f"{pp}^{{{n}}}"
+    lines.append(rf"\text{{residual}} &= {front}\left({miss_terms}\right) + {tail_tex} = {num(residual)}")
     if bound == "upper":
         lines.append(rf"{lhs} &= {num(lower)} + {num(residual)} = {num(value)}")
     elif bound == "residual":

@@ -52,7 +52,7 @@ import pyarrow.compute as pc
 
 from .. import _check
 from ..batch import measure_columns, prepare_batch
-from ..core import MISSING, Evaluation, aggregate
+from ..core import MISSING, Evaluation, aggregate, counted_as_zero
 from ..io.dedup import DEDUP
 from ..io.keys import duplicate_groups, take
 from ..io.model import Qrels, Run
@@ -277,7 +277,7 @@ def evaluate_bucket(run: pa.Table, qrels: pa.Table, *, measures: Sequence[str], 
         b = prepare_batch(judged, ranked, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
     except (ValueError, TypeError) as err:  # a document judged twice ...
         return _problem(n, str(err))
-    columns = measure_columns(ms, b)
+    columns = measure_columns(ms, b, trec_eval)
     qrels_first = _first_row(codes, qrels.column(ROW).to_numpy(), len(queries))
     run_rows = run.column(ROW).to_numpy() if ROW in run.column_names else None
     run_first = _first_row(run_codes, run_rows, len(run_queries))
@@ -416,7 +416,23 @@ def evaluate(qrels_df, run_df, measures, *, missing: str = "skip", depth: int | 
     table = out.toArrow()
     _raise_problem(table, qrels, run)
     result, zero = _gathered(table, ms)
+    if zero and trec_eval == "9.0.8":
+        result = counted_as_zero(result, ms, zero, trec_eval)
+        table = _with_values(table, result, ms)
     return SparkEvaluation(result, zero, spark, table)
+
+
+def _with_values(table: pa.Table, result: Evaluation, ms: list[Measure]) -> pa.Table:
+    """The per-query rows of ``table`` holding ``result``'s values (9.0.8's -c rewrites the
+    queries missing from the run), so the per_query DataFrame says what the result says."""
+    qids = table.column("qid").to_pylist()
+    rows = [i for i, q in enumerate(qids) if q in result.per_query]
+    for i, m in enumerate(ms):
+        values = table.column(f"v{i}").to_pylist()
+        for r in rows:
+            values[r] = result.per_query[qids[r]][str(m)]
+        table = table.set_column(table.schema.get_field_index(f"v{i}"), f"v{i}", pa.array(values, pa.float64()))
+    return table
 
 
 def _bucket_task(run: pa.Table, qrels: pa.Table, **args) -> pa.Table:

@@ -119,6 +119,20 @@ def _rel_levels(prep: Prepared, m: Measure) -> tuple[Option, ...]:
     return (first, *[_o(str(r), f"grade >= {r} relevant (-l {r})", measure={"rel": r}) for r in levels])
 
 
+_IDEALS = (
+    _o("qrels", "ideal ordering of every judged document (trec_eval)", measure={"ideal": "qrels"}),
+    _o("ranking", "ideal ordering of the retrieved documents only (sklearn ndcg_score)",
+       measure={"ideal": "ranking"}, mistake="ideal_from_ranking"),
+)
+_IDEAL_TRUNCATED = _o("trec_eval", "ideal ordered as trec_eval's comp_rel_gain sorts the gain map: gains less "
+                      "than 1 apart compare equal (its truncating comparison)", measure={"ideal": "trec_eval"})
+
+
+def _ideals(prep: Prepared, m: Measure) -> tuple[Option, ...]:
+    # only a gain map with fractional gains can make trec_eval's comparison differ
+    return (*_IDEALS, _IDEAL_TRUNCATED) if m["gains"] is not None else _IDEALS
+
+
 def _depths(prep: Prepared, m: Measure) -> tuple[Option, ...]:
     longest = prep.longest
     candidates = sorted({k for k in (5, 10, 20, 100, 1000, m.cutoff) if isinstance(k, int) and k < longest})
@@ -149,11 +163,15 @@ CONVENTIONS: tuple[Convention, ...] = (
         _o("gdeval", "gdeval.pl: gain 2^grade - 1, and queries without a relevant document left out of "
                      "the mean", measure={"dcg": "exp-log2"}, transform={"no_relevant": "skip"}, mistake="exp_gain"),
     ), families=_DCG, source="OpenNIR#14"),
-    Convention("ideal", "ideal list", (
-        _o("qrels", "ideal ordering of every judged document (trec_eval)", measure={"ideal": "qrels"}),
-        _o("ranking", "ideal ordering of the retrieved documents only (sklearn ndcg_score)",
-           measure={"ideal": "ranking"}, mistake="ideal_from_ranking"),
-    ), families=("IDCG", "nDCG"), source="pytrec_eval#51"),
+    Convention("ideal", "ideal list", _IDEALS, families=("IDCG", "nDCG"), source="pytrec_eval#51", values=_ideals),
+    Convention("recall_cut", "recall level reached", (
+        _o("9.0.8", "at floor(r R + 0.9) relevant documents (trec_eval 9.0.8, pytrec_eval)"),
+        _o("10.0", "at lround(r R) relevant documents (trec_eval 10.0)", measure={"version": "10.0"}),
+    ), families=("IPrec", "11pt"), source="trec_eval 10.0 m_iprec_at_recall.c"),
+    Convention("rbp_weights", "RBP weights", (
+        _o("geometric", "(1 - p) p^(i-1), Moffat & Zobel"),
+        _o("cwl", "normalised over 1,000 ranks or k, as cwl-eval", measure={"weights": "cwl"}),
+    ), families=("RBP",), source="cwl-eval"),
     Convention("denominator", "AP denominator", (
         _o("R", "divided by R, every relevant document judged (trec_eval)", measure={"denominator": "R"}),
         _o("retrieved", "divided by the relevant documents retrieved (sklearn, torchmetrics, haystack)",

@@ -201,3 +201,24 @@ def test_a_million_line_run_equals_the_single_machine_path(spark, tmp_path):
                    read_run_df(spark, str(tmp_path / "run.parquet")), measures, missing="zero")
     same(got, local)
     assert len(got.result.per_query) == 2050 and len(got.zero_scored) == 50
+
+
+def test_a_grade_of_minus_two_is_pooled_not_absent(spark):
+    """trec_eval prints infAP 0.7500 here (d3, graded -2, is in the pool but unjudged)."""
+    from metrics.spark import evaluate
+    qrels = qrels_df(spark, [("a", "d1", 1), ("a", "d3", -2), ("a", "d5", 0)])
+    run = run_df(spark, [("a", "d3", 9), ("a", "d1", 5)])
+    assert evaluate(qrels, run, ["infAP"]).result.per_query == {"a": {"infAP": pytest.approx(0.75, abs=1e-12)}}
+
+
+def test_complete_in_9_0_8_counts_a_missing_query_as_zero(spark):
+    """trec_eval 9.0.8 -c: query b, missing from the run, adds 0 (not Utility's -c*R = -1)."""
+    from metrics.spark import evaluate
+    qrels = qrels_df(spark, [("a", "d1", 1), ("b", "e1", 1)])
+    run = run_df(spark, [("a", "d1", 1)])
+    got = evaluate(qrels, run, ["Utility(c=-1)"], missing="zero")
+    assert got.result.aggregate == {"Utility(c=-1)": 0.5}
+    rows = {r["qid"]: r["Utility(c=-1)"] for r in got.per_query.collect()}
+    assert rows == {"a": 1.0, "b": 0.0}
+    assert evaluate(qrels, run, ["Utility(c=-1)"], missing="zero", trec_eval="10.0").result.aggregate == {
+        "Utility(c=-1)": 0.0}
