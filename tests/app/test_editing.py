@@ -153,8 +153,8 @@ def _with_tray():
 
 
 def test_a_move_in_the_ranking_keeps_the_trays_grid_and_its_edit():
-    # the tray's grid is built again in the browser only when its own rows changed (a move
-    # in the ranking cost it a rebuild, benchmarks/README.md); the ranking's grid starts afresh
+    # the tray's grid is built again in the browser only when its own rows changed (else every move
+    # in the ranking would rebuild it); the ranking's grid starts afresh
     app = _with_tray()
     edit(app, edited_rows={0: {"grade": "3"}}, name="tray")
     assert not errors(app)
