@@ -1,6 +1,6 @@
 """How hard the randomised tests try, in one place.
 
-Two tiers share one suite (README, "Running the tests"):
+Two tiers share one suite (docs/contributing.md, "Running the tests"):
 
 - the full tier (`make test-all`, and CI) runs every randomised test at full strength: the
   Hypothesis profile ``ci`` and every seeded fuzz loop at its written count;

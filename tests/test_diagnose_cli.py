@@ -182,7 +182,7 @@ def test_fuzz_through_the_command(files, capsys):
 
 
 def test_readme_worked_example_is_sklearns_number_and_real_output(capsys):
-    # 0.5380 in the README is scikit-learn's ndcg_score(k=10) averaged over the sample's queries
+    # 0.5380 in docs/command-line.md is scikit-learn's ndcg_score(k=10) averaged over the sample's queries
     # (read by the test's own parser); the output shown there is what the command prints
     from pathlib import Path
 
@@ -197,7 +197,7 @@ def test_readme_worked_example_is_sklearns_number_and_real_output(capsys):
     values = [ndcg_score(np.array([[qrels[q].get(d, 0) for d in docs]]), np.array([list(docs.values())]), k=10)
               for q, docs in run.items() if q in qrels]
     assert f"{sum(values) / len(values):.4f}" == "0.5380"
-    readme = (root / "README.md").read_text()
+    readme = (root / "docs/command-line.md").read_text()
     assert main(["diagnose", str(root / "assets/collection/qrels.txt"), str(root / "assets/collection/run_bm25.txt"),
                  "-m", "nDCG@10", "--theirs", "0.5380"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -223,7 +223,7 @@ def test_readme_ap_example_is_sklearns_number_and_real_output(capsys):
     assert main(["diagnose", str(root / "assets/collection/qrels.txt"), str(root / "assets/collection/run_bm25.txt"),
                  "-m", "AP", "--theirs", "0.5796"]) == 0
     out = capsys.readouterr().out.splitlines()
-    readme = (root / "README.md").read_text()
+    readme = (root / "docs/command-line.md").read_text()
     # reproduced: sklearn's denominator (relevant retrieved) and its tie groups counted at once
     assert out[1].startswith("verdict: Reproduced with AP denominator")
     assert "ties=threshold" in "\n".join(out)

@@ -1,4 +1,4 @@
-"""Thousands of malformed files through ``ranklab evaluate`` as real processes (issue 10).
+"""Thousands of malformed files through ``ranklab evaluate`` as real processes.
 
 Every case must end with exit code 0 or 1 (never a signal, never a traceback), within 10 s,
 and an error must name the file and, when a line is at fault, the line. The cases are made

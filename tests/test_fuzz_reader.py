@@ -61,8 +61,8 @@ HOSTILE_VALUES = [None, "", " ", "no answer", math.nan, math.inf, -0.0, 10**30, 
                   "\ud800", "a\u2028b\rc\nd", "**bold** <b>[x](http://e)</b>", ["a"] * 2_000,
                   "\x1b[31m", "pe-1", "\x00deep", "\x00quotes"]
 # stand-ins written as JSON json.dumps cannot make: 5,000 levels of nesting (a
-# RecursionError in json.loads) and a string of 40,000 escaped quotes (17 s for the
-# reader's old key scanner)
+# RecursionError in json.loads) and a string of 40,000 escaped quotes (quadratic
+# time for the reader's old key scanner)
 STAND_INS = {json.dumps("\x00deep"): "[" * 5_000 + "]" * 5_000,
              json.dumps("\x00quotes"): '"' + '\\"' * 40_000 + '"'}
 

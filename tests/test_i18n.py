@@ -1,4 +1,4 @@
-"""The translations (issue 14): every text the code marks is in every catalog, translated,
+"""The translations: every text the code marks is in every catalog, translated,
 with the same placeholders; plural forms follow each language's rule; the language is the
 session's (a block's), never the process's; an unknown language means English."""
 

@@ -1,4 +1,4 @@
-"""Readers against hostile and odd input (issue 10): one regression test per finding, and a
+"""Readers against hostile and odd input: one regression test per finding, and a
 property test that every odd-but-legal layout of a file reads exactly as the plain file.
 
 Expected numbers are worked out by hand in the comments, never copied from our output.

@@ -1,4 +1,4 @@
-"""The 32-bit screen of the duplicate check (issue 17) finds exactly what a dict counts.
+"""The 32-bit screen of the duplicate check finds exactly what a dict counts.
 
 Oracle: a Python dict of (query, document) -> rows, on queries of equal and unequal
 lengths, with keys crafted so that the high halves collide without the keys being equal,

@@ -1,4 +1,4 @@
-"""`make serve`: Streamlit workers behind Debian's nginx (issue 12). Without nginx these tests
+"""`make serve`: Streamlit workers behind Debian's nginx. Without nginx these tests
 are skipped with the reason, unless RANKLAB_REQUIRE_NGINX=1 (CI sets it): then they fail."""
 
 import asyncio
@@ -107,7 +107,7 @@ def test_the_students_link_is_the_served_address(monkeypatch):
 
 def test_a_class_answering_a_poll_through_a_killed_worker_loses_no_vote():
     """benchmarks/class_load.py's poll mode, small: 12 students answer a poll again and again
-    through two workers; one worker is killed 5 s in; the supervisor starts it again."""
+    through two workers; one worker is killed after 5 s; the supervisor starts it again."""
     from argparse import Namespace
 
     need_nginx()

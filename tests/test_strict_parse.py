@@ -1,9 +1,9 @@
-"""The strict first pass of the TREC reader (issue 17) reads every file exactly as the
+"""The strict first pass of the TREC reader reads every file exactly as the
 older passes do, or steps aside.
 
 The oracle is the reader itself with the strict pass switched off (``strict=False``: the
-byte scan ``has_irregular_layout``, the normalising pass and the line-by-line pass, as
-before issue 17). On thousands of near-valid files made with a fixed seed, both must give
+byte scan ``has_irregular_layout``, the normalising pass and the line-by-line pass). On
+thousands of near-valid files made with a fixed seed, both must give
 the same query ids, codes, document ids, values and tag, or the same error message naming
 the same ``file:line``s.
 """

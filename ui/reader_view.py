@@ -40,8 +40,8 @@ TABLE_COLUMNS = ("question", "gold answers", "predictions", "retrieved")
 class ReaderLimits:
     """What the Reader page accepts; anything beyond gets a clear message and is not applied.
 
-    Measured on the page (AppTest, one core): 200 table rows take about 0.5 s per rerun
-    where Streamlit needs 11 s to add 2,000; 200,000 answer comparisons take about 1 s.
+    The bounds keep a rerun of the page short: Streamlit's table grows slow to edit long
+    before 2,000 rows, and every answer comparison is computed again on each rerun.
     """
 
     rows: int = 200               # questions in the table

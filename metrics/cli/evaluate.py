@@ -41,7 +41,7 @@ from .trec_args import expand, expand_labelled
 
 # a run larger than this as stored (a compressed or Parquet one counted 5 times its size) is streamed:
 # below it, reading it whole costs at most about 0.8 GB and accepts a run not grouped by query
-# (streaming measured no slower: benchmarks/README.md, issue 17)
+# (streaming measured no slower: benchmarks/README.md)
 STREAM_THRESHOLD = 256 * 2**20
 COMPRESSION_RATIO = 5
 

@@ -1,4 +1,4 @@
-"""Arrow arrays to numpy without pandas (``Array.to_numpy`` imports pandas: ~0.5 s)."""
+"""Arrow arrays to numpy without pandas (``Array.to_numpy`` imports pandas, which takes longer than the work)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every chart is described for screen readers, and its numbers are a table away (issue 12)."""
+"""Every chart is described for screen readers, and its numbers are a table away."""
 
 import json
 

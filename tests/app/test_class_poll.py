@@ -1,4 +1,4 @@
-"""A class poll's life cycle (issue 12): the teacher opens it on the current example, students
+"""A class poll's life cycle: the teacher opens it on the current example, students
 answer from their own sessions with the code, the teacher sees the answers and reveals."""
 
 import json

@@ -8,7 +8,7 @@ from .conftest import edit, editor_key, errors, example
 
 
 def test_a_grade_typed_back_is_applied(app):
-    # issue 11, defect 1: 0 → 1 → 0 on rank 1; the second edit equals the editor's base
+    # 0 → 1 → 0 on rank 1: the second edit equals the editor's base
     # and was taken for "no change", so the example kept grade 1
     assert example(app).query.ranking[0].grade == 0
     edit(app, edited_rows={0: {"grade": "1"}})
@@ -21,7 +21,7 @@ def test_a_grade_typed_back_is_applied(app):
 
 
 def test_an_added_row_gets_its_rank_and_id_in_the_grid(app):
-    # issue 11, defect 5: the added row showed "None" for rank and id; the grid now starts
+    # the added row showed "None" for rank and id; the grid now starts
     # again from the example, whose new item has an id and a rank
     version = app.session_state["state.version"]
     edit(app, added_rows=[{"label": "new one", "grade": "2"}])
@@ -153,8 +153,8 @@ def _with_tray():
 
 
 def test_a_move_in_the_ranking_keeps_the_trays_grid_and_its_edit():
-    # the tray's grid is built again in the browser only when its own rows changed (a move
-    # in the ranking cost it 25 ms, benchmarks/README.md); the ranking's grid starts afresh
+    # the tray's grid is built again in the browser only when its own rows changed (else every move
+    # in the ranking would rebuild it); the ranking's grid starts afresh
     app = _with_tray()
     edit(app, edited_rows={0: {"grade": "3"}}, name="tray")
     assert not errors(app)

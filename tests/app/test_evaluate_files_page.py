@@ -123,7 +123,7 @@ def test_worst_query_links_to_its_ranking_in_the_playground():
     assert {item.id for item in query.tray} == missing
 
 
-# ids as real collections write them: '#', '/', addresses, non-Latin text (issue 11, defect 3)
+# ids as real collections write them: '#', '/', addresses, non-Latin text
 WILD_QRELS = ("101 0 doc#D001 1\n101 0 doc#D002 0\n101 0 http://x.org/a?b=1#c 2\n"
               "102 0 文書/3 1\n102 0 doc#D004 1\n")
 WILD_RUN = ("101 Q0 doc#D001 1 0.9 t\n101 Q0 doc#D002 2 0.8 t\n101 Q0 http://x.org/a?b=1#c 3 0.7 t\n"

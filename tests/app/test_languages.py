@@ -1,4 +1,4 @@
-"""Every page in every language (issue 14): no exception, the language's own words on the
+"""Every page in every language: no exception, the language's own words on the
 page, the language kept per session, and any unknown ?lang= is English."""
 
 import random

@@ -1,6 +1,6 @@
 """The URL parameters added for the classroom (``view``, ``focus``, ``poll``) with hostile
 values, generated with a fixed seed: every page still runs, nothing of the value is shown as
-a link or markup, and an unknown value means the default (issue 12)."""
+a link or markup, and an unknown value means the default."""
 
 import random
 

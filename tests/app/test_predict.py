@@ -1,4 +1,4 @@
-"""Predict, then reveal on every lesson (issue 12): commit a guess, see the answer computed by
+"""Predict, then reveal on every lesson: commit a guess, see the answer computed by
 metrics and the calculation before and after, then apply the swap to the shared example."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The presenter view (?view=present, issue 12): the measures of the current example in focus
+"""The presenter view (?view=present): the measures of the current example in focus
 order, k and moves from buttons that carry keyboard shortcuts, the lesson's measure in focus."""
 
 from tests.app.conftest import example, new_app

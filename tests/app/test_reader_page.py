@@ -207,7 +207,7 @@ def test_thousands_of_added_rows_are_refused_at_once_and_the_table_kept():
     edit_table(at, added_rows=rows)
     elapsed = time.perf_counter() - start
     assert not at.exception
-    assert elapsed < 10  # 64 s before the limit; well under 1 s with it, on a quiet machine
+    assert elapsed < 10  # without the limit, Streamlit took minutes to add these rows
     assert any("5,000 rows added" in e.value and "at most 200" in e.value for e in at.error)
     # the previous table is kept, the user's edit included
     assert len(frame_with(at, "topk_f1")) == 5

@@ -1,4 +1,4 @@
-"""AppTest for the two lessons of issue 15: "What does the user do?" and "Unjudged documents".
+"""AppTest for the two user-model lessons: "What does the user do?" and "Unjudged documents".
 
 Values checked by hand on the cat-in-the-box preset (eight results, relevant at ranks 2, 4, 5
 and 7, k = 2).

@@ -1,5 +1,5 @@
 """The grade palette, computed: every tile's text meets WCAG 2.x AA (4.5:1), and neighbouring
-grades stay apart for readers with protanopia or deuteranopia (issue 12).
+grades stay apart for readers with protanopia or deuteranopia.
 
 Contrast is WCAG's relative-luminance ratio. Colour-vision deficiency is simulated with the
 matrices of Machado, Oliveira & Fernandes (2009) at full severity, applied in linear RGB;

@@ -118,7 +118,7 @@ def test_a_broken_preset_file_warns_in_the_app_and_the_others_load(tmp_path, mon
 def test_the_readmes_preset_example_is_a_valid_preset(tmp_path):
     import re
 
-    readme = (presets.FOLDER.parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (presets.FOLDER.parents[1] / "docs" / "the-app.md").read_text(encoding="utf-8")
     block = re.search(r"\*\*Adding a preset\.\*\*.*?```json\n(.*?)```", readme, re.S).group(1)
     p = presets.read_preset(write(tmp_path, "60-my-example.json", block))
     assert presets.preset_name(tmp_path / "60-my-example.json") == "my-example"
