@@ -49,7 +49,8 @@ import numpy as np
 import pyarrow.compute as pc
 
 from .. import core
-from ..batch import BATCH_FAMILIES, Batch, _cumcount
+from ..batch import BATCH_FAMILIES, Batch
+from ..batch.segments import cumcount
 from ..io.arrays import as_numpy
 from ..io.keys import take
 from ..io.model import Qrels, Run, qrels_from_dict, run_from_dict
@@ -463,7 +464,7 @@ def _ordered(p: Prepared, t: Mapping, evaluated: np.ndarray, flatten: bool):
         tie_key = {"docid-desc": -p.doc_order[rows], "docid-asc": p.doc_order[rows]}.get(ties, p.pos[rows])
         order = np.lexsort((tie_key, -score, q))
         rows, q = rows[order], q[order]
-        cached = (rows, q, _cumcount(q) + 1)
+        cached = (rows, q, cumcount(q) + 1)
         if not flatten:
             _remember(p, key, cached)
     rows, q, rank = cached
