@@ -23,6 +23,12 @@ The plan:
 Because the work per query is independent, a run too large for memory can be evaluated
 in chunks of whole queries (see :func:`evaluate_chunks`) and the per-query values merged.
 
+One module per part: :mod:`.segments` (the :class:`Batch` every formula takes, and the
+helpers over per-query segments, shared with :mod:`metrics.teaching.diagnose`),
+:mod:`.prepare` (steps 1 and 2, :func:`prepare_batch`), :mod:`.kernels` (step 3,
+:data:`BATCH_FAMILIES`) and :mod:`.evaluate` (the entry points); every name is imported
+from here.
+
 Examples
 --------
 >>> qrels = {"q1": {"a": 1, "c": 1}, "q2": {"x": 2}}
