@@ -270,3 +270,28 @@ def test_duplicate_groups_against_a_dictionary(seed, monkeypatch):
     for i, pair in enumerate(rows):
         where.setdefault(pair, []).append(i)
     assert got == sorted(tuple(v) for v in where.values() if len(v) > 1)
+
+
+def test_the_choice_to_stream(tmp_path):
+    """One rule for the CLI and the app: streamable formats only, as asked, else by size as read."""
+    from metrics.io.stream import COMPRESSION_RATIO, STREAM_THRESHOLD, should_stream
+
+    assert STREAM_THRESHOLD == 256 * 2**20 and COMPRESSION_RATIO == 5
+    assert not should_stream("run.txt", size=STREAM_THRESHOLD)  # larger than, not equal to
+    assert should_stream("run.txt", size=STREAM_THRESHOLD + 1)
+    assert should_stream("run.list", format="list", size=11, threshold=10)
+    # compressed or Parquet: 3 stored bytes count as 15, over 10; a plain 3 bytes do not
+    assert should_stream("run.txt.zst", size=3, threshold=10)
+    assert should_stream("run.parquet", size=3, threshold=10)
+    assert not should_stream("run.txt", size=3, threshold=10)
+    assert not should_stream("run.txt.gz", size=3, threshold=10, compression_ratio=1)
+    # asked: decides for a streamable format, and is refused for another
+    assert should_stream("run.txt", size=0, asked=True) and not should_stream("run.txt", size=10**12, asked=False)
+    assert not should_stream("run.jsonl", size=10**12) and not should_stream("run.csv", size=10**12, asked=False)
+    with pytest.raises(ValueError, match="csv files are read whole"):
+        should_stream("run.csv", size=1, asked=True)
+    # the size of a file is read from it; one that cannot be read is read whole (its reader says why)
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 a 1 1 t\n")
+    assert should_stream(path, threshold=13) and not should_stream(path, threshold=14)
+    assert not should_stream(tmp_path / "absent.txt", threshold=0)

@@ -29,8 +29,8 @@ from ..io import (
     read_run,
 )
 from ..io.prefs import read_prefs, read_qrels_prefs
-from ..io.source import FileTooLargeError, format_size, is_gz, raw_size
-from ..io.stream import STREAMABLE, RunStream
+from ..io.source import FileTooLargeError, format_size
+from ..io.stream import COMPRESSION_RATIO, STREAM_THRESHOLD, RunStream, should_stream
 from ..io.subtopics import read_subtopic_qrels
 from ..io.writers import trec_name, write_csv, write_json, write_table, write_trec
 from ..io.zscores import read_zscores, zscore
@@ -38,12 +38,6 @@ from ..measures import Measure, parse_many
 from ..ranking.preferences import PREF_FAMILIES
 from .errors import UsageError
 from .trec_args import expand, expand_labelled
-
-# a run larger than this as stored (a compressed or Parquet one counted 5 times its size) is streamed:
-# below it, reading it whole costs at most about 0.8 GB and accepts a run not grouped by query
-# (streaming measured no slower: benchmarks/README.md)
-STREAM_THRESHOLD = 256 * 2**20
-COMPRESSION_RATIO = 5
 
 # trec_eval's default measures (its "official" set: runid is printed, not computed)
 DEFAULT_MEASURES = tuple(str(m) for m in parse_many([t for t in expand("official") if t != "runid"]))
@@ -323,19 +317,14 @@ def bar_text(done: int, total: int, rows: int, queries: int, elapsed: float, wid
 
 
 def use_stream(args) -> bool:
-    """Whether to stream the run: as asked, else a TREC run larger than STREAM_THRESHOLD."""
+    """Whether to stream the run: as asked, else one larger than STREAM_THRESHOLD (should_stream)."""
     fmt = args.run_format if args.run_format != "auto" else detect_format(args.run)
-    if fmt not in STREAMABLE:
-        if args.stream:
-            raise UsageError(f"--stream reads TREC runs, two-column lists, Parquet and Arrow files, not {fmt} files")
-        return False
-    if args.stream is not None:
-        return args.stream
     try:
-        size = raw_size(args.run)
-    except OSError:
-        return False  # the reader names the problem
-    return size * (COMPRESSION_RATIO if is_gz(args.run) or fmt == "parquet" else 1) > STREAM_THRESHOLD
+        # the threshold is this module's name, read at each call, so that a test may lower it
+        return should_stream(args.run, format=fmt, asked=args.stream, threshold=STREAM_THRESHOLD)
+    except ValueError:  # --stream for a format that cannot stream
+        raise UsageError(f"--stream reads TREC runs, two-column lists, Parquet and Arrow files, not {fmt} files") \
+            from None
 
 
 def run(args) -> None:

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from . import trec
+from . import detect_format, trec
 from .columnar import COLUMNAR, columnar_batches
 from .dedup import DEDUP, deduplicate
 from .keys import doc_hashes, pair_keys
@@ -63,7 +63,8 @@ from .source import (
     readable,
 )
 
-__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError", "block_for"]
+__all__ = ["RunStream", "STREAM_BLOCK", "STREAMABLE", "NOT_GROUPED", "NotGroupedError", "block_for", "should_stream",
+           "STREAM_THRESHOLD", "COMPRESSION_RATIO"]
 
 STREAM_BLOCK = 1 << 24  # 16 MB of text per block: about 500,000 run lines (three in memory at once)
 PARSE_WORKERS = 2  # blocks parsed at once, one thread each, while the main thread evaluates
@@ -593,3 +594,71 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 STREAMABLE = ("trec", "list", "parquet", "arrow")  # the formats RunStream reads
+
+# A run larger than this as stored is streamed by default (by the command line): below it, reading
+# it whole costs at most about 0.8 GB and accepts a run not grouped by query, and above it
+# streaming is no slower (benchmarks/ measures both).
+STREAM_THRESHOLD = 256 * 2**20
+# how many times its stored size a compressed or Parquet run is counted, for its size once read
+COMPRESSION_RATIO = 5
+
+
+def should_stream(run: str | Path | InMemory, *, format: str = "auto", size: int | None = None,
+                  asked: bool | None = None, threshold: int = STREAM_THRESHOLD,
+                  compression_ratio: int = COMPRESSION_RATIO) -> bool:
+    """Whether to read a run in blocks of whole queries (:class:`RunStream`) rather than whole.
+
+    The one rule for the command line and the app. Only the formats of :data:`STREAMABLE`
+    stream. For those, ``asked`` decides when it is given; otherwise the run streams when its
+    size as read is larger than ``threshold``: its stored size, times ``compression_ratio``
+    for a compressed or Parquet file.
+
+    Parameters
+    ----------
+    run : str, Path or InMemory
+        The run, or only its name when ``size`` is given.
+    format : str
+        One of :data:`metrics.io.FORMATS`; "auto" detects it from the name.
+    size : int, optional
+        Its stored size in bytes; by default read from the file (a file that cannot be read
+        is read whole, so that the reader names the problem).
+    asked : bool, optional
+        True or False to choose (``--stream`` / ``--no-stream``); None to choose by size.
+    threshold : int
+        The size as read, in bytes, above which a run streams.
+    compression_ratio : int
+        How many times its stored size a compressed or Parquet run counts.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        ``asked`` is True for a format that cannot stream.
+
+    Examples
+    --------
+    >>> should_stream("run.txt", size=300 * 2**20)  # over 256 MiB
+    True
+    >>> should_stream("run.txt.gz", size=60 * 2**20)  # counted 5 times: 300 MiB once read
+    True
+    >>> should_stream("run.txt", size=300 * 2**20, asked=False), should_stream("run.csv", size=300 * 2**20)
+    (False, False)
+    """
+    if format == "auto":
+        format = detect_format(run)
+    if format not in STREAMABLE:
+        if asked:
+            raise ValueError(f"asked: {format} files are read whole; TREC runs, two-column lists, Parquet "
+                             "and Arrow files can be read in blocks")
+        return False
+    if asked is not None:
+        return asked
+    if size is None:
+        try:
+            size = raw_size(run)
+        except OSError:
+            return False  # the reader names the problem
+    return size * (compression_ratio if is_gz(run) or format == "parquet" else 1) > threshold
