@@ -208,6 +208,16 @@ def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, floa
     return out
 
 
+def never_scored(m: Measure) -> float | None:
+    """What a query that trec_eval 9.0.8's ``-c`` never scores adds to ``m``'s sum: 0, the log
+    of 10^-5 for a geometric mean, and None for NumQ and NumRel, which keep their values
+    (trec_eval's summary counts every judged query, and recounts the relevant documents of the
+    whole qrels: m_num_q.c, m_num_rel.c)."""
+    if m.name in ("NumQ", "NumRel"):
+        return None
+    return geometric_log(0.0) if m.family.aggregate == "gmean" else 0.0
+
+
 def counted_as_zero(e: Evaluation, measures, absent, trec_eval: str = "9.0.8") -> Evaluation:
     """trec_eval 9.0.8's ``-c``: a judged query missing from the run is never scored; it adds 0
     to every sum (log 10^-5 to GMAP's and GMBpref's logs) and counts in the means, in NumQ and in
@@ -225,10 +235,7 @@ def counted_as_zero(e: Evaluation, measures, absent, trec_eval: str = "9.0.8") -
     if trec_eval != "9.0.8" or not absent:
         return e
     ms = parse_many(measures) if not isinstance(measures, Measure) else [measures]
-    # NumQ and NumRel keep their values: trec_eval's summary counts every judged query, and
-    # recounts the relevant documents of the whole qrels (m_num_q.c, m_num_rel.c)
-    zero = {str(m): geometric_log(0.0) if m.family.aggregate == "gmean" else 0.0 for m in ms
-            if m.name not in ("NumQ", "NumRel")}
+    zero = {str(m): value for m in ms if (value := never_scored(m)) is not None}
     per_query = {qid: (values | zero if qid in absent else values) for qid, values in e.per_query.items()}
     return replace(e, per_query=per_query, aggregate=aggregate(ms, per_query))
 

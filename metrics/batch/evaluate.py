@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import _check
-from ..core import MISSING, Evaluation, aggregate, counted_as_zero
+from ..core import MISSING, Evaluation, aggregate, counted_as_zero, never_scored
 from ..io import keys as _keys
 from ..io.arrays import as_numpy
 from ..io.model import Qrels, Run, qrels_from_dict, run_from_dict
@@ -257,7 +257,17 @@ def evaluate_part(qrels: Qrels, run: Run, measures, *, missing: str = "skip", de
     """
     ms = _measures(measures)
     b = prepare_batch(qrels, run, missing=missing, depth=depth, judged_only=judged_only, trec_eval=trec_eval)
-    return b.queries, measure_columns(ms, b, trec_eval), b
+    columns = measure_columns(ms, b, trec_eval)
+    if missing == "zero" and trec_eval == "9.0.8":
+        # a query of this part without a run row is absent from the whole run (a query's rows
+        # are all in one part), so 9.0.8's -c never scores it, as evaluate_batch does
+        in_run = set(run.queries)
+        absent = np.array([qid not in in_run for qid in b.queries], dtype=bool)
+        if absent.any():
+            for m in ms:
+                if (value := never_scored(m)) is not None:
+                    columns[str(m)] = np.where(absent, value, columns[str(m)])
+    return b.queries, columns, b
 
 
 def evaluate_arrow(qrels: pa.Table, run: pa.Table, measures, *, missing: str = "skip",

@@ -16,6 +16,7 @@ from ...measures import FAMILIES, Measure
 from ...ranking import ratio
 from ...ranking.dcg import discount as dcg_discount
 from ...ranking.dcg import gains as dcg_gains
+from ...ranking.inferred import geometric_log
 from .data import Prepared
 from .table import _DCG, Option
 
@@ -100,8 +101,22 @@ def evaluate_under(p: Prepared, measure: Measure, options: list[Option]) -> Outc
     if flatten:
         v = float(values[0]) if evaluated.any() else 0.0
         return Outcome({ALL: v}, v)
+    values = _missing_counted_as_zero(p, m, t, values)
     per_query = {p.queries[i]: float(values[i]) for i in np.flatnonzero(evaluated).tolist()}
     return Outcome(per_query, _aggregate(m, list(per_query.values())))
+
+
+def _missing_counted_as_zero(p: Prepared, m: Measure, t: Mapping, values: np.ndarray) -> np.ndarray:
+    """``missing='zero'`` as trec_eval 9.0.8's ``-c`` reads it, the way
+    :func:`metrics.core.counted_as_zero` applies it to :func:`metrics.evaluate`: a judged query
+    missing from the run is never scored and adds 0 (GMAP's log of 10^-5) to the sums, where the
+    batch formulas would score an empty ranking (which is not 0 for IDCG, Utility or YAAP).
+    Under ``scores='double'`` (trec_eval 10.0) the empty ranking's value stands, as in 10.0."""
+    if t.get("missing") != "zero" or t.get("scores") == "double" or m.name in ("NumQ", "NumRel"):
+        return values
+    values = values.copy()
+    values[~p.in_run] = geometric_log(0.0) if m.family.aggregate == "gmean" else 0.0
+    return values
 
 
 _ORDER_KEYS = ("identical", "scores", "dedup", "ties")
@@ -199,6 +214,7 @@ def _tie_average_dcg(p: Prepared, m: Measure, t: Mapping) -> Outcome:
         if m.name == "nDCG":
             ideal = Measure("IDCG", m.cutoff, tuple((k, v) for k, v in m.params if k in FAMILIES["IDCG"].params))
             values = ratio(values, np.asarray(BATCH_FAMILIES["IDCG"](ideal, batch), dtype=np.float64))
+    values = _missing_counted_as_zero(p, m, t, values)
     per_query = {p.queries[i]: float(values[i]) for i in np.flatnonzero(evaluated).tolist()}
     return Outcome(per_query, _aggregate(m, list(per_query.values())))
 
