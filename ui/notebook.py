@@ -25,8 +25,6 @@ import importlib.metadata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import nbformat
-
 import metrics
 
 from .i18n import _, current_language, language
@@ -239,11 +237,13 @@ def _chart_titles() -> dict[str, str]:
 # --------------------------------------------------------------------------- the notebook
 
 def _code(source: str):
-    return nbformat.v4.new_code_cell(source.rstrip("\n"))
+    from nbformat import v4
+    return v4.new_code_cell(source.rstrip("\n"))
 
 
 def _markdown(source: str):
-    return nbformat.v4.new_markdown_cell(source)
+    from nbformat import v4
+    return v4.new_markdown_cell(source)
 
 
 def install_source(version: str) -> str:
@@ -255,16 +255,17 @@ def install_source(version: str) -> str:
             f"    subprocess.check_call([sys.executable, '-m', 'pip', 'install', {literal(target)}])\n")
 
 
-def build(view: PageView) -> nbformat.NotebookNode:
-    """The notebook of ``view`` (see the module's docstring)."""
+def build(view: PageView):
+    """The notebook of ``view`` (an ``nbformat`` NotebookNode; see the module's docstring)."""
     version = ranklab_version()
     with language(view.language):
         return _build(view, version)
 
 
-def _build(view: PageView, version: str) -> nbformat.NotebookNode:
+def _build(view: PageView, version: str):
+    import nbformat  # lazily: the app loads it only when a notebook is asked for
     ex = view.example
-    cells = [_markdown("# " + (view.title or _("Ranklab")) + "\n\n"
+    cells = [_markdown("# " + (view.title or "Ranklab") + "\n\n"
                        + _("Made with Ranklab {version}. Run the cells from the top: each rebuilds what the "
                            "page shows with Ranklab's Python API.").format(version=version)),
              _code(install_source(version))]
@@ -311,6 +312,8 @@ def _build(view: PageView, version: str) -> nbformat.NotebookNode:
 
 def write(view: PageView) -> bytes:
     """The ``.ipynb`` file of ``view``, as bytes (UTF-8 JSON), validated by nbformat."""
+    import nbformat
+
     nb = build(view)
     nbformat.validate(nb)
     return nbformat.writes(nb).encode("utf-8")

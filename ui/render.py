@@ -249,6 +249,22 @@ def download_solution(explanation, *, k: int, labels: Mapping[str, str], key: st
                        key=f"{key}.md", on_click="ignore", icon=":material/download:")
 
 
+def notebook_button(page: str, *, title: str = "", text: str = "") -> None:
+    """"Open as a notebook": the page's example, conventions, k, measures and charts as an
+    ``.ipynb`` (:mod:`ui.notebook`), with the lesson's ``title`` and ``text``. Called where the
+    page's k and option widgets have their values for this run (in a fragment: in it)."""
+    from . import notebook  # lazily: nbformat loads on the first page that offers a notebook
+
+    chosen = {name: st.session_state.get(f"{page}.{name}") for name in notebook.CONVENTIONS}
+    view = notebook.page_view(page, state.get_example(), title=title, text=text,
+                              conventions={name: v for name, v in chosen.items() if isinstance(v, str)})
+    st.download_button(_("Open as a notebook (.ipynb)"), lambda: notebook.write(view),
+                       file_name=f"ranklab_{page}.ipynb", mime="application/x-ipynb+json",
+                       key=f"{page}.notebook", on_click="ignore", icon=":material/code:",
+                       help=_("A Jupyter notebook that rebuilds this page's example, measures and charts "
+                              "with Ranklab's Python API"))
+
+
 def lesson_header(title: str, plain_words: str) -> None:
     st.title(title)
     st.markdown(plain_words)
