@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import metrics
+from metrics.teaching.users import users
 
 from .i18n import _, current_language, language
 from .model import Example, Item, Query, effective_k
@@ -54,7 +55,7 @@ PAGES: Mapping[str, Page] = {
     "lesson_dcg": Page(("CG@{k}", "DCG@{k}", "IDCG@{k}", "nDCG@{k}"), ("gain_bars", "over_k_ndcg")),
     "lesson_prc": Page(("11pt", "Rprec"), ("pr_curve",)),
     "lesson_unjudged": Page(("P@{k}", "AP", "Bpref", "nDCG@{k}", "Judged@{k}", "RBP", "RBP(bound='upper')")),
-    "lesson_users": Page(("P@{k}", "RR", "AP", "nDCG@{k}", "RBP(p=0.8)", "ERR@{k}")),
+    "lesson_users": Page(()),  # the six users' measures (metrics.teaching.users), at the page's p
 }
 
 
@@ -75,9 +76,10 @@ class PageView:
 
 
 def page_view(page: str, example: Example, *, conventions: Mapping[str, str] | None = None,
-              title: str = "", text: str = "", language: str | None = None) -> PageView:
+              title: str = "", text: str = "", language: str | None = None, patience: float = 0.8) -> PageView:
     """The :class:`PageView` of ``page`` on ``example``, with the page's chosen ``conventions``
-    (``dcg``, ``ideal``, ``denominator``: each applied to the measures that take it).
+    (``dcg``, ``ideal``, ``denominator``: each applied to the measures that take it) and, for
+    the users lesson, RBP's ``patience`` p.
 
     >>> from ui.presets import build_preset
     >>> page_view("lesson_dcg", build_preset("cat"), conventions={"dcg": "exp-log2"}).measures
@@ -86,7 +88,11 @@ def page_view(page: str, example: Example, *, conventions: Mapping[str, str] | N
     spec = PAGES[page]
     chosen = {key: value for key, value in (conventions or {}).items() if key in CONVENTIONS}
     k = effective_k(example)
-    measures = tuple(dict.fromkeys(str(metrics.parse(m.format(k=k)).with_params(**chosen)) for m in spec.measures))
+    templates = spec.measures
+    if page == "lesson_users" and example.query.ranking:
+        ranking, judgments = example.query.inputs(example.mode)
+        templates = tuple(u.measure for u in users(ranking, judgments, k, p=patience))
+    measures = tuple(dict.fromkeys(str(metrics.parse(m.format(k=k)).with_params(**chosen)) for m in templates))
     return PageView(page, example, k, measures, spec.charts, chosen, DEFAULT_TIES, title, text,
                     language or current_language())
 

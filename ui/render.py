@@ -256,8 +256,10 @@ def notebook_button(page: str, *, title: str = "", text: str = "") -> None:
     from . import notebook  # lazily: nbformat loads on the first page that offers a notebook
 
     chosen = {name: st.session_state.get(f"{page}.{name}") for name in notebook.CONVENTIONS}
+    patience = st.session_state.get(f"{page}.p")  # the users lesson's RBP p
     view = notebook.page_view(page, state.get_example(), title=title, text=text,
-                              conventions={name: v for name, v in chosen.items() if isinstance(v, str)})
+                              conventions={name: v for name, v in chosen.items() if isinstance(v, str)},
+                              patience=patience if isinstance(patience, float) else 0.8)
     st.download_button(_("Open as a notebook (.ipynb)"), lambda: notebook.write(view),
                        file_name=f"ranklab_{page}.ipynb", mime="application/x-ipynb+json",
                        key=f"{page}.notebook", on_click="ignore", icon=":material/code:",

@@ -41,8 +41,9 @@ def notebook_of(at: AppTest, page: str, title: str = "", text: str = ""):
     """The notebook the page's button writes: the same state read the same way."""
     chosen = {name: at.session_state[f"{page}.{name}"] for name in notebook.CONVENTIONS
               if f"{page}.{name}" in at.session_state}
+    patience = at.session_state[f"{page}.p"] if f"{page}.p" in at.session_state else 0.8
     view = notebook.page_view(page, at.session_state[state.KEYS["example"]], conventions=chosen,
-                              title=title, text=text)
+                              title=title, text=text, patience=patience)
     return view, nbformat.reads(notebook.write(view).decode("utf-8"), as_version=4)
 
 
@@ -65,19 +66,22 @@ SHOWN = {
     "lesson_dcg": [0, 1, 2, 3],
     "lesson_prc": [0, 1],
     "lesson_ap": [0],
+    "lesson_users": [0, 1, 2, 3, 4, 5],
 }
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("page", "preset"), [("lesson_pr", "three-queries"), ("lesson_rr", "three-queries"),
                                               ("lesson_dcg", "dcg"), ("lesson_prc", "white-cat"),
-                                              ("lesson_ap", "cat")])
+                                              ("lesson_ap", "cat"), ("lesson_users", "white-cat")])
 def test_notebook_numbers_equal_the_page_values(page, preset):
     at = open_page(LESSONS[page], preset)
     if page == "lesson_dcg":  # a convention chosen on the page reaches the notebook
         at.radio(key="lesson_dcg.dcg").set_value("exp-log2").run()
     if page == "lesson_ap":
         at.radio(key="lesson_ap.denominator").set_value("retrieved").run()
+    if page == "lesson_users":  # RBP's patience
+        at.slider(key="lesson_users.p").set_value(0.6).run()
     if page in ("lesson_pr", "lesson_ap"):  # a k moved on the page reaches the notebook
         at.slider(key=f"{page}.k").set_value(5).run()
     assert not at.exception
@@ -92,6 +96,8 @@ def test_notebook_numbers_equal_the_page_values(page, preset):
         assert view.measures == ("AP(denominator='retrieved')@5",)
     if page == "lesson_pr":
         assert view.measures == ("P@5", "R@5", "F1@5")
+    if page == "lesson_users":
+        assert "RBP(p=0.6)" in view.measures
 
 
 @pytest.mark.slow
