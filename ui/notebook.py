@@ -32,7 +32,7 @@ from .i18n import _, current_language, language
 from .model import Example, Item, Query, effective_k
 
 __all__ = ["PageView", "PAGES", "page_view", "build", "write", "literal", "example_source",
-           "ranklab_version", "CONVENTIONS"]
+           "ranklab_version", "CONVENTIONS", "exercise_notebook", "write_exercise"]
 
 CONVENTIONS = ("dcg", "ideal", "denominator")  # the measure parameters a page may choose
 DEFAULT_TIES = "docid-desc"
@@ -321,5 +321,71 @@ def write(view: PageView) -> bytes:
     import nbformat
 
     nb = build(view)
+    nbformat.validate(nb)
+    return nbformat.writes(nb).encode("utf-8")
+
+
+# --------------------------------------------------------------------------- exercises
+
+def exercise_notebook(seed: int, level: int, *, teacher: bool = False, language_code: str | None = None):
+    """Practice exercise ``seed`` at ``level`` as a notebook: per question an answer cell, a
+    check cell (right or wrong and the likely mistake, never the value) and a reveal cell that
+    shows the answer only when the learner sets ``reveal`` to True. ``teacher`` fills in every
+    answer and reveals it.
+
+    >>> nb = exercise_notebook(5, 2, teacher=True)
+    >>> [c.source.splitlines()[0] for c in nb.cells if "answer_2 =" in c.source]
+    ["answer_2 = '0.5423'  # a number, e.g. 0.5 or 1/2"]
+    """
+    from metrics.teaching import exercises
+
+    exercise = exercises.generate(seed, level)  # checks seed and level
+    version = ranklab_version()
+    with language(language_code or current_language()):
+        return _exercise_notebook(exercise, teacher, version, language_code or current_language())
+
+
+def _exercise_notebook(exercise, teacher: bool, version: str, code: str):
+    import nbformat
+
+    from metrics.teaching import exercises
+    from metrics.teaching.exercises import _answer_text
+
+    from .views import escape_markdown
+
+    level = _(exercises.LEVELS[exercise.level])
+    intro = _("Work each answer out on paper, type it in the answer cell and run the check cell: it says "
+              "right or wrong and names the likely mistake. The answer shows only when you set reveal to True.")
+    cells = [_markdown("# " + _("Exercise {seed} ({level})").format(seed=exercise.seed, level=level) + "\n\n"
+                       + (_("Teacher's version: the answers are filled in.") + "\n\n" if teacher else "")
+                       + intro + "\n\n" + _("Made with Ranklab {version}.").format(version=version)),
+             _code(install_source(version)),
+             _code("from metrics.teaching import exercises\nfrom ui.i18n import language\n\n"
+                   f"LANGUAGE = {literal(code)}\n"
+                   f"exercise = exercises.generate({literal(exercise.seed)}, level={literal(exercise.level)})\n"
+                   "print('ranking (best first):', ', '.join(exercise.ranking))\n"
+                   "print('judgments:', exercise.judgments)")]
+    for i, question in enumerate(exercise.questions):
+        n = i + 1
+        cells.append(_markdown(f"**{n}.** {escape_markdown(question.prompt)}"))
+        hint = (_("one of: {choices}").format(choices=", ".join(question.choices)) if question.kind == "predict"
+                else _("a number, e.g. 0.5 or 1/2"))
+        answer = literal(_answer_text(question) if question.kind == "compute" else question.answer) if teacher else "None"
+        cells.append(_code(f"answer_{n} = {answer}  # {hint.replace(chr(10), ' ')}"))
+        cells.append(_code(f"with language(LANGUAGE):\n    print(exercises.check_answer(exercise, {i}, answer_{n}).message)"))
+        cells.append(_code(f"reveal_{n} = {teacher!r}  # True shows the answer\nif reveal_{n}:\n"
+                           f"    with language(LANGUAGE):\n        print(exercises.answer_text(exercise.questions[{i}]))"))
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["ranklab"] = {"version": version, "exercise": exercise.seed, "level": exercise.level,
+                              "teacher": teacher, "language": code}
+    return nb
+
+
+def write_exercise(seed: int, level: int, *, teacher: bool = False, language_code: str | None = None) -> bytes:
+    """:func:`exercise_notebook` as an ``.ipynb`` file (bytes), validated by nbformat."""
+    import nbformat
+
+    nb = exercise_notebook(seed, level, teacher=teacher, language_code=language_code)
     nbformat.validate(nb)
     return nbformat.writes(nb).encode("utf-8")

@@ -267,6 +267,22 @@ def notebook_button(page: str, *, title: str = "", text: str = "") -> None:
                               "with Ranklab's Python API"))
 
 
+def exercise_notebook_buttons(page: str, seed: int, level: int) -> None:
+    """Practice exercise ``seed`` at ``level`` as a notebook to work in, and the teacher's
+    version with the answers filled in (:func:`ui.notebook.exercise_notebook`)."""
+    from . import notebook  # lazily, as notebook_button
+    from .i18n import current_language
+
+    code = current_language()  # the download runs after this run: keep its language
+    with st.container(horizontal=True):
+        for teacher, label in ((False, _("Exercise as a notebook (.ipynb)")),
+                               (True, _("Teacher's version, answers filled in (.ipynb)"))):
+            st.download_button(label, lambda t=teacher: notebook.write_exercise(seed, level, teacher=t, language_code=code),
+                               file_name=f"ranklab_exercise_{seed}_level{level}{'_teacher' if teacher else ''}.ipynb",
+                               mime="application/x-ipynb+json", key=f"{page}.notebook.{'teacher' if teacher else 'learner'}",
+                               on_click="ignore", icon=":material/code:")
+
+
 def lesson_header(title: str, plain_words: str) -> None:
     st.title(title)
     st.markdown(plain_words)

@@ -111,3 +111,29 @@ def test_playground_notebook_numbers_equal_the_summary():
         if sep:
             shown.append(value.strip("*"))
     assert shown == [metrics.num(v) for v in values]
+
+
+EXERCISE_LABELS = ["Exercise as a notebook (.ipynb)", "Teacher's version, answers filled in (.ipynb)"]
+
+
+def test_practice_offers_the_exercise_and_the_teacher_notebooks():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["seed"] = "5"
+    at.query_params["level"] = "2"
+    at.run()
+    at.switch_page("app_pages/practice.py").run()
+    assert not at.exception
+    assert set(EXERCISE_LABELS) <= set(buttons(at))
+    # what those buttons write: exercise 5 at level 2, the teacher's with the answers
+    teacher = notebook.exercise_notebook(5, 2, teacher=True)
+    assert teacher.metadata["ranklab"]["exercise"] == 5 and teacher.metadata["ranklab"]["level"] == 2
+
+
+def test_check_my_calculation_offers_the_exercise_notebooks_for_a_generated_exercise():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/check_calculation.py").run()
+    assert not set(EXERCISE_LABELS) & set(buttons(at))  # the shared example: no exercise to export
+    at.radio(key="check_calculation.source").set_value("A generated exercise").run()
+    assert not at.exception
+    assert set(EXERCISE_LABELS) <= set(buttons(at))
