@@ -54,6 +54,7 @@ PAGES: Mapping[str, Page] = {
     "lesson_ap": Page(("AP@{k}",), ("precision_at_ranks", "per_query")),
     "lesson_dcg": Page(("CG@{k}", "DCG@{k}", "IDCG@{k}", "nDCG@{k}"), ("gain_bars", "over_k_ndcg")),
     "lesson_prc": Page(("11pt", "Rprec"), ("pr_curve",)),
+    # metrics.teaching.users.REMOVAL_MEASURES but "AP (condensed)" (the -J list: no measure string)
     "lesson_unjudged": Page(("P@{k}", "AP", "Bpref", "nDCG@{k}", "Judged@{k}", "RBP", "RBP(bound='upper')")),
     "lesson_users": Page(()),  # the six users' measures (metrics.teaching.users), at the page's p
 }
@@ -73,13 +74,16 @@ class PageView:
     title: str = ""
     text: str = ""
     language: str = "en"
+    removed: float = 0.0  # the unjudged lesson: share of the query's judgments removed
 
 
 def page_view(page: str, example: Example, *, conventions: Mapping[str, str] | None = None,
-              title: str = "", text: str = "", language: str | None = None, patience: float = 0.8) -> PageView:
+              title: str = "", text: str = "", language: str | None = None, patience: float = 0.8,
+              removed: float = 0.0) -> PageView:
     """The :class:`PageView` of ``page`` on ``example``, with the page's chosen ``conventions``
-    (``dcg``, ``ideal``, ``denominator``: each applied to the measures that take it) and, for
-    the users lesson, RBP's ``patience`` p.
+    (``dcg``, ``ideal``, ``denominator``: each applied to the measures that take it), for the
+    users lesson RBP's ``patience`` p, and for the unjudged lesson the share of judgments
+    ``removed`` (:func:`metrics.teaching.users.kept_judgments`).
 
     >>> from ui.presets import build_preset
     >>> page_view("lesson_dcg", build_preset("cat"), conventions={"dcg": "exp-log2"}).measures
@@ -94,7 +98,7 @@ def page_view(page: str, example: Example, *, conventions: Mapping[str, str] | N
         templates = tuple(u.measure for u in users(ranking, judgments, k, p=patience))
     measures = tuple(dict.fromkeys(str(metrics.parse(m.format(k=k)).with_params(**chosen)) for m in templates))
     return PageView(page, example, k, measures, spec.charts, chosen, DEFAULT_TIES, title, text,
-                    language or current_language())
+                    language or current_language(), float(removed) if page == "lesson_unjudged" else 0.0)
 
 
 def ranklab_version() -> str:
@@ -293,7 +297,11 @@ def _build(view: PageView, version: str):
         "query_id = example.query_ids()[example.current]\n"
         "ranking, judgments = run[query_id], qrels[query_id]   # the query the page shows\n"
         "labels = example.query.labels()\n"
-        "print(query_id, ranking, judgments)"))
+        + ("" if not view.removed else
+           "# the page removed this share of the query's judgments, in its one fixed random order\n"
+           "from metrics.teaching.users import kept_judgments\n\n"
+           f"judgments = kept_judgments(judgments, {literal(view.removed)})\n")
+        + "print(query_id, ranking, judgments)"))
     cells.append(_markdown("## " + _("The measures")))
     for measure in view.measures:
         cells.append(_markdown(f"### `{measure}`"))

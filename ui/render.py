@@ -257,9 +257,11 @@ def notebook_button(page: str, *, title: str = "", text: str = "") -> None:
 
     chosen = {name: st.session_state.get(f"{page}.{name}") for name in notebook.CONVENTIONS}
     patience = st.session_state.get(f"{page}.p")  # the users lesson's RBP p
+    removed = st.session_state.get(f"{page}.removed")  # the unjudged lesson's share of judgments removed
     view = notebook.page_view(page, state.get_example(), title=title, text=text,
                               conventions={name: v for name, v in chosen.items() if isinstance(v, str)},
-                              patience=patience if isinstance(patience, float) else 0.8)
+                              patience=patience if isinstance(patience, float) else 0.8,
+                              removed=removed if isinstance(removed, float) else 0.0)
     st.download_button(_("Open as a notebook (.ipynb)"), lambda: notebook.write(view),
                        file_name=f"ranklab_{page}.ipynb", mime="application/x-ipynb+json",
                        key=f"{page}.notebook", on_click="ignore", icon=":material/code:",

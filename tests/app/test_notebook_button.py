@@ -42,8 +42,9 @@ def notebook_of(at: AppTest, page: str, title: str = "", text: str = ""):
     chosen = {name: at.session_state[f"{page}.{name}"] for name in notebook.CONVENTIONS
               if f"{page}.{name}" in at.session_state}
     patience = at.session_state[f"{page}.p"] if f"{page}.p" in at.session_state else 0.8
+    removed = at.session_state[f"{page}.removed"] if f"{page}.removed" in at.session_state else 0.0
     view = notebook.page_view(page, at.session_state[state.KEYS["example"]], conventions=chosen,
-                              title=title, text=text, patience=patience)
+                              title=title, text=text, patience=patience, removed=removed)
     return view, nbformat.reads(notebook.write(view).decode("utf-8"), as_version=4)
 
 
@@ -73,13 +74,16 @@ SHOWN = {
 @pytest.mark.slow
 @pytest.mark.parametrize(("page", "preset"), [("lesson_pr", "three-queries"), ("lesson_rr", "three-queries"),
                                               ("lesson_dcg", "dcg"), ("lesson_prc", "white-cat"),
-                                              ("lesson_ap", "cat"), ("lesson_users", "white-cat")])
+                                              ("lesson_ap", "cat"), ("lesson_users", "white-cat"),
+                                              ("lesson_unjudged", "dcg")])
 def test_notebook_numbers_equal_the_page_values(page, preset):
     at = open_page(LESSONS[page], preset)
     if page == "lesson_dcg":  # a convention chosen on the page reaches the notebook
         at.radio(key="lesson_dcg.dcg").set_value("exp-log2").run()
     if page == "lesson_ap":
         at.radio(key="lesson_ap.denominator").set_value("retrieved").run()
+    if page == "lesson_unjudged":  # judgments removed on the page
+        at.select_slider(key="lesson_unjudged.removed").set_value(0.3).run()
     if page == "lesson_users":  # RBP's patience
         at.slider(key="lesson_users.p").set_value(0.6).run()
     if page in ("lesson_pr", "lesson_ap"):  # a k moved on the page reaches the notebook
@@ -87,9 +91,15 @@ def test_notebook_numbers_equal_the_page_values(page, preset):
     assert not at.exception
     view, nb = notebook_of(at, page)
     values = {m: v for mean, m, v in printed(execute(nb)) if not mean}
-    shown = [m.value for m in at.metric]
-    for box, measure in zip(SHOWN[page], view.measures, strict=True):
-        assert shown[box] == metrics.num(values[measure], fixed=True), (measure, shown)
+    if page == "lesson_unjudged":  # boxes labelled by their measure, in four columns
+        by_label = {m.label: m.value for m in at.metric}
+        assert set(by_label) - set(view.measures) == {"AP (condensed)"}  # the -J list: no measure string
+        for measure in view.measures:
+            assert by_label[measure] == metrics.num(values[measure], fixed=True), measure
+    else:
+        shown = [m.value for m in at.metric]
+        for box, measure in zip(SHOWN[page], view.measures, strict=True):
+            assert shown[box] == metrics.num(values[measure], fixed=True), (measure, shown)
     if page == "lesson_dcg":
         assert "dcg='exp-log2'" in view.measures[-1]
     if page == "lesson_ap":
@@ -98,6 +108,8 @@ def test_notebook_numbers_equal_the_page_values(page, preset):
         assert view.measures == ("P@5", "R@5", "F1@5")
     if page == "lesson_users":
         assert "RBP(p=0.6)" in view.measures
+    if page == "lesson_unjudged":
+        assert view.removed == 0.3
 
 
 @pytest.mark.slow
