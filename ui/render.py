@@ -250,7 +250,7 @@ def download_solution(explanation, *, k: int, labels: Mapping[str, str], key: st
 
 
 def notebook_button(page: str, *, title: str = "", text: str = "") -> None:
-    """"Open as a notebook": the page's example, conventions, k, measures and charts as an
+    """The "Open as a notebook" button: the page's example, conventions, k, measures and charts as an
     ``.ipynb`` (:mod:`ui.notebook`), with the lesson's ``title`` and ``text``. Called where the
     page's k and option widgets have their values for this run (in a fragment: in it)."""
     from . import notebook  # lazily: nbformat loads on the first page that offers a notebook
