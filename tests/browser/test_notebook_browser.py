@@ -53,6 +53,19 @@ def test_the_playground_downloads_its_notebook(server, page):
     assert notebook.PAGES["playground"].measures[0] == "P@{k}"
 
 
+def test_a_k_moved_in_the_lesson_reaches_its_notebook(server, page):
+    """The slider reruns only the lesson's fragment: the button drawn in it writes the new k."""
+    page.goto(f"{server}/lesson_precision_recall")
+    wait_ready(page)
+    assert measures(download(page)) == ["P@2", "R@2", "F1@2"]  # the cat in the box, k = 2
+    slider = page.locator("[data-testid='stSlider'] input[type='range']").first
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.body.innerText.includes('P@3')", timeout=TIMEOUT)
+    wait_ready(page)
+    assert measures(download(page)) == ["P@3", "R@3", "F1@3"]
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (1024, 768), (390, 844)])
 def test_the_button_fits(browser, server, width, height):
     context = browser.new_context(viewport={"width": width, "height": height})
