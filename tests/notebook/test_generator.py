@@ -62,23 +62,6 @@ def example_cell(nb) -> str:
     return next(c.source for c in nb.cells if c.cell_type == "code" and "example = Example(" in c.source)
 
 
-# --------------------------------------------------------------------------- data round trip
-
-@pytest.mark.parametrize("example", valid_hostile_examples(60, SEED), ids=lambda _e: "hostile")
-def test_hostile_examples_round_trip_as_data(example):
-    view = notebook.page_view("playground", example, title="T", text="")
-    nb = nbformat.reads(notebook.write(view).decode("utf-8"), as_version=4)  # the file, read back
-    namespace: dict = {}
-    exec(compile(example_cell(nb), "cell", "exec"), namespace)  # noqa: S102 - the cell we wrote
-    assert namespace["example"] == example
-    # no id, label or name reaches a Markdown cell: the same page on other data has the same Markdown
-    plain = Example(tuple(Query("q", tuple(Item(f"d{i}", "L", 0) for i, _ in enumerate(q.ranking)))
-                          for q in example.queries), k=example.k, mode=example.mode, current=example.current)
-    other = nbformat.reads(notebook.write(replace(view, example=plain)).decode("utf-8"), as_version=4)
-    assert [c.source for c in nb.cells if c.cell_type == "markdown"] == \
-           [c.source for c in other.cells if c.cell_type == "markdown"]
-
-
 def test_first_cell_installs_ranklab_and_names_its_version():
     nb = notebook.build(notebook.page_view("playground", build_preset("cat")))
     version = notebook.ranklab_version()
