@@ -36,6 +36,7 @@ def _example():
                          key=f"{PAGE}.level")
     seed = int(c2.number_input(_("Exercise number"), 0, exercises.MAX_SEED, step=1, key=f"{PAGE}.seed"))
     ex = exercises.generate(seed, level)
+    render.exercise_notebook_buttons(PAGE, seed, level)
     return list(ex.ranking), ex.judgments, {}, 3 if level == 1 else 5, _("exercise {seed}").format(seed=seed)
 
 

@@ -149,6 +149,7 @@ def at_k(head, right, below) -> None:
         render.chart(charts.metric_over_k, series, k=k,
                      title=_("Precision, recall and nDCG at every k (click a point)"),
                      key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
+        render.notebook_button(PAGE, title=_("Playground"))
 
 
 main()

@@ -124,6 +124,7 @@ def main() -> None:
     score = st.session_state.get(SCORE, {})
     score_box.metric(_("Your score this session"), f"{sum(score.values())} / {len(score)}",
                      help=_("Only your first answer to each question counts."))
+    render.exercise_notebook_buttons(PAGE, seed, level)
     st.divider()
     _worksheet(seed, level)
 

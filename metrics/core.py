@@ -191,6 +191,15 @@ class Evaluation:
                 out.append(f"{len(ids)} quer{'y' if len(ids) == 1 else 'ies'} {what}: {shown}")
         return out
 
+    # Jupyter's display protocol (metrics.display): a table of queries by measures
+    def _repr_html_(self) -> str:
+        from .display import evaluation_html
+        return evaluation_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .display import evaluation_markdown
+        return evaluation_markdown(self)
+
 
 def aggregate(measures: list[Measure], per_query: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
     """Mean (or, for counts, sum) over queries, in query order, as trec_eval accumulates."""

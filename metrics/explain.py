@@ -109,6 +109,19 @@ class Explanation:
     def __str__(self) -> str:
         return f"{self.measure} = {num(self.value)}"
 
+    # Jupyter's display protocol (metrics.display); the plain repr stays the dataclass's
+    def _repr_html_(self) -> str:
+        from .display import explanation_html
+        return explanation_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .display import explanation_markdown
+        return explanation_markdown(self)
+
+    def _repr_latex_(self) -> str:
+        from .display import explanation_latex
+        return explanation_latex(self)
+
 
 # --------------------------------------------------------------------------- formatting
 

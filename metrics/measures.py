@@ -247,6 +247,15 @@ class Measure:
     def __repr__(self) -> str:
         return f"Measure({str(self)!r})"
 
+    # Jupyter's display protocol (metrics.display): notation, family, parameters
+    def _repr_html_(self) -> str:
+        from .display import measure_html
+        return measure_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .display import measure_markdown
+        return measure_markdown(self)
+
     @property
     def trec_name(self) -> str | None:
         """The trec_eval name of this measure, or None when trec_eval has no such measure.

@@ -90,6 +90,24 @@ class Plot:
             validate_jsonschema(spec, load_schema())
         return spec
 
+    def chart(self) -> alt.TopLevelMixin:
+        """The plot as an Altair chart (its data inlined), for a notebook or ``.save()``.
+
+        >>> chart = metric_over_k({"P": [0.0, 0.5]}, k=2).chart()
+        >>> type(chart).__name__, chart.to_dict()["datasets"]["points"][1]["value"]
+        ('LayerChart', 0.5)
+        """
+        spec = self.to_dict(validate=False)
+        for key, kind in (("layer", alt.LayerChart), ("hconcat", alt.HConcatChart),
+                          ("vconcat", alt.VConcatChart), ("concat", alt.ConcatChart), ("facet", alt.FacetChart)):
+            if key in spec:
+                return kind.from_dict(spec)
+        return alt.Chart.from_dict(spec)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """Jupyter shows a plot as the chart it is (Altair's renderer)."""
+        return self.chart()._repr_mimebundle_(include=include, exclude=exclude)
+
 
 @lru_cache(maxsize=256)
 def _template_json(template: Callable[..., alt.TopLevelMixin], shape: tuple, language: str) -> str:

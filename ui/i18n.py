@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextvars
 import gettext
 import io
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -83,6 +84,8 @@ def from_locale(locale: object) -> str:
 
 def _session():
     """The running session's state, or None outside a Streamlit run."""
+    if "streamlit" not in sys.modules:  # no run without it: a notebook or a script need not load it
+        return None
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)

@@ -99,10 +99,10 @@ def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], 
             widgets.k_slider(page, n)
         render.empty_notice()
         return
-    st.fragment(_body, key=f"{page}-lesson")(page, body, strip, k_slot)
+    st.fragment(_body, key=f"{page}-lesson")(page, body, strip, k_slot, (title, plain_words))
 
 
-def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot) -> None:
+def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot, text: tuple[str, str]) -> None:
     if options.stale(page):
         st.rerun()  # a switch of the lesson changed: the page and its link follow
     example = state.get_example()
@@ -115,6 +115,7 @@ def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot) 
         widgets.grade_strip(page, example.current, lesson.query, lesson.k, example.mode)
     predict.predict_first(page, lesson)
     body(lesson)
+    render.notebook_button(page, title=text[0], text=text[1])  # after the body: its switches are set
 
 
 def read_measures(text: str, default: str, *, limit: int = MAX_MEASURES) -> tuple[list[str], list[tuple[str, str]]]:

@@ -10,11 +10,11 @@ Nothing here computes a metric; it re-arranges what :mod:`metrics` returned.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from metrics.display import escape_markdown
 from metrics.explain import join_terms, num
 
 from .i18n import N_, _
@@ -22,8 +22,6 @@ from .i18n import N_, _
 __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
            "item_rows", "falls", "curve", "rr_curve", "escape_markdown", "with_gaps_shown"]
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'@%;/,?])")
-_ZERO_WIDTH = "\u200b"
 
 # friendly headers for the explanation columns
 HEADERS = {
@@ -101,23 +99,6 @@ def confusion_counts(summary: Mapping[str, object], population: int) -> dict[str
     fp = int(summary["retrieved"]) - tp
     fn = int(summary["R"]) - tp
     return {"TP": tp, "FP": fp, "FN": fn, "TN": max(population - tp - fp - fn, 0)}
-
-
-def escape_markdown(text) -> str:
-    """User text made inert for Markdown: every Markdown-active character backslash-escaped,
-    newlines as spaces (a line break could start a heading or a list), and bare addresses
-    broken with an invisible zero-width space inside "//", "www" and "@" (GitHub-flavoured
-    Markdown links addresses even when their characters are escaped).
-
-    >>> escape_markdown("**b** [l](u) <b>")
-    '\\\\*\\\\*b\\\\*\\\\* \\\\[l\\\\]\\\\(u\\\\) \\\\<b\\\\>'
-    >>> escape_markdown("http://x www.x.org a@b.org").count("\u200b")
-    3
-    """
-    text = " ".join(str(text).splitlines())
-    for part in ("//", "www", "@"):   # checked in Chromium: "http\\:\\/\\/x" alone still becomes a link
-        text = text.replace(part, part[0] + _ZERO_WIDTH + part[1:])
-    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

@@ -34,10 +34,10 @@ from .. import core
 from .._i18n import N_, _
 from ..explain import num
 from ..measures import parse
-from .check import EPS, parse_answer
+from .check import EPS, check, parse_answer
 
 __all__ = ["LEVELS", "Question", "Exercise", "Grade", "generate", "grade_answer", "swapped", "predict_swap",
-           "worksheet_markdown", "worksheet_html", "MAX_SEED", "working"]
+           "worksheet_markdown", "worksheet_html", "MAX_SEED", "working", "check_answer", "answer_text"]
 
 LEVELS = {1: N_("easy"), 2: N_("medium"), 3: N_("hard")}  # translated where shown
 MAX_SEED = 2**31 - 1
@@ -301,6 +301,58 @@ def grade_answer(question: Question, text) -> Grade:
     if ok:
         return Grade(True, _("Right: {answer} (±{tolerance}).").format(answer=shown, tolerance=f"{tol:g}"))
     return Grade(False, _("Not quite: the answer is {answer}. {reveal}").format(answer=shown, reveal=question.reveal))
+
+
+def check_answer(exercise: Exercise, index: int, text) -> Grade:
+    """Grade the answer to question ``index`` without giving the value away (the exercise
+    notebooks: :func:`answer_text` reveals it when asked). A wrong number is checked by
+    :func:`metrics.teaching.check.check`, which names the likely mistake, as Check my calculation does.
+
+    Level 2's AP with the relevant documents retrieved as denominator (scikit-learn's) where
+    trec_eval's R is asked:
+
+    >>> ex = generate(5, level=2)
+    >>> ex.questions[1].measure, round(ex.questions[2].answer, 4)
+    ('AP', 0.7593)
+    >>> grade = check_answer(ex, 1, "0.7593")
+    >>> grade.correct, "0.5423" in grade.message
+    (False, False)
+    >>> print(grade.message)
+    Not quite. Likely mistake: AP divided by the relevant documents retrieved instead of R.
+    >>> check_answer(ex, 1, "0.5423").message
+    'Right.'
+    """
+    question = exercise.questions[index]
+    if question.kind == "predict":
+        choice = str(text).strip().lower() if text is not None else ""
+        if choice not in question.choices:
+            return Grade(False, _("Choose one of: {choices}.").format(choices=", ".join(map(_, question.choices))),
+                         counted=False)
+        return Grade(True, _("Right.")) if choice == question.answer else Grade(False, _("Not quite."))
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return Grade(False, _("Type an answer first."), counted=False)
+    try:
+        parse_answer(text)
+    except ValueError as err:
+        return Grade(False, _("Could not read your answer: {error}.").format(error=err), counted=False)
+    if grade_answer(question, text).correct:
+        return Grade(True, _("Right."))
+    try:
+        result = check(question.measure, list(exercise.ranking), exercise.judgments, {"value": text})
+    except (TypeError, ValueError):  # a measure the checker does not know: no mistake to name
+        return Grade(False, _("Not quite."))
+    titles = [_(d.mistake.title) for d in result.diagnoses]
+    if len(titles) > 1:
+        return Grade(False, _("Not quite.") + " " + _("Likely mistake — {n} of them give your numbers: {titles}.").format(
+            n=len(titles), titles="; ".join(titles)))
+    if titles:
+        return Grade(False, _("Not quite.") + " " + _("Likely mistake: {title}.").format(title=titles[0]))
+    return Grade(False, _("Not quite.") + " " + _("None of the usual mistakes gives this number."))
+
+
+def answer_text(question: Question) -> str:
+    """The answer and how it comes, for the learner who asks for it."""
+    return _("The answer is {answer}. {reveal}").format(answer=_answer_text(question), reveal=question.reveal)
 
 
 # --------------------------------------------------------------------------- worksheets

@@ -123,7 +123,8 @@ def test_practice_seed_from_the_url_and_running_score():
     at.text_input(key="practice.q.42.2.1.answer").set_value("7")
     at.button(key="practice.q.42.2.1.check").click().run()
     assert at.metric[0].value == "1 / 2"
-    assert len(at.get("download_button")) == 2
+    # the worksheet (Markdown, HTML) and the exercise as a notebook (the learner's, the teacher's)
+    assert len(at.get("download_button")) == 4
 
 
 @pytest.mark.parametrize("seed", ["abc", "-5", "99999999999", "<b>"])
