@@ -218,9 +218,13 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
                               "kept.").format(added=f"{added:,}", most=f"{validation.LIMITS.items:,}"))
         key, delta = state.editor_key(page, name, index), None
         messages()
-    pending = _has_edits(delta)
-    if pending and stored is not None and stored[0] == key and stored[2] == items:
-        base_items = stored[1]  # the editor still holds its edits on top of this base
+    if isinstance(delta, dict) and stored is not None and stored[0] == key and stored[2] == items:
+        # the grid in the browser was built on this base and nothing outside it changed the
+        # example since. This holds even when its widget state holds no edit: the browser
+        # drops an edit typed back to the base's value, so "no edit" can mean "the grid shows
+        # its base again", a change of the example (0 → 1 → 0 leaves edited_rows empty).
+        # Without a widget state (a first run, a return from another page) the grid is new.
+        base_items = stored[1]
     else:
         base_items = items
     base = _frame(base_items, ranked=ranked)
@@ -231,10 +235,10 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
         height=min(rows_height, height) if height else "auto",
         column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["grade", "label", "id"],
     )
-    if not _has_edits(st.session_state.get(key)):
-        if base_items == items:   # no edit in the grid, and the example shows its rows: nothing to compare
-            st.session_state[slot] = (key, base_items, items)
-            return None
+    if base_items == items and not _has_edits(st.session_state.get(key)):
+        # no edit in the grid, and the example shows its rows: nothing to compare
+        st.session_state[slot] = (key, base_items, items)
+        return None
     reserved = {i.id for i in base_items}
     rows = _records(edited)
     # compared with the example as it is now, not with the editor's base: a value typed back
@@ -258,7 +262,19 @@ def editors_idle(page: str, index: int | None = None) -> bool:
     link (each starts the changed grid afresh) and on a first visit; false once a grid has
     been edited, until a change made elsewhere starts it again."""
     i = state.get_example().current if index is None else index
-    return not any(_has_edits(st.session_state.get(state.editor_key(page, field, i))) for field in state.LISTS)
+    return not any(_grid_changed(page, field, i) for field in state.LISTS)
+
+
+def _grid_changed(page: str, field: str, i: int) -> bool:
+    """Whether the grid of query ``i``'s ``field`` may show rows other than the example's: it
+    holds edits, or it holds none while its base differs from the rows last applied (the
+    browser drops an edit typed back to the base's value, and such a grid shows its base)."""
+    key = state.editor_key(page, field, i)
+    delta = st.session_state.get(key)
+    if _has_edits(delta):
+        return True
+    stored = st.session_state.get(f"{page}.{field}.{i}.base")
+    return isinstance(delta, dict) and stored is not None and stored[0] == key and stored[1] != stored[2]
 
 
 def ranking_editor(page: str, index: int | None = None, *, height: int | None = 390) -> None:

@@ -20,6 +20,20 @@ def test_a_grade_typed_back_is_applied(app):
     assert any("Precision@2 = **0.5**" in str(link.proto.label) for link in app.get("page_link"))
 
 
+def test_a_grade_typed_back_as_the_browser_reports_it_is_applied(app):
+    # the browser drops an edit that equals the grid's own value: 0 → 1 → 0 reaches the
+    # server as an empty edited_rows, which read as "nothing changed" and lost the 0
+    edit(app, edited_rows={0: {"grade": "1"}})
+    assert example(app).query.ranking[0].grade == 1
+    edit(app, edited_rows={})
+    assert not errors(app)
+    assert example(app).query.ranking[0].grade == 0
+    # the measures are drawn after the grid applied it: P@2 = 1 / 2 (relevant at 2 only)
+    assert any("Precision@2 = **0.5**" in str(link.proto.label) for link in app.get("page_link"))
+    edit(app, edited_rows={0: {"grade": "1"}})     # and typed again: an edit once more
+    assert example(app).query.ranking[0].grade == 1
+
+
 def test_an_added_row_gets_its_rank_and_id_in_the_grid(app):
     # issue 11, defect 5: the added row showed "None" for rank and id; the grid now starts
     # again from the example, whose new item has an id and a rank
