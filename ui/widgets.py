@@ -77,6 +77,7 @@ def mode_switch(page: str) -> str:
     def changed() -> None:
         value = st.session_state.get(key)
         if value in model.MODES:
+            apply_pending_edits()
             state.update(mode=value)
 
     st.segmented_control(_("relevance"), list(model.MODES), key=key, on_change=changed,
@@ -208,6 +209,9 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     """
     key = state.editor_key(page, name, index)
     slot = f"{page}.{name}.{index}.base"
+    grids = st.session_state.setdefault(state.KEYS["grids"], {})
+    if slot not in grids:
+        grids[slot] = (page, name, index, prefix)
     items = tuple(items)
     stored = st.session_state.get(slot)
     delta = st.session_state.get(key)
@@ -249,6 +253,53 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     new_items = model.items_from_rows(rows, reserved=reserved, prefix=prefix)
     st.session_state[slot] = (key, base_items, None)  # filled in by the caller once applied
     return new_items, slot, key, base_items
+
+
+def _rows_with(delta: dict, base_items, ranked: bool) -> list[dict] | None:
+    """The rows a grid shows: its base with the edits of its widget state ``delta`` applied
+    (as the browser sent them); None when the delta does not fit the base."""
+    rows = _records(_frame(base_items, ranked=ranked))
+    for n, change in (delta.get("edited_rows") or {}).items():
+        if not (isinstance(change, dict) and str(n).isdigit() and int(n) < len(rows)):
+            return None
+        rows[int(n)].update((col, value) for col, value in change.items() if col in ("label", "grade"))
+    gone = {int(n) for n in delta.get("deleted_rows") or () if str(n).isdigit()}
+    rows = [row for n, row in enumerate(rows) if n not in gone]
+    for added in delta.get("added_rows") or ():
+        if not isinstance(added, dict):
+            return None
+        rows.append({"id": None, "label": added.get("label"), "grade": added.get("grade")})
+    return rows
+
+
+def apply_pending_edits() -> None:
+    """Apply what the grids hold but the example does not have yet, before a change made
+    elsewhere (a move, a tile click, undo, the mode, a paste) is computed from the example.
+
+    A grade typed and, a moment later, a button clicked reach the server in one run: the
+    button's callback runs before the page's script, where the grid applies its edits. The
+    change computed from the example without the edit then started the grids afresh, and the
+    grade typed was lost. Called first by every such callback."""
+    ss = st.session_state
+    ex = ss.get(state.KEYS["example"])
+    for slot, (page, field, i, prefix) in list((ss.get(state.KEYS["grids"]) or {}).items()):
+        stored, key = ss.get(slot), state.editor_key(page, field, i)
+        delta = ss.get(key)
+        if ex is None or not isinstance(delta, dict) or stored is None or stored[0] != key or i >= len(ex.queries):
+            continue
+        q = ex.queries[i]
+        items = getattr(q, field)
+        if stored[2] != items:
+            continue   # the example changed since this grid was drawn: it starts afresh
+        rows = _rows_with(delta, stored[1], ranked=field == "ranking")
+        if rows is None or rows == _records(_frame(items, ranked=field == "ranking")):
+            continue
+        new_items = model.items_from_rows(rows, reserved={it.id for it in stored[1]}, prefix=prefix)
+        if state.set_current_query(replace(q, **{field: new_items}), from_editor=True, index=i):
+            ss[slot] = (key, stored[1], getattr(state.get_example().queries[i], field))
+        else:
+            state.reset_editors()   # refused (the message says why): the grid starts again
+        ex = ss.get(state.KEYS["example"])
 
 
 def _has_edits(delta) -> bool:
@@ -431,6 +482,7 @@ def move_item(key: str, i: int, action: str) -> None:
     """Move the item picked under session key ``key`` (a (place, position) pair) of query ``i``:
     ``up``, ``down``, ``top``, ``move`` (to the tray, or back into the ranking) or ``remove``;
     the pick follows the item. Reruns the whole page when the example changed."""
+    apply_pending_edits()
     where, n = st.session_state.get(key, ("r", 0))
     cur = state.get_example().queries[i]
     lists = {"r": list(cur.ranking), "t": list(cur.tray)}
@@ -487,6 +539,7 @@ def grade_strip(page: str, index: int, query, k: int, mode: str) -> None:
 def cycle_grade(page: str, i: int, rank: int) -> None:
     """A click on the tile at ``rank`` of query ``i``: that item's :func:`next_grade`, where the
     top grade is the query's highest (at least 3). The whole page follows (the grids included)."""
+    apply_pending_edits()
     ex = state.get_example()
     if not 0 <= i < len(ex.queries) or not 1 <= rank <= len(ex.queries[i].ranking):
         return  # a click on a list that changed since it was drawn

@@ -34,6 +34,30 @@ def test_a_grade_typed_back_as_the_browser_reports_it_is_applied(app):
     assert example(app).query.ranking[0].grade == 1
 
 
+def test_a_grade_typed_just_before_a_click_elsewhere_is_kept(app):
+    # a grade typed and, 80 ms later, "↓ down" clicked reach the server in one run; the
+    # button's callback runs first and started the grid afresh from the example without it
+    at = app
+    at.session_state[editor_key(at)] = {"edited_rows": {0: {"grade": "3"}}, "added_rows": [], "deleted_rows": []}
+    at.button(key="playground.pick.0.down").click().run()
+    assert not errors(at)
+    q = example(at).query
+    # rank 1 (the cat, typed 3) moved down to rank 2
+    assert (q.ranking[0].id, q.ranking[1].id, q.ranking[1].grade) == ("2", "1", 3)
+    at.button(key="playground.undo").click().run()   # undo takes back the move, keeps the grade
+    q = example(at).query
+    assert (q.ranking[0].id, q.ranking[0].grade) == ("1", 3)
+
+
+def test_a_refused_grade_typed_just_before_a_click_elsewhere_is_reported_once(app):
+    at = app
+    at.session_state[editor_key(at)] = {"edited_rows": {0: {"grade": "11"}}, "added_rows": [], "deleted_rows": []}
+    at.button(key="playground.pick.0.down").click().run()
+    assert len(errors(at)) + len(at.warning) == 1
+    q = example(at).query
+    assert (q.ranking[0].id, q.ranking[1].id, q.ranking[1].grade) == ("2", "1", 0)
+
+
 def test_an_added_row_gets_its_rank_and_id_in_the_grid(app):
     # issue 11, defect 5: the added row showed "None" for rank and id; the grid now starts
     # again from the example, whose new item has an id and a rank
