@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from metrics.explain import join_terms, num
@@ -24,6 +25,7 @@ __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "m
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'@%;/,?])")
 _ZERO_WIDTH = "\u200b"
+_EMAIL_AT = re.compile(r"@(?=[\w.+-]*\.\w)")
 
 # friendly headers for the explanation columns
 HEADERS = {
@@ -113,10 +115,15 @@ def escape_markdown(text) -> str:
     '\\\\*\\\\*b\\\\*\\\\* \\\\[l\\\\]\\\\(u\\\\) \\\\<b\\\\>'
     >>> escape_markdown("http://x www.x.org a@b.org").count("\u200b")
     3
+    >>> "\u200b" in escape_markdown("P@4 nDCG@10")
+    False
     """
     text = " ".join(str(text).splitlines())
-    for part in ("//", "www", "@"):   # checked in Chromium: "http\\:\\/\\/x" alone still becomes a link
+    for part in ("//", "www"):   # checked in Chromium: "http\\:\\/\\/x" alone still becomes a link
         text = text.replace(part, part[0] + _ZERO_WIDTH + part[1:])
+    # an "@" only where an address could follow (a domain with a dot): a measure such as "P@4"
+    # is copied from the page into the command line, where an invisible character breaks it
+    text = _EMAIL_AT.sub("@" + _ZERO_WIDTH, text)
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
@@ -124,16 +131,19 @@ def markdown_table(frame: pd.DataFrame) -> str:
     """A DataFrame as a Markdown table: text cells plain text (:func:`escape_markdown`),
     numbers as they are, gaps empty.
 
-    >>> frame = pd.DataFrame({"label": ["<b>x|y</b>", "ok"], "g": pd.array([None, 2], dtype="Int64"), "P@i": [0.5, 1.0]})
+    >>> frame = pd.DataFrame({"label": ["<b>x|y</b>", "ok"], "g": pd.array([None, 2], dtype="Int64"), "P@i": [0.5, 1.0],
+    ...                       "relevant": [True, False]})
     >>> print(markdown_table(frame))
-    | label | g | P@i |
-    |---|---|---|
-    | \\<b\\>x\\|y\\<\\/b\\> |  | 0.5 |
-    | ok | 2 | 1.0 |
+    | label | g | P@i | relevant |
+    |---|---|---|---|
+    | \\<b\\>x\\|y\\<\\/b\\> |  | 0.5 | ✓ |
+    | ok | 2 | 1.0 | ✗ |
     """
     def cell(v) -> str:
         if v is None or v is pd.NA or (isinstance(v, float) and v != v):
             return ""
+        if isinstance(v, bool | np.bool_):   # ticks, as the page shows them (not Python's True/False)
+            return "✓" if v else "✗"
         return escape_markdown(v) if isinstance(v, str) else str(v)   # user text; numbers as they are
 
     head = "| " + " | ".join(str(c) for c in frame.columns) + " |"   # our own headers
