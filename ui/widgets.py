@@ -111,14 +111,20 @@ def preset_note() -> None:
     name = st.session_state.get(state.KEYS["preset"])
     if name in presets.PRESETS:
         preset = presets.PRESETS[name]
-        if state.get_example().queries == preset.queries:
-            # a preset file's text is a teacher's: shown as plain text
-            st.caption(_("Loaded: {title} — {source}").format(title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
-        else:
-            st.caption(_("Started from: {title} — {source} (edited since)").format(
-                title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
-            st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=state.load_preset,
-                      args=(name,), help=_("load the preset again, as it was"))
+        unchanged = state.get_example().queries == preset.queries
+        # a fixed height (four caption lines): "(edited since)" can take one line more
+        with st.container(height=88, border=False):
+            if unchanged:
+                # a preset file's text is a teacher's: shown as plain text
+                st.caption(_("Loaded: {title} — {source}").format(title=plain(_(preset.title)),
+                                                                  source=plain(_(preset.source), 200)))
+            else:
+                st.caption(_("Started from: {title} — {source} (edited since)").format(
+                    title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
+        # always there, greyed out until an edit: appearing with the first edit, it pushed the
+        # k slider and the tiles down under the pointer, and a quick second click hit nothing
+        st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=state.load_preset,
+                  args=(name,), help=_("load the preset again, as it was"), disabled=unchanged)
 
 
 def query_picker(page: str) -> int:

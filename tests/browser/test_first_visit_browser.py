@@ -51,3 +51,31 @@ def test_the_worked_solution_file_shows_ticks_not_python_booleans(server, page):
     # the cat in the box, k = 2: rank 1 not relevant, rank 2 relevant
     rows = [line for line in text.splitlines() if line.startswith("| 1 ") or line.startswith("| 2 ")]
     assert "✗" in rows[0] and "✓" in rows[1]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 768)])
+def test_the_first_edit_moves_nothing_under_the_pointer(server, browser, size):
+    # "↺ restore the preset" appeared with the first edit and pushed the k slider and the
+    # tiles down about 33 px: a quick second click on a tile hit nothing
+    from .test_editing_browser import open_playground
+
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = context.new_page()
+        open_playground(server, page)
+        slider = page.locator("[data-testid='stSlider']").first
+        before = page.evaluate("() => document.querySelector('[data-testid=\"stSlider\"]')"
+                               ".getBoundingClientRect().top + window.scrollY")
+        tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").first
+        tile.scroll_into_view_if_needed()
+        box = tile.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)   # rank 1 relevant
+        page.wait_for_function("() => document.body.innerText.includes('(edited since)')", timeout=TIMEOUT)
+        wait_ready(page)
+        after = page.evaluate("() => document.querySelector('[data-testid=\"stSlider\"]')"
+                              ".getBoundingClientRect().top + window.scrollY")
+        slider.scroll_into_view_if_needed()
+        shot(page, f"first_edit_{size[0]}")
+        assert abs(after - before) < 1, f"the k slider moved {after - before:+.0f} px with the first edit"
+    finally:
+        context.close()
