@@ -293,6 +293,8 @@ def apply_pending_edits() -> None:
         delta = ss.get(key)
         if ex is None or not isinstance(delta, dict) or stored is None or stored[0] != key or i >= len(ex.queries):
             continue
+        if not _has_edits(delta) and stored[1] == stored[2]:
+            continue   # the grid shows its base, which the example has: nothing to apply (cheap)
         q = ex.queries[i]
         items = getattr(q, field)
         if stored[2] != items:
