@@ -181,6 +181,18 @@ def apply(m: Model, action: tuple) -> None:
         m.redo()
 
 
+def _scroll_to(page, locator) -> None:
+    """Bring ``locator`` into view as a person scrolls to it (the element may be being drawn
+    again by a run: looked for again; nothing is done to the app here)."""
+    for _ in range(20):
+        try:
+            locator.scroll_into_view_if_needed(timeout=2000)
+            return
+        except Exception:
+            page.wait_for_timeout(250)
+    raise AssertionError(f"{locator} never shown")
+
+
 def act(page, action: tuple, m: Model) -> None:
     """Do ``action`` once, as a person does it."""
     kind = action[0]
@@ -188,9 +200,12 @@ def act(page, action: tuple, m: Model) -> None:
         # the click is seen selecting its cell before a key is sent (select_cell says why
         # a click that selected nothing may be made again); the keys are sent once
         grid = page.locator("[data-testid='stDataFrame']").first
-        grid.scroll_into_view_if_needed()
+        _scroll_to(page, grid)
         select_cell(page, grid, GRADE_X, action[1] + 1, 2)
-        page.keyboard.type(action[2], delay=80)
+        page.keyboard.type(action[2], delay=80)   # a quick typist's pace (see type_grade)
+        # a person's Enter comes a moment after the last key: sent in the same frame, it
+        # reached the grid before the editor the key opened, and the grade was never typed
+        page.wait_for_timeout(120)
         page.keyboard.press("Enter")
     elif kind == "tile":
         box = None
@@ -317,9 +332,9 @@ def shortest(browser, server, actions: list[tuple]) -> tuple[list[tuple], list[s
 
 
 @pytest.mark.xfail(strict=False, reason=(
-    "open: with seed 20261127 a sequence of 30 quick actions (grades typed, moves, undo/redo, "
-    "the mode switch 60 ms after a redo) ends with rank 1 shown relevant where the model has it "
-    "not; the cause is not found yet (see benchmarks/README.md)"))
+    "open: seed 20261127, third sequence: after quick moves (↓ down 0.11 s after a tile click), "
+    "undo and redo, the page's order of ranks 2 and 3 differs from the model's; not yet known "
+    "whether the page or the model is wrong (benchmarks/README.md)"))
 def test_every_action_reaches_the_page_and_the_link(server, browser):
     rng = random.Random(SEED)
     sequences = [plan(rng, min(LENGTH, ACTIONS - i)) for i in range(0, ACTIONS, LENGTH)]
