@@ -52,9 +52,15 @@ def lesson(inputs: lessons.LessonInputs) -> None:
 
     st.subheader(_("A user stepping down the list"))
     step = 1
+    step_key = f"{PAGE}.step.{n}"
     if n > 1:
-        step = st.slider(_("The user has just read rank"), 1, n, 1, key=f"{PAGE}.step.{n}")
-    play = st.button(_("Walk down the list"), icon=":material/play_arrow:", key=f"{PAGE}.play")
+        step = st.slider(_("The user has just read rank"), 1, n, 1, key=step_key)
+
+    def walk() -> None:   # the walk ends at the last rank: the slider says so too, as the chart does
+        if n > 1:
+            st.session_state[step_key] = n
+
+    play = st.button(_("Walk down the list"), icon=":material/play_arrow:", key=f"{PAGE}.play", on_click=walk)
     where = st.empty()
     if play:
         for rank in range(1, n + 1):

@@ -29,6 +29,7 @@ __all__ = ["escape_markdown", "explanation_html", "explanation_markdown", "expla
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'@%;/,?])")
 _ZERO_WIDTH = "\u200b"
+_EMAIL_AT = re.compile(r"@(?=[\w.+-]*\.\w)")
 # MathJax 2 and 3 (JupyterLab, Notebook, VS Code, Colab) skip elements of these classes:
 # ids and labels in a table are never typeset, whatever dollars they hold
 _NO_MATH = "tex2jax_ignore mathjax_ignore"
@@ -38,17 +39,22 @@ MAX_ROWS = 200  # step-table rows shown; the rest are counted (to_frame() has th
 def escape_markdown(text) -> str:
     """User text made inert for Markdown: every Markdown-active character backslash-escaped,
     newlines as spaces (a line break could start a heading or a list), and bare addresses
-    broken with an invisible zero-width space inside "//", "www" and "@" (GitHub-flavoured
+    broken with an invisible zero-width space inside "//", "www" and an address's "@" (GitHub-flavoured
     Markdown links addresses even when their characters are escaped).
 
     >>> escape_markdown("**b** [l](u) <b>")
     '\\\\*\\\\*b\\\\*\\\\* \\\\[l\\\\]\\\\(u\\\\) \\\\<b\\\\>'
     >>> escape_markdown("http://x www.x.org a@b.org").count("\u200b")
     3
+    >>> "\u200b" in escape_markdown("P@4 nDCG@10")
+    False
     """
     text = " ".join(str(text).splitlines())
-    for part in ("//", "www", "@"):   # checked in Chromium: "http\\:\\/\\/x" alone still becomes a link
+    for part in ("//", "www"):   # checked in Chromium: "http\\:\\/\\/x" alone still becomes a link
         text = text.replace(part, part[0] + _ZERO_WIDTH + part[1:])
+    # an "@" only where an address could follow (a domain with a dot): a measure such as "P@4"
+    # is copied from the page into the command line, where an invisible character breaks it
+    text = _EMAIL_AT.sub("@" + _ZERO_WIDTH, text)
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 

@@ -113,8 +113,9 @@ def record(before, after) -> None:
 
 
 def _go(forward: bool) -> None:
-    from . import state
+    from . import state, widgets
 
+    widgets.apply_pending_edits()   # a grade typed just before the click is a step to undo
     h = _history()
     now = state.get_example()
     then = h.redo(now) if forward else h.undo(now)

@@ -18,9 +18,9 @@ is reported as ``line N: reason`` and left out; when nothing can be read, or the
 beyond the limits (checked before any parsing), :class:`PasteError` is raised. Nothing else
 is ever raised, and the work is linear in the size of the text.
 
->>> p = parse("d1\\t2\\tcat in a box\\nd#2\\nd/3\\t0")
+>>> p = parse("d1\\t2\\tcat in a box\\nd#2\\nd/3\\t0\\nd3\\t?\\tunknown")
 >>> p.format, [(r.id, r.grade, r.label) for r in p.ranking]
-('list', [('d1', 2, 'cat in a box'), ('d#2', None, None), ('d/3', 0, None)])
+('list', [('d1', 2, 'cat in a box'), ('d#2', None, None), ('d/3', 0, None), ('d3', None, 'unknown')])
 >>> p = parse("doc,relevance\\nmy doc 1,3\\nb,x")
 >>> p.format, [(r.id, r.grade) for r in p.ranking], p.problems
 ('csv', [('my doc 1', 3)], ("line 3: grade 'x' is not a whole number",))
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from .i18n import _
 from .model import Item, Query
-from .validation import LIMITS
+from .validation import LIMITS, UNJUDGED
 
 __all__ = ["PasteError", "Row", "Pasted", "parse", "to_query", "MAX_CHARS", "MAX_LINES", "MAX_PROBLEMS"]
 
@@ -68,6 +68,7 @@ class Row:
     id: str
     grade: int | None = None
     label: str | None = None
+    unjudged: bool = False   # the text said so (``?``, as in the grid): not "no grade given"
 
 
 @dataclass(frozen=True)
@@ -119,17 +120,26 @@ def _id(text: str) -> str:
     return doc
 
 
-def _grade(text: str) -> int | None:
-    """A grade 0..grade_max from its text; None when the text is empty."""
+def _grade(text: str, *, unjudged: bool = True) -> int | str | None:
+    """A grade 0..grade_max from its text; None when the text is empty; :data:`UNJUDGED`
+    for ``?``, as the grid takes it (not in qrels lines, ``unjudged=False``: a number there)."""
     text = text.strip()
     if not text:
         return None
+    if unjudged and text == UNJUDGED:
+        return UNJUDGED
     if not (text.isascii() and _GRADE.fullmatch(text)):
         raise ValueError(_('grade {text} is not a whole number').format(text=_short(text, 12)))
     grade = int(float(text))
     if not 0 <= grade <= LIMITS.grade_max:
         raise ValueError(_('grade {grade} is out of range (0 to {grade_max})').format(grade=grade, grade_max=LIMITS.grade_max))
     return grade
+
+
+def _row(doc: str, grade: int | str | None, label: str | None) -> Row:
+    if grade == UNJUDGED:
+        return Row(doc, None, label, unjudged=True)
+    return Row(doc, grade, label)
 
 
 def _label(text: str) -> str | None:
@@ -186,7 +196,7 @@ def _list(lines, problems: _Problems) -> Pasted:
         except ValueError as err:
             problems.add(n, str(err))
             continue
-        _add(rows, seen, Row(doc, grade, label), n, problems)
+        _add(rows, seen, _row(doc, grade, label), n, problems)
     return Pasted("list", tuple(rows), problems=problems.all())
 
 
@@ -220,7 +230,7 @@ def _csv(text: str, first: int, delimiter: str, names: list[str], problems: _Pro
         except ValueError as err:
             problems.add(start, str(err))
             continue
-        _add(rows, seen, Row(doc, grade, label), start, problems)
+        _add(rows, seen, _row(doc, grade, label), start, problems)
     return Pasted("csv", tuple(rows), problems=problems.all())
 
 
@@ -248,7 +258,7 @@ def _trec(lines, problems: _Problems) -> Pasted:
                 if not math.isfinite(score):
                     raise ValueError(_('score {f} is not a finite number').format(f=_short(f[4], 12)))
             else:
-                grade = _grade(f[3])
+                grade = _grade(f[3], unjudged=False)
         except ValueError as err:
             problems.add(n, str(err))
             continue
@@ -317,16 +327,17 @@ def to_query(pasted: Pasted, query: Query) -> Query:
     are dropped (they name the old ids).
 
     >>> q = Query("q", (Item("a", "A", 2), Item("b", "B", 0)), (Item("c", "C", 1),))
-    >>> new = to_query(parse("b\\t1\\nc\\nz"), q)
+    >>> new = to_query(parse("b\\t1\\nc\\nz\\na\\t?"), q)
     >>> [(i.id, i.label, i.grade) for i in new.ranking], new.tray
-    ([('b', 'B', 1), ('c', 'C', 1), ('z', 'z', 0)], ())
+    ([('b', 'B', 1), ('c', 'C', 1), ('z', 'z', 0), ('a', 'A', None)], ())
     """
     known = {item.id: item for item in (*query.ranking, *query.tray)}
     trec = pasted.format == "trec"
 
     def item(row: Row) -> Item:
         old = known.get(row.id)
-        grade = row.grade if row.grade is not None else (0 if trec or old is None else old.grade)
+        grade = None if row.unjudged else row.grade if row.grade is not None else (
+            0 if trec or old is None else old.grade)
         label = row.label if row.label is not None else (old.label if old else row.id)
         return Item(row.id, label, grade)
 

@@ -51,6 +51,9 @@ def _apply(page: str, index: int | None) -> None:
     except paste.PasteError as err:
         ss[_result_key(page)] = ("error", _("{error}. The example is kept.").format(error=err), (), _version())
         return
+    from . import widgets
+
+    widgets.apply_pending_edits()   # the tray's grid may hold an edit the paste keeps
     ex = state.get_example()
     i = ex.current if index is None else index
     if not state.set_current_query(paste.to_query(pasted, ex.queries[i]), index=i):

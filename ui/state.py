@@ -42,6 +42,7 @@ KEYS = {
     "published": "state.published",    # [(code, time)] of the last links written to the URL
     "encoded": "state.encoded",        # (example, its link code): the last example encoded
     "history": "state.history",        # this session's undo/redo History (ui.history)
+    "grids": "state.grids",            # {grid's base slot: (page, list, query index, prefix)} (ui.widgets)
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from metrics.display import escape_markdown
@@ -105,16 +106,19 @@ def markdown_table(frame: pd.DataFrame) -> str:
     """A DataFrame as a Markdown table: text cells plain text (:func:`escape_markdown`),
     numbers as they are, gaps empty.
 
-    >>> frame = pd.DataFrame({"label": ["<b>x|y</b>", "ok"], "g": pd.array([None, 2], dtype="Int64"), "P@i": [0.5, 1.0]})
+    >>> frame = pd.DataFrame({"label": ["<b>x|y</b>", "ok"], "g": pd.array([None, 2], dtype="Int64"), "P@i": [0.5, 1.0],
+    ...                       "relevant": [True, False]})
     >>> print(markdown_table(frame))
-    | label | g | P@i |
-    |---|---|---|
-    | \\<b\\>x\\|y\\<\\/b\\> |  | 0.5 |
-    | ok | 2 | 1.0 |
+    | label | g | P@i | relevant |
+    |---|---|---|---|
+    | \\<b\\>x\\|y\\<\\/b\\> |  | 0.5 | ✓ |
+    | ok | 2 | 1.0 | ✗ |
     """
     def cell(v) -> str:
         if v is None or v is pd.NA or (isinstance(v, float) and v != v):
             return ""
+        if isinstance(v, bool | np.bool_):   # ticks, as the page shows them (not Python's True/False)
+            return "✓" if v else "✗"
         return escape_markdown(v) if isinstance(v, str) else str(v)   # user text; numbers as they are
 
     head = "| " + " | ".join(str(c) for c in frame.columns) + " |"   # our own headers

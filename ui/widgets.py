@@ -77,6 +77,7 @@ def mode_switch(page: str) -> str:
     def changed() -> None:
         value = st.session_state.get(key)
         if value in model.MODES:
+            apply_pending_edits()
             state.update(mode=value)
 
     st.segmented_control(_("relevance"), list(model.MODES), key=key, on_change=changed,
@@ -110,14 +111,20 @@ def preset_note() -> None:
     name = st.session_state.get(state.KEYS["preset"])
     if name in presets.PRESETS:
         preset = presets.PRESETS[name]
-        if state.get_example().queries == preset.queries:
-            # a preset file's text is a teacher's: shown as plain text
-            st.caption(_("Loaded: {title} — {source}").format(title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
-        else:
-            st.caption(_("Started from: {title} — {source} (edited since)").format(
-                title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
-            st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=state.load_preset,
-                      args=(name,), help=_("load the preset again, as it was"))
+        unchanged = state.get_example().queries == preset.queries
+        # a fixed height (four caption lines): "(edited since)" can take one line more
+        with st.container(height=88, border=False):
+            if unchanged:
+                # a preset file's text is a teacher's: shown as plain text
+                st.caption(_("Loaded: {title} — {source}").format(title=plain(_(preset.title)),
+                                                                  source=plain(_(preset.source), 200)))
+            else:
+                st.caption(_("Started from: {title} — {source} (edited since)").format(
+                    title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
+        # always there, greyed out until an edit: appearing with the first edit, it pushed the
+        # k slider and the tiles down under the pointer, and a quick second click hit nothing
+        st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=state.load_preset,
+                  args=(name,), help=_("load the preset again, as it was"), disabled=unchanged)
 
 
 def query_picker(page: str) -> int:
@@ -208,6 +215,9 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     """
     key = state.editor_key(page, name, index)
     slot = f"{page}.{name}.{index}.base"
+    grids = st.session_state.setdefault(state.KEYS["grids"], {})
+    if slot not in grids:
+        grids[slot] = (page, name, index, prefix)
     items = tuple(items)
     stored = st.session_state.get(slot)
     delta = st.session_state.get(key)
@@ -218,9 +228,13 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
                               "kept.").format(added=f"{added:,}", most=f"{validation.LIMITS.items:,}"))
         key, delta = state.editor_key(page, name, index), None
         messages()
-    pending = _has_edits(delta)
-    if pending and stored is not None and stored[0] == key and stored[2] == items:
-        base_items = stored[1]  # the editor still holds its edits on top of this base
+    if isinstance(delta, dict) and stored is not None and stored[0] == key and stored[2] == items:
+        # the grid in the browser was built on this base and nothing outside it changed the
+        # example since. This holds even when its widget state holds no edit: the browser
+        # drops an edit typed back to the base's value, so "no edit" can mean "the grid shows
+        # its base again", a change of the example (0 → 1 → 0 leaves edited_rows empty).
+        # Without a widget state (a first run, a return from another page) the grid is new.
+        base_items = stored[1]
     else:
         base_items = items
     base = _frame(base_items, ranked=ranked)
@@ -231,10 +245,10 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
         height=min(rows_height, height) if height else "auto",
         column_config=_columns(ranked), column_order=(["rank"] if ranked else []) + ["grade", "label", "id"],
     )
-    if not _has_edits(st.session_state.get(key)):
-        if base_items == items:   # no edit in the grid, and the example shows its rows: nothing to compare
-            st.session_state[slot] = (key, base_items, items)
-            return None
+    if base_items == items and not _has_edits(st.session_state.get(key)):
+        # no edit in the grid, and the example shows its rows: nothing to compare
+        st.session_state[slot] = (key, base_items, items)
+        return None
     reserved = {i.id for i in base_items}
     rows = _records(edited)
     # compared with the example as it is now, not with the editor's base: a value typed back
@@ -245,6 +259,55 @@ def _editor(page: str, name: str, index: int, items, *, ranked: bool, prefix: st
     new_items = model.items_from_rows(rows, reserved=reserved, prefix=prefix)
     st.session_state[slot] = (key, base_items, None)  # filled in by the caller once applied
     return new_items, slot, key, base_items
+
+
+def _rows_with(delta: dict, base_items, ranked: bool) -> list[dict] | None:
+    """The rows a grid shows: its base with the edits of its widget state ``delta`` applied
+    (as the browser sent them); None when the delta does not fit the base."""
+    rows = _records(_frame(base_items, ranked=ranked))
+    for n, change in (delta.get("edited_rows") or {}).items():
+        if not (isinstance(change, dict) and str(n).isdigit() and int(n) < len(rows)):
+            return None
+        rows[int(n)].update((col, value) for col, value in change.items() if col in ("label", "grade"))
+    gone = {int(n) for n in delta.get("deleted_rows") or () if str(n).isdigit()}
+    rows = [row for n, row in enumerate(rows) if n not in gone]
+    for added in delta.get("added_rows") or ():
+        if not isinstance(added, dict):
+            return None
+        rows.append({"id": None, "label": added.get("label"), "grade": added.get("grade")})
+    return rows
+
+
+def apply_pending_edits() -> None:
+    """Apply what the grids hold but the example does not have yet, before a change made
+    elsewhere (a move, a tile click, undo, the mode, a paste) is computed from the example.
+
+    A grade typed and, a moment later, a button clicked reach the server in one run: the
+    button's callback runs before the page's script, where the grid applies its edits. The
+    change computed from the example without the edit then started the grids afresh, and the
+    grade typed was lost. Called first by every such callback."""
+    ss = st.session_state
+    ex = ss.get(state.KEYS["example"])
+    for slot, (page, field, i, prefix) in list((ss.get(state.KEYS["grids"]) or {}).items()):
+        stored, key = ss.get(slot), state.editor_key(page, field, i)
+        delta = ss.get(key)
+        if ex is None or not isinstance(delta, dict) or stored is None or stored[0] != key or i >= len(ex.queries):
+            continue
+        if not _has_edits(delta) and stored[1] == stored[2]:
+            continue   # the grid shows its base, which the example has: nothing to apply (cheap)
+        q = ex.queries[i]
+        items = getattr(q, field)
+        if stored[2] != items:
+            continue   # the example changed since this grid was drawn: it starts afresh
+        rows = _rows_with(delta, stored[1], ranked=field == "ranking")
+        if rows is None or rows == _records(_frame(items, ranked=field == "ranking")):
+            continue
+        new_items = model.items_from_rows(rows, reserved={it.id for it in stored[1]}, prefix=prefix)
+        if state.set_current_query(replace(q, **{field: new_items}), from_editor=True, index=i):
+            ss[slot] = (key, stored[1], getattr(state.get_example().queries[i], field))
+        else:
+            state.reset_editors()   # refused (the message says why): the grid starts again
+        ex = ss.get(state.KEYS["example"])
 
 
 def _has_edits(delta) -> bool:
@@ -258,7 +321,19 @@ def editors_idle(page: str, index: int | None = None) -> bool:
     link (each starts the changed grid afresh) and on a first visit; false once a grid has
     been edited, until a change made elsewhere starts it again."""
     i = state.get_example().current if index is None else index
-    return not any(_has_edits(st.session_state.get(state.editor_key(page, field, i))) for field in state.LISTS)
+    return not any(_grid_changed(page, field, i) for field in state.LISTS)
+
+
+def _grid_changed(page: str, field: str, i: int) -> bool:
+    """Whether the grid of query ``i``'s ``field`` may show rows other than the example's: it
+    holds edits, or it holds none while its base differs from the rows last applied (the
+    browser drops an edit typed back to the base's value, and such a grid shows its base)."""
+    key = state.editor_key(page, field, i)
+    delta = st.session_state.get(key)
+    if _has_edits(delta):
+        return True
+    stored = st.session_state.get(f"{page}.{field}.{i}.base")
+    return isinstance(delta, dict) and stored is not None and stored[0] == key and stored[1] != stored[2]
 
 
 def ranking_editor(page: str, index: int | None = None, *, height: int | None = 390) -> None:
@@ -415,6 +490,7 @@ def move_item(key: str, i: int, action: str) -> None:
     """Move the item picked under session key ``key`` (a (place, position) pair) of query ``i``:
     ``up``, ``down``, ``top``, ``move`` (to the tray, or back into the ranking) or ``remove``;
     the pick follows the item. Reruns the whole page when the example changed."""
+    apply_pending_edits()
     where, n = st.session_state.get(key, ("r", 0))
     cur = state.get_example().queries[i]
     lists = {"r": list(cur.ranking), "t": list(cur.tray)}
@@ -471,6 +547,7 @@ def grade_strip(page: str, index: int, query, k: int, mode: str) -> None:
 def cycle_grade(page: str, i: int, rank: int) -> None:
     """A click on the tile at ``rank`` of query ``i``: that item's :func:`next_grade`, where the
     top grade is the query's highest (at least 3). The whole page follows (the grids included)."""
+    apply_pending_edits()
     ex = state.get_example()
     if not 0 <= i < len(ex.queries) or not 1 <= rank <= len(ex.queries[i].ranking):
         return  # a click on a list that changed since it was drawn

@@ -20,6 +20,44 @@ def test_a_grade_typed_back_is_applied(app):
     assert any("Precision@2 = **0.5**" in str(link.proto.label) for link in app.get("page_link"))
 
 
+def test_a_grade_typed_back_as_the_browser_reports_it_is_applied(app):
+    # the browser drops an edit that equals the grid's own value: 0 → 1 → 0 reaches the
+    # server as an empty edited_rows, which read as "nothing changed" and lost the 0
+    edit(app, edited_rows={0: {"grade": "1"}})
+    assert example(app).query.ranking[0].grade == 1
+    edit(app, edited_rows={})
+    assert not errors(app)
+    assert example(app).query.ranking[0].grade == 0
+    # the measures are drawn after the grid applied it: P@2 = 1 / 2 (relevant at 2 only)
+    assert any("Precision@2 = **0.5**" in str(link.proto.label) for link in app.get("page_link"))
+    edit(app, edited_rows={0: {"grade": "1"}})     # and typed again: an edit once more
+    assert example(app).query.ranking[0].grade == 1
+
+
+def test_a_grade_typed_just_before_a_click_elsewhere_is_kept(app):
+    # a grade typed and, 80 ms later, "↓ down" clicked reach the server in one run; the
+    # button's callback runs first and started the grid afresh from the example without it
+    at = app
+    at.session_state[editor_key(at)] = {"edited_rows": {0: {"grade": "3"}}, "added_rows": [], "deleted_rows": []}
+    at.button(key="playground.pick.0.down").click().run()
+    assert not errors(at)
+    q = example(at).query
+    # rank 1 (the cat, typed 3) moved down to rank 2
+    assert (q.ranking[0].id, q.ranking[1].id, q.ranking[1].grade) == ("2", "1", 3)
+    at.button(key="playground.undo").click().run()   # undo takes back the move, keeps the grade
+    q = example(at).query
+    assert (q.ranking[0].id, q.ranking[0].grade) == ("1", 3)
+
+
+def test_a_refused_grade_typed_just_before_a_click_elsewhere_is_reported_once(app):
+    at = app
+    at.session_state[editor_key(at)] = {"edited_rows": {0: {"grade": "11"}}, "added_rows": [], "deleted_rows": []}
+    at.button(key="playground.pick.0.down").click().run()
+    assert len(errors(at)) + len(at.warning) == 1
+    q = example(at).query
+    assert (q.ranking[0].id, q.ranking[1].id, q.ranking[1].grade) == ("2", "1", 0)
+
+
 def test_an_added_row_gets_its_rank_and_id_in_the_grid(app):
     # the added row showed "None" for rank and id; the grid now starts
     # again from the example, whose new item has an id and a rank

@@ -23,34 +23,10 @@ def summary_link(page, name: str):
 
 
 def edit_first_grade(page, value: str) -> None:
-    """The ranking grid is a canvas: click the rank cell of row 1, move right to grade, type."""
-    grid = page.locator("[data-testid='stDataFrame']").first
-    page.keyboard.press("Escape")  # close an editor a previous try may have left open
-    # centre the grid in the window (a retry may find the page scrolled), then measure it
-    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(1500)  # let the grid finish its first layout
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)  # header 35 px, then row 1
-    page.wait_for_timeout(500)
-    page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(300)
-    page.keyboard.type(value)  # typing on a selected cell opens its editor
-    page.wait_for_timeout(500)
-    page.keyboard.press("Enter")
+    """The ranking grid is a canvas: click rank 1's grade cell, type onto it, Enter — once."""
+    from .test_editing_browser import type_grade
 
-
-def act_until(page, action, condition_js: str, tries: int = 3) -> None:
-    """Do a canvas interaction until the page shows its effect (clicks on a canvas can land
-    before it is ready on a loaded machine; each action here is idempotent). Each try waits
-    a whole TIMEOUT: a cold server on a busy CI machine can take seconds per rerun."""
-    for attempt in range(tries):
-        action()
-        try:
-            page.wait_for_function(condition_js, timeout=TIMEOUT)
-            return
-        except Exception:
-            if attempt == tries - 1:
-                raise
+    type_grade(page, 1, value)
 
 
 def test_default_page_renders_its_charts(server, page):
@@ -74,9 +50,9 @@ def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server
     assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
     # rank 1 becomes relevant: P@2 = 2/2 = 1
     try:
-        act_until(page, lambda: edit_first_grade(page, "1"),
-                  "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-                  ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))")
+        edit_first_grade(page, "1")
+        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+                               ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
     finally:
         shot(page, "after_edit")
 
@@ -134,7 +110,9 @@ def test_clicking_a_point_sets_k(server, page):
     wait_ready(page)
     page.get_by_role("link", name="Precision, recall, F1").first.click()
     page.wait_for_selector("text=Precision, recall and F1 at k", timeout=TIMEOUT)
+    wait_ready(page)
     chart = page.locator("[data-testid='stVegaLiteChart']", has_text="P, R and F1 at every k").first
+    chart.locator("canvas, svg").first.wait_for(timeout=TIMEOUT)
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(1500)
 
@@ -144,8 +122,9 @@ def test_clicking_a_point_sets_k(server, page):
         left, right = box["x"] + 62, box["x"] + box["width"] - 8
         page.mouse.click(left + (right - left) * 4 / 7, box["y"] + box["height"] * 0.45)
 
-    act_until(page, click_k5, "() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
-                              ".some(m => m.innerText.includes('P@5'))")
+    click_k5()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
+                           ".some(m => m.innerText.includes('P@5'))", timeout=TIMEOUT)
     shot(page, "clicked_k")
     assert "0.6000" in page.locator("[data-testid='stMetric']", has_text="P@5").first.inner_text()  # 3 / 5
 
@@ -192,8 +171,9 @@ def test_dragging_a_tile_reorders_the_ranking(server, page):
         page.mouse.up()
 
     # the relevant "cat in a box" moves to rank 1: RR@2 = 1/1 and P@2 stays 1/2
-    act_until(page, drag, "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-                          ".some(a => /RR@2 = 1$/.test(a.innerText.trim()))")
+    drag()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
+                           ".some(a => /RR@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
     assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
     # the page is drawn again from the new order: the tiles renumbered, the picker's text
     frame.get_by_text("#1 · 🐱📦 cat in a box · grade 1").wait_for(timeout=TIMEOUT)

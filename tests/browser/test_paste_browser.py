@@ -27,3 +27,26 @@ def test_pasting_a_list_changes_the_metrics(server, page):
     # R = 2, both in the top 2
     page.wait_for_function(link_reads("Recall@2", "1"), timeout=TIMEOUT)
     assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_a_pasted_question_mark_is_unjudged_as_in_the_grid(server, page):
+    # "d3<TAB>?<TAB>unknown" was refused ("grade '?' is not a whole number") though the grid
+    # takes ? as unjudged: d1 relevant, d2 not, d3 unjudged (left out of the judgments)
+    page.goto(server)
+    wait_ready(page)
+    page.wait_for_function(link_reads("Precision@2", "0.5"), timeout=TIMEOUT)
+    page.get_by_text("Paste or import a list").click()
+    area = page.locator("[data-testid='stTextArea'] textarea").first
+    area.wait_for(timeout=TIMEOUT)
+    area.fill("d1\t1\tfirst\nd2\t0\tsecond\nd3\t?\tunknown")
+    page.get_by_role("button", name="Replace the ranking with this list").click()
+    page.wait_for_selector("text=Read 3 results", timeout=TIMEOUT)
+    wait_ready(page)
+    assert "not a whole number" not in page.inner_text("body")
+    # P@2 = 1 / 2; the grid shows d3's grade as ?
+    page.wait_for_function(link_reads("Precision@2", "0.5"), timeout=TIMEOUT)
+    page.wait_for_function(link_reads("Recall@2", "1"), timeout=TIMEOUT)
+    page.wait_for_function(
+        "() => { const g = document.querySelector('[data-testid=\"stDataFrame\"]'); return !!g && "
+        "JSON.stringify([...g.querySelectorAll('tr')].map(r => [...r.querySelectorAll('td')].map(c => c.innerText))"
+        ".filter(r => r.length).map(r => r[1])) === JSON.stringify(['1', '0', '?']); }", timeout=TIMEOUT)
