@@ -14,7 +14,7 @@ import metrics.io
 from metrics.batch import evaluate_batch, evaluate_stream
 from metrics.io import DEDUP
 from metrics.io.source import format_size
-from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream
+from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream, should_stream
 from metrics.io.writers import write_csv, write_json, write_trec
 from ui import evaluation_view as view
 from ui import files as ui_files
@@ -107,8 +107,11 @@ def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, 
             qrels = read("qrels", qrels_source, max_bytes=max_bytes())
             status.update(label=_("Reading {name} ({size} MB)…").format(name=escape_markdown(run_source.name),
                                                                          size=f"{run_source.size / 1e6:.1f}"))
-            streamed = _streamed(qrels, run_source, ms, missing, depth, dedup) \
-                if run_source.size >= ui_files.STREAM_BYTES else None
+            # the page's threshold is lower than the command line's (an upload is held in memory
+            # already) and an upload's size is what it holds, compressed or not
+            big = should_stream(run_source.name, size=run_source.size, threshold=ui_files.STREAM_BYTES - 1,
+                                compression_ratio=1)
+            streamed = _streamed(qrels, run_source, ms, missing, depth, dedup) if big else None
             if streamed is not None:
                 result, run, chunk_of = streamed
                 run_of = chunk_of.get
