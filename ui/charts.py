@@ -177,23 +177,28 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "", pickable
     """The ranked list as tiles coloured by grade (the top k bright, the rest faded).
 
     ``items``: dicts with ``rank``, ``label``, ``grade`` (best first). Only the first
-    :data:`MAX_STRIP` ranks are drawn. ``pickable``: a click on a tile selects its rank
-    (the selection :data:`TILE`).
+    :data:`MAX_STRIP` ranks are drawn. Each tile shows its rank above it and its grade in it
+    (``?`` when unjudged), so the colour is never the only cue; its label follows the grade
+    where the tile is wide enough (not on a phone). ``pickable``: a click on a tile selects
+    its rank (the selection :data:`TILE`).
 
-    >>> spec = ranking_strip([{"rank": 1, "label": "🐱", "grade": 0}], k=1).to_dict()
+    >>> spec = ranking_strip([{"rank": 1, "label": "cat", "grade": 0}], k=1).to_dict()
     >>> spec["layer"][0]["mark"]["type"], spec["datasets"]["ranks"]
-    ('rect', [{'rank': 1, 'label': '🐱', 'grade': 0, 'ink': '#111111'}])
+    ('rect', [{'rank': 1, 'label': 'cat', 'grade': 0, 'ink': '#111111', 'mark': '0'}])
     """
     shown = list(items)[:MAX_STRIP]
     grades = [None if i["grade"] is None else int(i["grade"]) for i in shown]
-    # an unjudged item (grade None) is a white tile whose label starts with "?"
-    labels = [str(i["label"]) if g is not None else f"? {i['label']}" for i, g in zip(shown, grades, strict=True)]
-    data = pd.DataFrame({"rank": [int(i["rank"]) for i in shown], "label": labels,
+    # an unjudged item (grade None) is a pale yellow tile marked "?"
+    data = pd.DataFrame({"rank": [int(i["rank"]) for i in shown], "label": [str(i["label"]) for i in shown],
                          "grade": pd.array(grades, dtype="object"),
-                         "ink": [grade_text_color(g or 0) for g in grades]},
-                        columns=["rank", "label", "grade", "ink"])
+                         "ink": [grade_text_color(g or 0) for g in grades],
+                         "mark": ["?" if g is None else str(g) for g in grades]},
+                        columns=["rank", "label", "grade", "ink", "mark"])
     top = max([g for g in grades if g is not None] + [1])
     return Plot(_strip_template, (len(shown), _top_grade(top), title, pickable), {"ranks": data}, k=k)
+
+
+WITH_LABEL = 72  # px: a tile at least this wide shows its label after its grade
 
 
 def _strip_template(n: int, top: int, title: str, pickable: bool = False):
@@ -212,12 +217,15 @@ def _strip_template(n: int, top: int, title: str, pickable: bool = False):
         opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(FADED)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
-    # labels are cut to their tile's width as drawn (``width`` is the chart's own, so a phone's
-    # narrow strip cuts them shorter): they never overlap
-    text = base.mark_text(fontSize=FONT, limit=alt.ExprRef(expr=f"max(1, width / {max(n, 1)} - 12)"),
-                          baseline="middle").encode(
-        # past k the tile fades to a light tint, so its label turns dark grey (readable: WCAG AA)
-        text="label:N", color=alt.condition(f"datum.rank <= datum.{K}", alt.Color("ink:N", scale=None),
+    # the grade always, then the label where the tile (``width`` is the chart's own) is wide
+    # enough; cut to the tile's width as drawn, so texts never overlap
+    per_tile = f"(width / {max(n, 1)})"
+    text = base.transform_calculate(
+        shown=f"{per_tile} >= {WITH_LABEL} ? datum.mark + ' · ' + datum.label : datum.mark",
+    ).mark_text(fontSize=FONT, limit=alt.ExprRef(expr=f"max(1, {per_tile} - 8)"),
+                baseline="middle").encode(
+        # past k the tile fades to a light tint, so its text turns dark grey (readable: WCAG AA)
+        text="shown:N", color=alt.condition(f"datum.rank <= datum.{K}", alt.Color("ink:N", scale=None),
                                             alt.value(FADED_INK)),
     )
     if pickable:  # a click on a tile (its label included: same rows, same view) picks its rank
