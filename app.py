@@ -8,7 +8,7 @@ from ui.i18n import _
 
 # the presenter view (ui/presenter.py) starts with the sidebar collapsed
 present = st.query_params.get("view") == "present"
-st.set_page_config(page_title="Ranklab", page_icon="📦", layout="wide",
+st.set_page_config(page_title="Ranklab", page_icon=":material/leaderboard:", layout="wide",
                    initial_sidebar_state="collapsed" if present else "auto")
 i18n.start(st)  # this session's language, before the first text
 

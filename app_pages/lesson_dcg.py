@@ -34,7 +34,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     """Everything k and the gain/discount and ideal switches change: they rerun only this part."""
     ex, q, k = inputs.example, inputs.query, inputs.k
     if ex.mode == "binary":
-        st.info(_("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades."), icon="ℹ️")
+        st.info(_("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades."), icon=":material/info:")
     n = len(q.ranking)
     switches = st.columns(2)
     dcg = switches[0].radio(_("gain and discount"), list(CONVENTIONS), format_func=shown(lambda c: _(CONVENTIONS[c])),

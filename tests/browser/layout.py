@@ -49,3 +49,41 @@ CUT_TEXT = r"""
   return out;
 }
 """
+
+# Characters drawn as an empty box: each distinct character of the page's visible text (and of
+# its SVG text) is drawn on a canvas in its element's font and compared with a code point no
+# font has (U+10FFFD), which the browser draws as the missing-glyph box. An identical drawing
+# means no font had the character. Each finding: {"char", "code", "text", "testid"}.
+EMPTY_GLYPHS = r"""
+(root) => {
+  const seen = new Map();
+  const canvas = document.createElement("canvas");
+  canvas.width = 48; canvas.height = 48;
+  const ctx = canvas.getContext("2d", {willReadFrequently: true});
+  const draw = (font, ch) => {
+    ctx.clearRect(0, 0, 48, 48);
+    ctx.font = font; ctx.fillStyle = "#000"; ctx.textBaseline = "middle";
+    ctx.fillText(ch, 4, 24);
+    return ctx.getImageData(0, 0, 48, 48).data.join(",");
+  };
+  const walker = document.createTreeWalker(root || document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || ["SCRIPT", "STYLE", "NOSCRIPT"].includes(el.tagName)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === "none" || cs.visibility === "hidden") continue;
+    if (cs.fontFamily.includes("Material")) continue;  // icon names, drawn as ligatures
+    for (const ch of new Set(Array.from(n.textContent))) {
+      const code = ch.codePointAt(0);
+      if (code < 0x2000 || /\s/u.test(ch) || (code >= 0xfe00 && code <= 0xfe0f) || code === 0x200d) continue;
+      const font = `${cs.fontStyle} ${cs.fontWeight} 32px ${cs.fontFamily}`;
+      const key = font + "|" + ch;
+      if (seen.has(key)) continue;
+      const empty = draw(font, ch) === draw(font, String.fromCodePoint(0x10fffd));
+      seen.set(key, empty ? {char: ch, code: "U+" + code.toString(16).toUpperCase(), text: n.textContent.trim().slice(0, 60),
+                             testid: (el.closest("[data-testid]") || el).getAttribute("data-testid") || ""} : null);
+    }
+  }
+  return [...seen.values()].filter(Boolean);
+}
+"""
