@@ -3,7 +3,7 @@ navigation."""
 
 import streamlit as st
 
-from ui import i18n, render
+from ui import i18n, render, style
 from ui.i18n import _
 
 # the presenter view (ui/presenter.py) starts with the sidebar collapsed
@@ -11,6 +11,7 @@ present = st.query_params.get("view") == "present"
 st.set_page_config(page_title="Ranklab", page_icon=":material/leaderboard:", layout="wide",
                    initial_sidebar_state="collapsed" if present else "auto")
 i18n.start(st)  # this session's language, before the first text
+style.apply()   # app-wide layout rules: labels wrap, printing
 
 pages = {
     _("Play"): [

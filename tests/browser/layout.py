@@ -8,7 +8,8 @@ text of its own.
 # Text cut by a box that clips it (overflow hidden or clip, an ellipsis), and text past the
 # viewport's right edge. For each element holding text of its own, the text's laid-out extent (a
 # Range over its text nodes: with an ellipsis the text is still laid out whole) is compared with
-# the nearest ancestors that clip; a scroller (overflow auto or scroll) is not a cut. Each
+# the nearest ancestors that clip; a scroller (overflow auto or scroll) is not a cut, and text
+# past the right edge inside a scroller that ends within the viewport can be scrolled to. Each
 # finding: {"text", "why", "testid"}. Hidden elements, and those in a closed sidebar, are not
 # on the screen and are skipped.
 CUT_TEXT = r"""
@@ -31,10 +32,10 @@ CUT_TEXT = r"""
     if (r.width < 1 || r.height < 1) continue;
     const text = nodes.map((n) => n.textContent).join("").trim().slice(0, 60);
     const testid = (el.closest("[data-testid]") || el).getAttribute("data-testid") || "";
-    let found = null;
+    let found = null, scrolls = false;
     for (let a = el, depth = 0; a && a !== document.body && depth < 8; a = a.parentElement, depth++) {
       const s = getComputedStyle(a);
-      if (["auto", "scroll"].includes(s.overflowX)) break;  // the reader can scroll to it
+      if (["auto", "scroll"].includes(s.overflowX)) { scrolls = true; break; }  // the reader can scroll to it
       if (!["hidden", "clip"].includes(s.overflowX)) continue;
       const box = a.getBoundingClientRect();
       if (box.width < 2 || box.height < 2) break;  // a box of a pixel or less: for screen readers only
@@ -43,7 +44,10 @@ CUT_TEXT = r"""
         break;
       }
     }
-    if (!found && r.right > width + 1 && r.left < width) found = `past the right edge: ${Math.round(r.right)} > ${width}`;
+    for (let a = el.parentElement; !scrolls && a && a !== document.body; a = a.parentElement) {
+      scrolls = ["auto", "scroll"].includes(getComputedStyle(a).overflowX) && a.getBoundingClientRect().right <= width + 1;
+    }
+    if (!found && !scrolls && r.right > width + 1 && r.left < width) found = `past the right edge: ${Math.round(r.right)} > ${width}`;
     if (found) out.push({text, why: found, testid});
   }
   return out;

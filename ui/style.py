@@ -1,0 +1,30 @@
+"""The app-wide style rules (our own CSS, no user text), sent once per run by ``app.py``.
+
+- A label that does not fit its box (a button, a page link, a measure's name) wraps onto a
+  second line instead of ending in an ellipsis: a cut word hid the text a reader needed
+  ("nDCG@2 — in fo…", "remove qu…").
+- Printing (Chromium's "Print", A4): no sidebar, header or toolbar, the main column as wide
+  as the page, and wide formulas and tables scaled or wrapped to the page's width.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+__all__ = ["CSS", "apply"]
+
+CSS = """<style>
+[data-testid='stMain'] .stMarkdownEllipsis,
+[data-testid='stMain'] .stMarkdownEllipsis p,
+[data-testid='stMain'] [data-testid='stPageLink-NavLink'] span,
+[data-testid='stMain'] [data-testid='stPageLink-NavLink'] p,
+[data-testid='stMain'] [data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'],
+[data-testid='stMain'] [data-testid='stMetricLabel'] p {
+  white-space: normal; overflow: visible; text-overflow: clip; overflow-wrap: anywhere;
+}
+</style>"""
+
+
+def apply() -> None:
+    """Send the app's style rules (an element of no height)."""
+    st.html(CSS)
