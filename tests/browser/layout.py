@@ -16,6 +16,7 @@ CUT_TEXT = r"""
 (root) => {
   const out = [];
   const width = document.documentElement.clientWidth;
+  const PAGE = ["stMain", "stAppViewContainer", "stApp", "stMainBlockContainer"];
   const closedSidebar = (el) => {
     const side = el.closest("[data-testid='stSidebar']");
     return side && side.getAttribute("aria-expanded") === "false";
@@ -35,6 +36,7 @@ CUT_TEXT = r"""
     let found = null, scrolls = false;
     for (let a = el, depth = 0; a && a !== document.body && depth < 8; a = a.parentElement, depth++) {
       const s = getComputedStyle(a);
+      if (PAGE.includes(a.getAttribute("data-testid"))) break;
       if (["auto", "scroll"].includes(s.overflowX)) { scrolls = true; break; }  // the reader can scroll to it
       if (!["hidden", "clip"].includes(s.overflowX)) continue;
       const box = a.getBoundingClientRect();
@@ -45,6 +47,7 @@ CUT_TEXT = r"""
       }
     }
     for (let a = el.parentElement; !scrolls && a && a !== document.body; a = a.parentElement) {
+      if (PAGE.includes(a.getAttribute("data-testid"))) break;  // the page itself: a reader never scrolls it sideways
       scrolls = ["auto", "scroll"].includes(getComputedStyle(a).overflowX) && a.getBoundingClientRect().right <= width + 1;
     }
     if (!found && !scrolls && r.right > width + 1 && r.left < width) found = `past the right edge: ${Math.round(r.right)} > ${width}`;
