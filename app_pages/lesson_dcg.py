@@ -11,7 +11,7 @@ PAGE = "lesson_dcg"
 CONVENTIONS = {
     "log2": N_("gain = grade, discount = log2(i + 1) (trec_eval)"),
     "exp-log2": N_("gain = 2^grade − 1, discount = log2(i + 1) (Burges; ranx ndcg_burges)"),
-    "jarvelin": N_("gain = grade, ranks 1..2 undiscounted, then ÷ log2(i) (Järvelin–Kekäläinen, seed 002)"),
+    "jarvelin": N_("gain = grade, ranks 1..2 undiscounted, then ÷ log2(i) (Järvelin–Kekäläinen, IR course lab)"),
 }
 IDEALS = {
     "qrels": N_("from every judged document (trec_eval)"),

@@ -283,7 +283,7 @@ def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable:
 
 
 def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> Plot:
-    """The 2×2 table at k as seed 004 draws it: actual condition across, prediction down.
+    """The 2×2 table at k as the Pinecone notebook draws it: actual condition across, prediction down.
 
     >>> spec = confusion_matrix(1, 1, 3, 3, 2).to_dict()
     >>> cells = spec["datasets"][spec["data"]["name"]]

@@ -41,7 +41,7 @@ class LessonInputs:
 
     @property
     def groups(self) -> list[list[str]]:
-        """The query's groups (seed 001) as lists; empty when it has none."""
+        """The query's groups (RAG study guide) as lists; empty when it has none."""
         return self.query.group_lists()
 
 
