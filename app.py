@@ -14,6 +14,7 @@ i18n.start(st)  # this session's language, before the first text
 style.apply()   # app-wide layout rules: labels wrap, printing
 
 pages = {
+    _("Ranklab"): [st.Page("app_pages/start.py", title=_("Start here"), icon=":material/home:")],
     _("Play"): [
         st.Page("app_pages/playground.py", title=_("Playground"), icon=":material/tune:", default=True),
         st.Page("app_pages/many_queries.py", title=_("Many queries"), icon=":material/stacks:"),
@@ -42,7 +43,7 @@ pages = {
         st.Page("app_pages/diagnose.py", title=_("Diagnose a discrepancy"), icon=":material/troubleshoot:"),
     ],
 }
-page = st.navigation(pages)
+page = st.navigation(pages, expanded=True)  # every page listed: none hidden under "View more"
 i18n.picker(st)            # the language, first under the navigation
 render.sidebar_settings()  # app-wide switches
 page.run()

@@ -215,8 +215,7 @@ def strip(items: Sequence[Mapping], k: int, *, key: str, on_tile: Callable[[int]
     chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, export=False,
           name=_("the ranked list as tiles coloured by grade, faded past k"), on_tile=on_tile,
           pickable=on_tile is not None)
-    st.caption(_("Above each tile its rank, in it its grade (? = not judged). Faded tiles are past k: "
-                 "measures at k do not count them."))
+    st.caption(_("Rank above each tile, grade in it (? = not judged); faded tiles are past k, not counted."))
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,

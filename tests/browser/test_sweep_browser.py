@@ -18,7 +18,7 @@ from .layout import CUT_TEXT, EMPTY_GLYPHS
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 SIZES = [(1024, 768), (1280, 720), (390, 844)]
 # every page of app.py's navigation, by its address ("" is the default page)
-PAGES = ["", "many_queries", "lesson_precision_recall", "lesson_reciprocal_rank", "lesson_average_precision",
+PAGES = ["", "start", "many_queries", "lesson_precision_recall", "lesson_reciprocal_rank", "lesson_average_precision",
          "lesson_dcg", "lesson_pr_curve", "lesson_users", "lesson_unjudged", "check_calculation", "practice",
          "class_poll", "conventions", "pitfalls", "compare", "swap_map", "reader", "evaluate_files", "diagnose"]
 

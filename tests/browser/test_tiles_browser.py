@@ -39,8 +39,9 @@ def test_each_tile_shows_its_rank_and_grade(browser, server, path, width, height
         # the grade first in every tile (the label after it where the tile is wide enough)
         assert [text.split(" · ")[0] for text in strip["tiles"]] == [str(g) for g in grades]
         if width >= 1280:
-            assert strip["tiles"][1].startswith("1 · ") and "cat" in strip["tiles"][1]  # the label too
-        assert page.get_by_text("Faded tiles are past k").count() >= 1
+            # the label too (its start at least: it is cut to the tile's width)
+            assert strip["tiles"][1].startswith("1 · ") and len(strip["tiles"][1]) > len("1 · ") + 1
+        assert page.get_by_text("faded tiles are past k").count() >= 1
         if width == 390 and not path:
             shot(page, "tiles_phone_playground")
     finally:
