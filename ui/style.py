@@ -28,6 +28,22 @@ CSS = """<style>
 [data-testid='stMain'] [data-testid='stMetricLabel'] p {
   white-space: normal; overflow: visible; text-overflow: clip; overflow-wrap: anywhere;
 }
+@media print {
+  /* a lesson on paper: no sidebar, toolbar or buttons; the main column as wide as the page,
+     columns one under the other, so that a formula or a table is never cut at the margin */
+  [data-testid='stSidebar'], [data-testid='stHeader'], [data-testid='stToolbar'],
+  [data-testid='stSidebarCollapsedControl'], [data-testid='stDecoration'], [data-testid='stStatusWidget'],
+  [data-testid='stButton'], [data-testid='stDownloadButton'], [data-testid='stIFrame'],
+  [data-testid='stSkipToContent'], iframe { display: none !important; }
+  [data-testid='stAppViewContainer'], [data-testid='stMain'] { margin: 0 !important; left: 0 !important; }
+  [data-testid='stMain'] { width: 100% !important; max-width: 100% !important; }
+  [data-testid='stMainBlockContainer'] { padding: 0 !important; max-width: 100% !important; }
+  [data-testid='stHorizontalBlock'] { flex-wrap: wrap !important; }
+  [data-testid='stColumn'] { min-width: 100% !important; width: 100% !important; flex: 1 1 100% !important; }
+  .katex-display, [data-testid='stVegaLiteChart'], [data-testid='stDataFrame'], [data-testid='stMetric'] {
+    break-inside: avoid;
+  }
+}
 </style>"""
 
 
