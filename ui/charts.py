@@ -50,6 +50,10 @@ FONT = 15       # base font size: readable on a projector
 MAX_STRIP = 40  # ranks shown in a ranking strip
 FADED = 0.3           # opacity of a tile past k
 FADED_INK = "#333333"  # its label's colour
+# the strip is a white card in both themes: its tiles' fills, the faded tints (drawn over white)
+# and their labels keep the contrast tests/ui/test_palette.py computes, on a dark page too
+STRIP_BACKGROUND = "#ffffff"
+STRIP_TEXT = "#31333f"  # its axis and legend texts (the light theme's text colour)
 UNJUDGED_FILL = "#ffe8a3"  # an unjudged item's tile, pale yellow: not judged yet (its label starts with "?")
 
 
@@ -204,7 +208,7 @@ WITH_LABEL = 72  # px: a tile at least this wide shows its label after its grade
 def _strip_template(n: int, top: int, title: str, pickable: bool = False):
     base = _with_k(alt.Chart(_named("ranks"))).encode(
         x=alt.X("rank:O", title=None, axis=alt.Axis(labelAngle=0, orient="top", ticks=False, domain=False,
-                                                   labelExpr="'#' + datum.label")),
+                                                   labelExpr="'#' + datum.label", labelColor=STRIP_TEXT)),
     )
     tiles = base.mark_rect(cornerRadius=6, stroke="#ffffff", strokeWidth=3).encode(
         color=alt.condition("datum.grade === null", alt.value(UNJUDGED_FILL),
@@ -213,6 +217,7 @@ def _strip_template(n: int, top: int, title: str, pickable: bool = False):
                                       legend=alt.Legend(title=_("grade"), orient="right", direction="vertical",
                                                         columns=(top + 2) // 2,  # two rows, as the strip is short
                                                         symbolSize=60, labelFontSize=FONT - 3,
+                                                        labelColor=STRIP_TEXT, titleColor=STRIP_TEXT,
                                                         rowPadding=1, columnPadding=4))),
         opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(FADED)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
@@ -233,7 +238,7 @@ def _strip_template(n: int, top: int, title: str, pickable: bool = False):
     chart = alt.layer(tiles, text)
     if title:
         chart = chart.properties(title=title)
-    return _base(chart, height=130 if title else 100)
+    return _base(chart, height=130 if title else 100).properties(background=STRIP_BACKGROUND)
 
 
 def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str = "",

@@ -157,7 +157,8 @@ def show(page: str) -> None:
 
 def tile_css(picked: int | None, k: int, n: int) -> str:
     """The presenter tiles' rules for the picked tile (position ``picked``, from 0: an outline)
-    and the cut at ``k`` of ``n`` ranked tiles (a bar after the k-th, the tiles past it faded).
+    and the cut at ``k`` of ``n`` ranked tiles (a bar after the k-th, the tiles past it greyed
+    and dashed; not see-through, so their text keeps its contrast on a dark page too).
 
     >>> "nth-child(2){outline" in tile_css(1, 3, 5), "nth-child(n+4)" in tile_css(1, 3, 5)
     (True, True)
@@ -171,7 +172,7 @@ def tile_css(picked: int | None, k: int, n: int) -> str:
         rules.append(f"{first}:nth-child({picked + 1}){{outline:4px solid {PICKED_OUTLINE};outline-offset:1px}}")
     if k < n:
         rules.append(f"{first}:nth-child({k}){{margin-right:14px;border-right:6px solid {K_BAR}}}"
-                     f"{first}:nth-child(n+{k + 1}){{opacity:0.45;border-style:dashed}}")
+                     f"{first}:nth-child(n+{k + 1}){{filter:grayscale(0.85);border-style:dashed}}")
     return "".join(rules)
 
 

@@ -226,7 +226,8 @@ def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, 
     rank = _("rank")  # step_frame's headers are in the session's language
     if len(frame) <= 30 and rank in frame:  # a Styler costs a few ms per row; longer tables rely on the "at k" marker
         shown = shown.style.apply(
-            lambda row: ["background-color: #fff3bf; font-weight: 600" if row[rank] == k else ""] * len(row),
+            # dark text on the pale row in both themes (a dark theme's light text on it was unreadable)
+            lambda row: ["background-color: #fff3bf; color: #111111; font-weight: 600" if row[rank] == k else ""] * len(row),
             axis=1).format(precision=4)
     height = min(38 + 35 * len(frame), 400)
     st.dataframe(shown, hide_index=True, width="stretch", height=height, key=f"{key}.table",

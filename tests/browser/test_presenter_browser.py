@@ -44,7 +44,7 @@ def tile_styles(page) -> list[dict]:
     return frame.locator(".sortable-container").first.locator(".sortable-item").evaluate_all(
         """items => items.map(e => { const s = getComputedStyle(e); return {
             text: e.textContent, outline: s.outlineStyle, opacity: parseFloat(s.opacity),
-            bar: parseFloat(s.borderRightWidth), ellipsis: s.textOverflow === 'ellipsis',
+            bar: parseFloat(s.borderRightWidth), grey: s.filter.includes('grayscale'), ellipsis: s.textOverflow === 'ellipsis',
             cut: e.scrollWidth > e.clientWidth + 1}; })""")
 
 
@@ -94,9 +94,9 @@ def test_the_tiles_show_the_pick_the_cut_at_k_and_whole_labels(browser, server):
         assert len(tiles) == 8
         # the picked item (#1 at first) is outlined, no other
         assert [t["outline"] != "none" for t in tiles] == [True] + [False] * 7
-        # k = 2: a bar after #2, the tiles past it faded
+        # k = 2: a bar after #2, the tiles past it greyed
         assert tiles[1]["bar"] >= 4 and tiles[0]["bar"] < 4
-        assert all(t["opacity"] == 1 for t in tiles[:2]) and all(t["opacity"] < 0.6 for t in tiles[2:])
+        assert [t["grey"] for t in tiles] == [False, False] + [True] * 6
         # rank and grade first, then the whole label; one cut by its tile ends in an ellipsis
         assert tiles[1]["text"].startswith("#2 · 1 · ") and tiles[1]["text"].endswith("cat in a box")
         assert all(t["ellipsis"] for t in tiles if t["cut"])
