@@ -145,9 +145,31 @@ def _with_k(chart):
         lookup="one", from_=alt.LookupData(data=_named(CUT), key="one", fields=[K]))
 
 
+TITLE_LINE = 34  # characters: a longer chart title takes two lines (it passed a phone's right edge)
+
+
+def title_lines(title: str, most: int = TITLE_LINE) -> str | list[str]:
+    """``title``, or its two halves split at the space nearest the middle when it is longer
+    than ``most`` characters (Vega draws a list as lines).
+
+    >>> title_lines("nDCG at every k")
+    'nDCG at every k'
+    >>> title_lines("RR@k à chaque k : une seule marche au premier succès")
+    ['RR@k à chaque k : une seule', 'marche au premier succès']
+    """
+    if len(title) <= most or " " not in title:
+        return title
+    middle = len(title) // 2
+    cut = min((i for i, c in enumerate(title) if c == " "), key=lambda i: abs(i - middle))
+    return [title[:cut], title[cut + 1:]]
+
+
 def _base(chart, height: int = 300):
     """Common size and fonts. Streamlit fits the whole chart (title and axes included) in
-    ``height`` pixels, so heights here are totals."""
+    ``height`` pixels, so heights here are totals. A long title takes two lines."""
+    title = getattr(chart, "title", alt.Undefined)
+    if isinstance(title, str) and len(title) > TITLE_LINE:
+        chart = chart.properties(title=alt.TitleParams(text=title_lines(title)))
     return chart.properties(height=height, width="container").configure_axis(
         labelFontSize=FONT - 1, titleFontSize=FONT, grid=True, gridOpacity=0.4,
     ).configure_legend(labelFontSize=FONT - 1, titleFontSize=FONT).configure_title(
@@ -346,7 +368,7 @@ def pr_curve(recall: Sequence[float], precision: Sequence[float], interpolated: 
 def _pr_template(k: int | None):
     names = [_("raw P@i"), _("interpolated"), _("11 recall levels")]
     color = alt.Color("curve:N", scale=alt.Scale(domain=names, range=SERIES_COLORS[:3]),
-                      legend=alt.Legend(title=None, orient="top"))
+                      legend=alt.Legend(title=None, orient="top", columns=2))  # three in a row passed a phone's edge
     x = alt.X("recall:Q", scale=alt.Scale(domain=[0, 1]), title=_("recall"))
     y = alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title=_("precision"))
     raw_line = alt.Chart(_named("raw")).mark_line(point=alt.OverlayMarkDef(size=80), strokeDash=[4, 3]).encode(
