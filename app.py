@@ -3,16 +3,18 @@ navigation."""
 
 import streamlit as st
 
-from ui import i18n, render
+from ui import i18n, render, style
 from ui.i18n import _
 
 # the presenter view (ui/presenter.py) starts with the sidebar collapsed
 present = st.query_params.get("view") == "present"
-st.set_page_config(page_title="Ranklab", page_icon="📦", layout="wide",
+st.set_page_config(page_title="Ranklab", page_icon=":material/leaderboard:", layout="wide",
                    initial_sidebar_state="collapsed" if present else "auto")
 i18n.start(st)  # this session's language, before the first text
+style.apply()   # app-wide layout rules: labels wrap, printing
 
 pages = {
+    _("Ranklab"): [st.Page("app_pages/start.py", title=_("Start here"), icon=":material/home:")],
     _("Play"): [
         st.Page("app_pages/playground.py", title=_("Playground"), icon=":material/tune:", default=True),
         st.Page("app_pages/many_queries.py", title=_("Many queries"), icon=":material/stacks:"),
@@ -41,7 +43,7 @@ pages = {
         st.Page("app_pages/diagnose.py", title=_("Diagnose a discrepancy"), icon=":material/troubleshoot:"),
     ],
 }
-page = st.navigation(pages)
+page = st.navigation(pages, expanded=True)  # every page listed: none hidden under "View more"
 i18n.picker(st)            # the language, first under the navigation
 render.sidebar_settings()  # app-wide switches
 page.run()

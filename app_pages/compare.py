@@ -101,7 +101,7 @@ def _systems():
         qrels, run_a, k = _example_runs()
         if len(qrels) == 1:
             st.info(_("The current example has one query, so there is nothing to test across queries."))
-            if st.button(_("Use seed 004's three queries"), key=f"{PAGE}.load_three"):
+            if st.button(_("Use the Pinecone notebook's three queries"), key=f"{PAGE}.load_three"):
                 state.load_preset("three-queries")
                 st.rerun()
         c1, c2 = st.columns(2)

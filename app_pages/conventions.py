@@ -12,9 +12,11 @@ from ui.i18n import N_, _, ngettext, shown
 from ui.views import escape_markdown
 
 PAGE = "conventions"
-SHORT = {"trec_eval": "trec_eval", "sklearn": "sklearn", "seed004": "seed 004", "exp-gain": N_("2^rel − 1 gain"),
-         "seed002": "seed 002 (J&K)", "recommenders": "÷ min(k,R)", "seed001": N_("seed 001 groups"),
-         "seed000": N_("seed 000 hit rate")}
+# each convention by the tool, paper or tutorial it comes from (the keys name the source documents)
+SHORT = {"trec_eval": "trec_eval", "sklearn": "sklearn", "seed004": N_("Pinecone notebook"),
+         "exp-gain": N_("2^rel − 1 gain"), "seed002": N_("Järvelin–Kekäläinen (IR course lab)"),
+         "recommenders": "÷ min(k,R)", "seed001": N_("groups (RAG study guide)"),
+         "seed000": N_("hit rate (Haystack QA write-up)")}
 LIBRARY_TITLES = {"pytrec_eval": "pytrec_eval", "sklearn": "scikit-learn", "ranx": "ranx",
                   "ir_measures": "ir_measures", "ranklab": "Ranklab"}
 

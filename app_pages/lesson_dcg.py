@@ -11,7 +11,7 @@ PAGE = "lesson_dcg"
 CONVENTIONS = {
     "log2": N_("gain = grade, discount = log2(i + 1) (trec_eval)"),
     "exp-log2": N_("gain = 2^grade − 1, discount = log2(i + 1) (Burges; ranx ndcg_burges)"),
-    "jarvelin": N_("gain = grade, ranks 1..2 undiscounted, then ÷ log2(i) (Järvelin–Kekäläinen, seed 002)"),
+    "jarvelin": N_("gain = grade, ranks 1..2 undiscounted, then ÷ log2(i) (Järvelin–Kekäläinen, IR course lab)"),
 }
 IDEALS = {
     "qrels": N_("from every judged document (trec_eval)"),
@@ -34,7 +34,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     """Everything k and the gain/discount and ideal switches change: they rerun only this part."""
     ex, q, k = inputs.example, inputs.query, inputs.k
     if ex.mode == "binary":
-        st.info(_("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades."), icon="ℹ️")
+        st.info(_("Binary mode: every relevant document has gain 1. Switch to *graded* to use the grades."), icon=":material/info:")
     n = len(q.ranking)
     switches = st.columns(2)
     dcg = switches[0].radio(_("gain and discount"), list(CONVENTIONS), format_func=shown(lambda c: _(CONVENTIONS[c])),

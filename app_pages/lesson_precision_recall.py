@@ -1,4 +1,4 @@
-"""Lesson: precision, recall and F1 at k, with the confusion matrix at k (seed 004)."""
+"""Lesson: precision, recall and F1 at k, with the confusion matrix at k (Pinecone notebook)."""
 
 import streamlit as st
 

@@ -45,9 +45,11 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                   key=f"{PAGE}.p")
     people = users(ranking, judgments, k, p=p)
 
-    cols = st.columns(len(people))
-    for col, user in zip(cols, people, strict=True):
-        col.metric(user.measure, metrics.num(user.value, fixed=True))
+    # one measure per user model, side by side; a row that does not fit the width wraps (seven
+    # equal columns cut the values at 1024 px)
+    with st.container(horizontal=True, gap="medium"):
+        for user in people:
+            st.metric(user.measure, metrics.num(user.value, fixed=True), width="content")
     render.values_shown()  # the values on the screen before the rest is sent
 
     st.subheader(_("A user stepping down the list"))

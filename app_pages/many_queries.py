@@ -42,7 +42,8 @@ def main() -> None:
         widgets.mode_switch(PAGE)
 
     # tab labels are Markdown (links, images): the names go in as plain text
-    tabs = st.tabs([f"{i + 1}\\. {render.plain(q.name, 24)}" for i, q in enumerate(ex.queries)] + ["➕"])
+    tabs = st.tabs([f"{i + 1}\\. {render.plain(q.name, 24)}" for i, q in enumerate(ex.queries)]
+                   + [":material/add: " + _("add a query")])
     for i, q in enumerate(ex.queries):
         with tabs[i]:
             head = st.columns([4, 1])

@@ -54,7 +54,7 @@ def _try_it(key: str) -> None:
         k = int(st.number_input(_("k (the seed uses 100)"), 1, 1000, 100, key=f"{PAGE}.seed002_k"))
         qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the seed's loader keeps grade > 0
         p = pitfalls.seed002_ndcg(qrels, {"q1": cq.ranking}, k)
-        st.markdown(_("**Seed 002's code on your example** (query “{name}”, k = {k}):").format(
+        st.markdown(_("**The IR course lab's code on your example** (query “{name}”, k = {k}):").format(
             name=render.plain(cq.name), k=k))
         st.dataframe(_outcomes(p), hide_index=True, width="stretch")
     elif key == "ap_denominators":
@@ -84,7 +84,7 @@ def main() -> None:
                                 _("note"): st.column_config.TextColumn(width="large")})
     st.markdown(_("**Why.** {why}").format(why=escape_markdown(_(p.why))))
     if key == "seed002_ndcg":
-        with st.expander(_("Seed 002's NDCG function, reproduced line for line")):
+        with st.expander(_("The IR course lab's NDCG function, reproduced line for line")):
             st.code(inspect.getsource(pitfalls.seed002_ndcg_as_written), language="python")
     _try_it(key)
 

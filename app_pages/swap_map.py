@@ -39,7 +39,7 @@ def main() -> None:
     cols = st.columns(len(maps))
     for col, (m, smap) in zip(cols, maps.items(), strict=True):
         with col:
-            st.altair_chart(teaching_charts.swap_heatmap(smap, labels=cq.labels, extent=extent), width="content")
+            st.altair_chart(teaching_charts.swap_heatmap(smap, labels=cq.labels, extent=extent), width="stretch")
             i, j, d = smap.largest()
             st.markdown(_("**{measure}** = {value} now.").format(measure=escape_markdown(m), value=teach_view.fmt(smap.base)))
             if d == 0:

@@ -50,6 +50,10 @@ FONT = 15       # base font size: readable on a projector
 MAX_STRIP = 40  # ranks shown in a ranking strip
 FADED = 0.3           # opacity of a tile past k
 FADED_INK = "#333333"  # its label's colour
+# the strip is a white card in both themes: its tiles' fills, the faded tints (drawn over white)
+# and their labels keep the contrast tests/ui/test_palette.py computes, on a dark page too
+STRIP_BACKGROUND = "#ffffff"
+STRIP_TEXT = "#31333f"  # its axis and legend texts (the light theme's text colour)
 UNJUDGED_FILL = "#ffe8a3"  # an unjudged item's tile, pale yellow: not judged yet (its label starts with "?")
 
 
@@ -159,9 +163,31 @@ def _with_k(chart):
         lookup="one", from_=alt.LookupData(data=_named(CUT), key="one", fields=[K]))
 
 
+TITLE_LINE = 34  # characters: a longer chart title takes two lines (it passed a phone's right edge)
+
+
+def title_lines(title: str, most: int = TITLE_LINE) -> str | list[str]:
+    """``title``, or its two halves split at the space nearest the middle when it is longer
+    than ``most`` characters (Vega draws a list as lines).
+
+    >>> title_lines("nDCG at every k")
+    'nDCG at every k'
+    >>> title_lines("RR@k à chaque k : une seule marche au premier succès")
+    ['RR@k à chaque k : une seule', 'marche au premier succès']
+    """
+    if len(title) <= most or " " not in title:
+        return title
+    middle = len(title) // 2
+    cut = min((i for i, c in enumerate(title) if c == " "), key=lambda i: abs(i - middle))
+    return [title[:cut], title[cut + 1:]]
+
+
 def _base(chart, height: int = 300):
     """Common size and fonts. Streamlit fits the whole chart (title and axes included) in
-    ``height`` pixels, so heights here are totals."""
+    ``height`` pixels, so heights here are totals. A long title takes two lines."""
+    title = getattr(chart, "title", alt.Undefined)
+    if isinstance(title, str) and len(title) > TITLE_LINE:
+        chart = chart.properties(title=alt.TitleParams(text=title_lines(title)))
     return chart.properties(height=height, width="container").configure_axis(
         labelFontSize=FONT - 1, titleFontSize=FONT, grid=True, gridOpacity=0.4,
     ).configure_legend(labelFontSize=FONT - 1, titleFontSize=FONT).configure_title(
@@ -195,29 +221,34 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "", pickable
     """The ranked list as tiles coloured by grade (the top k bright, the rest faded).
 
     ``items``: dicts with ``rank``, ``label``, ``grade`` (best first). Only the first
-    :data:`MAX_STRIP` ranks are drawn. ``pickable``: a click on a tile selects its rank
-    (the selection :data:`TILE`).
+    :data:`MAX_STRIP` ranks are drawn. Each tile shows its rank above it and its grade in it
+    (``?`` when unjudged), so the colour is never the only cue; its label follows the grade
+    where the tile is wide enough (not on a phone). ``pickable``: a click on a tile selects
+    its rank (the selection :data:`TILE`).
 
-    >>> spec = ranking_strip([{"rank": 1, "label": "🐱", "grade": 0}], k=1).to_dict()
+    >>> spec = ranking_strip([{"rank": 1, "label": "cat", "grade": 0}], k=1).to_dict()
     >>> spec["layer"][0]["mark"]["type"], spec["datasets"]["ranks"]
-    ('rect', [{'rank': 1, 'label': '🐱', 'grade': 0, 'ink': '#111111'}])
+    ('rect', [{'rank': 1, 'label': 'cat', 'grade': 0, 'ink': '#111111', 'mark': '0'}])
     """
     shown = list(items)[:MAX_STRIP]
     grades = [None if i["grade"] is None else int(i["grade"]) for i in shown]
-    # an unjudged item (grade None) is a white tile whose label starts with "?"
-    labels = [str(i["label"]) if g is not None else f"? {i['label']}" for i, g in zip(shown, grades, strict=True)]
-    data = pd.DataFrame({"rank": [int(i["rank"]) for i in shown], "label": labels,
+    # an unjudged item (grade None) is a pale yellow tile marked "?"
+    data = pd.DataFrame({"rank": [int(i["rank"]) for i in shown], "label": [str(i["label"]) for i in shown],
                          "grade": pd.array(grades, dtype="object"),
-                         "ink": [grade_text_color(g or 0) for g in grades]},
-                        columns=["rank", "label", "grade", "ink"])
+                         "ink": [grade_text_color(g or 0) for g in grades],
+                         "mark": ["?" if g is None else str(g) for g in grades]},
+                        columns=["rank", "label", "grade", "ink", "mark"])
     top = max([g for g in grades if g is not None] + [1])
     return Plot(_strip_template, (len(shown), _top_grade(top), title, pickable), {"ranks": data}, k=k)
+
+
+WITH_LABEL = 72  # px: a tile at least this wide shows its label after its grade
 
 
 def _strip_template(n: int, top: int, title: str, pickable: bool = False):
     base = _with_k(alt.Chart(_named("ranks"))).encode(
         x=alt.X("rank:O", title=None, axis=alt.Axis(labelAngle=0, orient="top", ticks=False, domain=False,
-                                                   labelExpr="'#' + datum.label")),
+                                                   labelExpr="'#' + datum.label", labelColor=STRIP_TEXT)),
     )
     tiles = base.mark_rect(cornerRadius=6, stroke="#ffffff", strokeWidth=3).encode(
         color=alt.condition("datum.grade === null", alt.value(UNJUDGED_FILL),
@@ -226,16 +257,20 @@ def _strip_template(n: int, top: int, title: str, pickable: bool = False):
                                       legend=alt.Legend(title=_("grade"), orient="right", direction="vertical",
                                                         columns=(top + 2) // 2,  # two rows, as the strip is short
                                                         symbolSize=60, labelFontSize=FONT - 3,
+                                                        labelColor=STRIP_TEXT, titleColor=STRIP_TEXT,
                                                         rowPadding=1, columnPadding=4))),
         opacity=alt.condition(f"datum.rank <= datum.{K}", alt.value(1.0), alt.value(FADED)),
         tooltip=[alt.Tooltip("rank:O"), alt.Tooltip("label:N"), alt.Tooltip("grade:O")],
     )
-    # labels are cut to their tile's width as drawn (``width`` is the chart's own, so a phone's
-    # narrow strip cuts them shorter): they never overlap
-    text = base.mark_text(fontSize=FONT, limit=alt.ExprRef(expr=f"max(1, width / {max(n, 1)} - 12)"),
-                          baseline="middle").encode(
-        # past k the tile fades to a light tint, so its label turns dark grey (readable: WCAG AA)
-        text="label:N", color=alt.condition(f"datum.rank <= datum.{K}", alt.Color("ink:N", scale=None),
+    # the grade always, then the label where the tile (``width`` is the chart's own) is wide
+    # enough; cut to the tile's width as drawn, so texts never overlap
+    per_tile = f"(width / {max(n, 1)})"
+    text = base.transform_calculate(
+        shown=f"{per_tile} >= {WITH_LABEL} ? datum.mark + ' · ' + datum.label : datum.mark",
+    ).mark_text(fontSize=FONT, limit=alt.ExprRef(expr=f"max(1, {per_tile} - 8)"),
+                baseline="middle").encode(
+        # past k the tile fades to a light tint, so its text turns dark grey (readable: WCAG AA)
+        text="shown:N", color=alt.condition(f"datum.rank <= datum.{K}", alt.Color("ink:N", scale=None),
                                             alt.value(FADED_INK)),
     )
     if pickable:  # a click on a tile (its label included: same rows, same view) picks its rank
@@ -243,7 +278,7 @@ def _strip_template(n: int, top: int, title: str, pickable: bool = False):
     chart = alt.layer(tiles, text)
     if title:
         chart = chart.properties(title=title)
-    return _base(chart, height=130 if title else 100)
+    return _base(chart, height=130 if title else 100).properties(background=STRIP_BACKGROUND)
 
 
 def metric_over_k(series: Mapping[str, Sequence[float]], k: int, *, title: str = "",
@@ -293,7 +328,7 @@ def _over_k_template(n: int, names: tuple, title: str, y_title: str, selectable:
 
 
 def confusion_matrix(tp: int, fp: int, fn: int, tn: int, k: int) -> Plot:
-    """The 2×2 table at k as seed 004 draws it: actual condition across, prediction down.
+    """The 2×2 table at k as the Pinecone notebook draws it: actual condition across, prediction down.
 
     >>> spec = confusion_matrix(1, 1, 3, 3, 2).to_dict()
     >>> cells = spec["datasets"][spec["data"]["name"]]
@@ -351,7 +386,7 @@ def pr_curve(recall: Sequence[float], precision: Sequence[float], interpolated: 
 def _pr_template(k: int | None):
     names = [_("raw P@i"), _("interpolated"), _("11 recall levels")]
     color = alt.Color("curve:N", scale=alt.Scale(domain=names, range=SERIES_COLORS[:3]),
-                      legend=alt.Legend(title=None, orient="top"))
+                      legend=alt.Legend(title=None, orient="top", columns=2))  # three in a row passed a phone's edge
     x = alt.X("recall:Q", scale=alt.Scale(domain=[0, 1]), title=_("recall"))
     y = alt.Y("precision:Q", scale=alt.Scale(domain=[0, 1]), title=_("precision"))
     raw_line = alt.Chart(_named("raw")).mark_line(point=alt.OverlayMarkDef(size=80), strokeDash=[4, 3]).encode(

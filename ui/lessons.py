@@ -41,7 +41,7 @@ class LessonInputs:
 
     @property
     def groups(self) -> list[list[str]]:
-        """The query's groups (seed 001) as lists; empty when it has none."""
+        """The query's groups (RAG study guide) as lists; empty when it has none."""
         return self.query.group_lists()
 
 
@@ -108,14 +108,22 @@ def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot, 
     example = state.get_example()
     if not example.query.ranking:  # emptied since the page was drawn
         st.rerun()
+    lesson = inputs(example)
     with k_slot:  # the bar's slider, drawn here so that a new k reruns only this fragment
         widgets.k_slider(page, len(example.query.ranking))
-    lesson = inputs(example)
+        _headline(page, lesson)
     if strip:  # its tiles clickable, as on the Playground: a click gives the result the next grade
         widgets.grade_strip(page, example.current, lesson.query, lesson.k, example.mode)
     predict.predict_first(page, lesson)
     body(lesson)
     render.notebook_button(page, title=text[0], text=text[1])  # after the body: its switches are set
+
+
+def _headline(page: str, lesson: LessonInputs) -> None:
+    """The lesson's measure at the current k under the slider: the first screen shows a value."""
+    measure, title, _curve = presenter.FOCUS[presenter.LESSONS.get(page, "nDCG")]
+    value = metrics.explain(measure.format(k=lesson.k), lesson.ranking, lesson.judgments).value
+    st.metric(_(title).replace("@k", f"@{lesson.k}"), metrics.num(value))
 
 
 def read_measures(text: str, default: str, *, limit: int = MAX_MEASURES) -> tuple[list[str], list[tuple[str, str]]]:

@@ -11,7 +11,7 @@ only orders them (``60-my-example.json`` is the preset ``my-example``). A file h
                   "not_retrieved": [["7", "a judged document never retrieved", 1]]}]}
 
 Each ranking row is ``[id, label, grade]`` (grade ``null`` or ``"?"``: unjudged); a query
-may also hold ``"groups"`` (seed 001's lists of ids). Every file is read with the permalink's
+may also hold ``"groups"`` (the RAG study guide's lists of ids). Every file is read with the permalink's
 checks (:func:`ui.codec.from_data` in its long-named :data:`ui.codec.FILE` form). A file
 that fails is left out, and :data:`PROBLEMS` says which file and why; the app shows that
 once per session (:func:`ui.state.get_example`) and never stops because of it.

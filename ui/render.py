@@ -76,7 +76,7 @@ def messages() -> None:
 def notes(pairs: Sequence[tuple[str, str]]) -> None:
     """Show ``(level, text)`` messages ("error" or "warning") as plain text: they quote user text."""
     for level, text in pairs:
-        (st.error if level == "error" else st.warning)(escape_markdown(text), icon="⚠️")
+        (st.error if level == "error" else st.warning)(escape_markdown(text), icon=":material/warning:")
 
 
 def _selected(key: str, name: str, field: str) -> int | None:
@@ -215,6 +215,7 @@ def strip(items: Sequence[Mapping], k: int, *, key: str, on_tile: Callable[[int]
     chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, export=False,
           name=_("the ranked list as tiles coloured by grade, faded past k"), on_tile=on_tile,
           pickable=on_tile is not None)
+    st.caption(_("Rank above each tile, grade in it (? = not judged); faded tiles are past k, not counted."))
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,
@@ -225,7 +226,8 @@ def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, 
     rank = _("rank")  # step_frame's headers are in the session's language
     if len(frame) <= 30 and rank in frame:  # a Styler costs a few ms per row; longer tables rely on the "at k" marker
         shown = shown.style.apply(
-            lambda row: ["background-color: #fff3bf; font-weight: 600" if row[rank] == k else ""] * len(row),
+            # dark text on the pale row in both themes (a dark theme's light text on it was unreadable)
+            lambda row: ["background-color: #fff3bf; color: #111111; font-weight: 600" if row[rank] == k else ""] * len(row),
             axis=1).format(precision=4)
     height = min(38 + 35 * len(frame), 400)
     st.dataframe(shown, hide_index=True, width="stretch", height=height, key=f"{key}.table",
@@ -292,7 +294,7 @@ def lesson_header(title: str, plain_words: str) -> None:
 
 def empty_notice() -> None:
     st.info(_("The ranking is empty: add items on the Playground (or load a preset) to see this lesson."),
-            icon="ℹ️")
+            icon=":material/info:")
 
 
 def frame_of(rows: Sequence[Mapping]) -> pd.DataFrame:
@@ -307,13 +309,15 @@ _COPY_BUTTON = """
            /* one line, always: the frame is 42 px high, a second line was cut off */
            white-space: nowrap; max-width: 100%; overflow: hidden; text-overflow: ellipsis; }}
   button:hover {{ border-color: #ff4b4b; color: #ff4b4b; }}
+  svg {{ width: 16px; height: 16px; vertical-align: -3px; margin-right: 6px; }}
 </style>
-<button id="copy" type="button" title="{tip}">🔗 {label}</button>
+<button id="copy" type="button" title="{tip}">{icon}<span id="text">{label}</span></button>
 <script>
   const button = document.getElementById("copy");
+  const text = document.getElementById("text");
   function done(ok) {{
-    button.textContent = ok ? {copied} : {failed};
-    setTimeout(() => {{ button.textContent = {again}; }}, 2500);
+    text.textContent = ok ? {copied} : {failed};
+    setTimeout(() => {{ text.textContent = {again}; }}, 2500);
   }}
   // the page's own address is the permalink (ui.state mirrors the example and the page's
   // options into it), read when clicked: this frame's text never changes, so the browser
@@ -334,6 +338,14 @@ _COPY_BUTTON = """
   }});
 </script>
 """
+
+
+# a chain link drawn in the button's text colour (Material Symbols "link"): an emoji needs a
+# font that a stock Linux lacks, and showed there as an empty box
+_LINK_ICON = ('<svg viewBox="0 -960 960 960" aria-hidden="true" fill="currentColor"><path d="M440-280H280q-83 '
+              '0-141.5-58.5T80-480q0-83 58.5-141.5T280-680h160v80H280q-50 0-85 35t-35 85q0 50 35 85t85 35h160v80ZM320'
+              '-440v-80h320v80H320Zm200 160v-80h160q50 0 85-35t35-85q0-50-35-85t-85-35H520v-80h160q83 0 141.5 58.5T880'
+              '-480q0 83-58.5 141.5T680-280H520Z"/></svg>')
 
 
 def permalink(page: str | None = None) -> str | None:
@@ -360,7 +372,7 @@ def copy_link(link: str | None, label: str | None = None) -> None:
     st.iframe(_COPY_BUTTON.format(  # our own texts: escaped for HTML, and as JSON strings in the script
         label=html.escape(label), tip=html.escape(_("a link that restores this exact example")),
         copied=_script_text("✓ " + _("Link copied")), failed=_script_text(_("Copy failed: use the address bar")),
-        again=_script_text("🔗 " + label)), height=42)
+        again=_script_text(label), icon=_LINK_ICON), height=42)
 
 
 def _script_text(text: str) -> str:

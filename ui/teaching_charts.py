@@ -34,20 +34,23 @@ def swap_heatmap(swap_map, *, labels: dict | None = None, extent: float | None =
         biggest = float(df["delta"].abs().max()) if len(df) else 0.0
         extent = biggest if biggest > 0 else 1.0
     n = len(swap_map.docs)
-    side = max(160, min(520, 36 * n))
+    side = max(160, min(400, 32 * n))
     return (
         alt.Chart(df, title=swap_map.measure)
         .mark_rect(stroke="#ddd", strokeWidth=0.5)
         .encode(
             x=alt.X("j:O", title=_("swap with rank j"), axis=alt.Axis(labelAngle=0)),
             y=alt.Y("i:O", title=_("rank i")),
+            # the legend under the map: beside it, it fell off the right edge of three maps at 1024 px
             color=alt.Color("delta:Q", title=_("change"),
-                            scale=alt.Scale(scheme=DIVERGING, domain=[-extent, extent], domainMid=0)),
+                            scale=alt.Scale(scheme=DIVERGING, domain=[-extent, extent], domainMid=0),
+                            legend=alt.Legend(orient="bottom", direction="horizontal", gradientLength=120)),
             tooltip=[alt.Tooltip("i:O", title=_("rank i")), alt.Tooltip("label_i:N", title=_("document at i")),
                      alt.Tooltip("j:O", title=_("rank j")), alt.Tooltip("label_j:N", title=_("document at j")),
                      alt.Tooltip("change:N", title=_("change"))],
         )
-        .properties(width=side, height=side)
+        # as wide as its column, however many maps share the row; only the width is fitted
+        .properties(width="container", height=side, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
     )
 
 
@@ -122,7 +125,7 @@ def user_reach(users, step: int) -> alt.Chart:
         .mark_line(point=True, strokeWidth=2.5)
         .encode(x=alt.X("rank:Q", title="rank", axis=alt.Axis(tickMinStep=1, format="d")),
                 y=alt.Y("reach:Q", title="chance the user reads this rank", scale=alt.Scale(domain=[0, 1])),
-                color=alt.Color("user:N", title=None, legend=alt.Legend(orient="top")),
+                color=alt.Color("user:N", title=None, legend=alt.Legend(orient="top", columns=3)),  # 3: fits a phone
                 strokeDash=alt.StrokeDash("user:N", title=None, legend=None),  # lines that coincide stay visible
                 tooltip=["user:N", "rank:Q", alt.Tooltip("reach:Q", format=".4f")])
     )
@@ -138,7 +141,7 @@ def removal_lines(rows, current: float) -> alt.Chart:
         .mark_line(point=True, strokeWidth=2.5)
         .encode(x=alt.X("removed:Q", title="share of the judgments removed", axis=alt.Axis(format="%")),
                 y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[0, 1])),
-                color=alt.Color("measure:N", title=None, legend=alt.Legend(orient="top", columns=4)),
+                color=alt.Color("measure:N", title=None, legend=alt.Legend(orient="top", columns=2)),  # long names: two a row fit a phone
                 tooltip=["measure:N", alt.Tooltip("removed:Q", format=".0%"), alt.Tooltip("value:Q", format=".4f")])
     )
     here = alt.Chart(pd.DataFrame({"removed": [current]})).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(

@@ -386,8 +386,9 @@ def _drag_css(ranking, tray, *, across: bool = False) -> str:
              ".sortable-item{font-size:14px;padding:2px 10px;margin:2px 0;text-align:left;border:1px solid #ced4da;"
              "background:#f8f9fa;color:#111}"]
     if across:
+        # a long label ends in an ellipsis inside its tile; rank and grade come first, so they stay
         rules.append(".sortable-container-body{flex-wrap:wrap}.sortable-item{font-size:18px;padding:6px 10px;"
-                     "margin:2px 3px;white-space:nowrap}")
+                     "margin:2px 3px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:13em}")
     for nth, items in ((1, ranking), (2, tray)):
         for n, item in enumerate(items, start=1):
             grade = max(0, min(int(item.grade or 0), len(GRADE_COLORS) - 1))
@@ -397,11 +398,12 @@ def _drag_css(ranking, tray, *, across: bool = False) -> str:
     return "".join(rules)
 
 
-def drag_order(page: str, index: int | None = None, *, across: bool = False) -> None:
+def drag_order(page: str, index: int | None = None, *, across: bool = False, extra_css: str = "") -> None:
     """The ranking and the tray as tiles to drag: reorder the ranking, or drag an item
     between the ranking and the tray. Offered up to :data:`DRAG_MOST` items; the buttons of
-    :func:`item_actions` work at any length. ``across``: tiles side by side with short
-    labels (the presenter view), instead of one under the other."""
+    :func:`item_actions` work at any length. ``across``: tiles side by side, rank and grade
+    first and the label after, cut with an ellipsis (the presenter view), instead of one under
+    the other. ``extra_css``: more of the caller's own rules for the tiles (never user text)."""
     from streamlit_sortables import sort_items
 
     ex = state.get_example()
@@ -414,7 +416,7 @@ def drag_order(page: str, index: int | None = None, *, across: bool = False) -> 
 
     def tile(where: str, n: int, item) -> str:  # unique (it carries the position); shown as plain text
         if across:
-            return f"{where}{n} {item.label[:14] or item.id[:14]} · {grade_text(item.grade)}"
+            return f"{where}{n} · {grade_text(item.grade)} · {item.label[:40] or item.id[:40]}"
         return f"{where}{n} · {item.label[:40] or item.id} · " + _("grade {grade}").format(grade=grade_text(item.grade))
 
     ranked = [tile("#", n, item) for n, item in enumerate(q.ranking, start=1)]
@@ -426,7 +428,7 @@ def drag_order(page: str, index: int | None = None, *, across: bool = False) -> 
         result = sort_items([{"header": _("ranking, best first"), "items": ranked},
                              {"header": _("relevant but not retrieved"), "items": missed}],
                             multi_containers=True, direction="horizontal" if across else "vertical",
-                            custom_style=_drag_css(q.ranking, q.tray, across=across), key=f"{page}.drag.{i}.{digest}")
+                            custom_style=_drag_css(q.ranking, q.tray, across=across) + extra_css, key=f"{page}.drag.{i}.{digest}")
     try:
         ranking = tuple(lookup[text] for text in result[0]["items"])
         tray = tuple(lookup[text] for text in result[1]["items"])

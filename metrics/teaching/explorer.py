@@ -6,7 +6,7 @@ writes it, its value, and the parameters that move the value away from trec_eval
 libraries that implement that convention (pytrec_eval, scikit-learn, ranx, ir_measures)
 and in Ranklab itself.
 
-Seed 001's preset has grouped ground truth; here every relevant document is its own group
+The RAG study guide's preset has grouped ground truth; here every relevant document is its own group
 (the judgments carry no groups), and :mod:`metrics.grouped` computes the value.
 
 Examples
@@ -99,7 +99,7 @@ def explore(measures, ranking, judgments, *, groups=None) -> Exploration:
     ranking, judgments
         As for :func:`metrics.explain`.
     groups : list of lists of ids, optional
-        Seed 001's grouped ground truth for its preset; by default every relevant
+        The RAG study guide's grouped ground truth for its preset; by default every relevant
         document is its own group.
     """
     ms = parse_many(measures)

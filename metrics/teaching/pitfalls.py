@@ -237,7 +237,7 @@ def relevance_level() -> Pitfall:
 # --------------------------------------------------------------------------- rounding
 
 def rounding() -> Pitfall:
-    """Seed 004: the "dark cat" AP is (1/5 + 2/8) / 2 = 0.225 exactly; the prose says 0.22,
+    """The Pinecone notebook: the "dark cat" AP is (1/5 + 2/8) / 2 = 0.225 exactly; the prose says 0.22,
     the code prints 0.23.
 
     >>> [o.value for o in rounding().outcomes]
@@ -255,7 +255,7 @@ def rounding() -> Pitfall:
     prose_map = round((0.54 + 0.67 + 0.22) / 3, 4)
     return Pitfall(
         "rounding", N_("Rounding: 0.22 or 0.23?"),
-        N_("Seed 004's prose says AP = 0.22 for the dark-cat query; its code prints 0.23. Both round the "
+        N_("The Pinecone notebook's prose says AP = 0.22 for the dark-cat query; its code prints 0.23. Both round the "
         "same number, 0.225."),
         N_("0.225 is exactly halfway. Rounding half to even (as a careful human or Decimal does) gives "
         "0.22; Python's float 0.225 is stored as 0.22500000000000000555, a hair above, so round() "
@@ -275,7 +275,7 @@ def rounding() -> Pitfall:
 # --------------------------------------------------------------------------- seed 002's NDCG
 
 def seed002_ndcg_as_written(qrels_dict, test_dict, k=100):
-    """Seed 002's ``NDCG`` function, logic reproduced line for line (without its prints).
+    """The IR course lab's ``NDCG`` function, logic reproduced line for line (without its prints).
 
     Returns the mean nDCG, or the exception its code raises (``rel`` is an int, and
     ``rel[i]`` indexes it). The seed's ``grels_dict``/``qrels_dict`` spelling is taken as
@@ -311,7 +311,7 @@ def seed002_ndcg_as_written(qrels_dict, test_dict, k=100):
 
 
 def seed002_ndcg_patched(qrels_dict, test_dict, k=100):
-    """Seed 002's ``NDCG`` with only its crashes patched: it runs, and is still wrong.
+    """The IR course lab's ``NDCG`` with only its crashes patched: it runs, and is still wrong.
 
     Patches: ``rel[i]`` → ``rel``; ``true_list[i + 1]`` → ``true_list[i - 2]``; ``rel[1]`` →
     the first document's grade; ``true_list[1]`` → ``true_list[0]``. What remains: the loop
@@ -347,7 +347,7 @@ def seed002_ndcg_patched(qrels_dict, test_dict, k=100):
 
 
 def seed002_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
-    """Seed 002's NDCG code: as written, patched to run, and fixed (Ranklab's Järvelin nDCG).
+    """The IR course lab's NDCG code: as written, patched to run, and fixed (Ranklab's Järvelin nDCG).
 
     Example: d1 = 3, d2 = 2, d3 = 1; run d2, d1, x, d3. Fixed (J&K, b = 2):
     DCG = 2 + 3/1 + 0 + 1/2 = 5.5, IDCG = 3 + 2/1 + 1/log2 3 = 5.6309, nDCG = 0.9767.
@@ -362,19 +362,19 @@ def seed002_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
     for label, fn in ((N_("as written"), seed002_ndcg_as_written), (N_("crashes patched"), seed002_ndcg_patched)):
         got = fn(qrels, run, k)
         if isinstance(got, Exception):
-            outcomes.append(Outcome(_("seed 002's NDCG, {label}").format(label=_(label)), None, False,
+            outcomes.append(Outcome(_("the IR course lab's NDCG, {label}").format(label=_(label)), None, False,
                                     error=f"{type(got).__name__}: {got}"))
         elif isinstance(got, list):
-            outcomes.append(Outcome(_("seed 002's NDCG, {label}").format(label=_(label)), None, False,
+            outcomes.append(Outcome(_("the IR course lab's NDCG, {label}").format(label=_(label)), None, False,
                                     error=N_("returned [] (an empty query stops the whole loop)")))
         else:
-            outcomes.append(Outcome(_("seed 002's NDCG, {label}").format(label=_(label)), float(got), False,
+            outcomes.append(Outcome(_("the IR course lab's NDCG, {label}").format(label=_(label)), float(got), False,
                                     N_("rank 1 counted twice; ranks below R never looked at")))
     fixed = core.evaluate(qrels, run, measure, missing="zero")
     outcomes.append(Outcome(_("fixed: Ranklab {measure}").format(measure=measure), fixed.aggregate[measure], True,
                             N_("DCG = rel_1 + sum over i >= 2 of rel_i / log2(i), ideal from every judged document")))
     return Pitfall(
-        "seed002_ndcg", N_("Seed 002's NDCG code, reproduced and fixed"),
+        "seed002_ndcg", N_("The IR course lab's NDCG code, reproduced and fixed"),
         N_("The course lab's NDCG function crashes on its first document, and once patched to run it "
         "still gives the wrong number."),
         N_("rel is a number, so rel[i] raises TypeError; true_list[i+1] runs past the end of the list; "

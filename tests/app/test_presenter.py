@@ -76,7 +76,9 @@ def test_the_shortcuts_are_on_the_buttons():
     assert keys["presenter.k-"] == "left" or keys["presenter.k-"].lower() == "left"
     assert {k: v.lower() for k, v in keys.items() if k != "presenter.off"} == {
         "presenter.k-": "left", "presenter.k+": "right", "presenter.prev": "up", "presenter.next": "down",
-        "presenter.up": "shift+up", "presenter.down": "shift+down", "presenter.top": "t"}
+        "presenter.up": "shift+up", "presenter.down": "shift+down", "presenter.top": "t",
+        # the grade keys: each digit gives the picked item that grade ("?" is listened for in the page)
+        **{f"presenter.grade.{g}": str(g) for g in range(10)}, "presenter.grade.unjudged": ""}
 
 
 def test_the_lesson_on_screen_puts_its_measure_in_focus():

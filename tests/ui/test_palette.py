@@ -109,3 +109,25 @@ def test_darker_means_better_in_every_vision():
     for vision in VISIONS:
         lightness = [seen(c, vision)[0] for c in GRADE_COLORS[1:]]
         assert lightness == sorted(lightness, reverse=True), vision
+
+
+def test_the_strip_is_a_white_card_with_readable_text_in_both_themes():
+    """The strip draws its own background (ui/charts.py), so on a dark page the tints above
+    (computed over white) and its axis and legend texts keep their contrast."""
+    from ui.charts import STRIP_BACKGROUND, STRIP_TEXT, ranking_strip
+
+    assert STRIP_BACKGROUND == "#ffffff"
+    assert contrast(STRIP_TEXT, STRIP_BACKGROUND) >= AA
+    spec = ranking_strip([{"rank": 1, "label": "a", "grade": 1}], k=1).to_dict()
+    assert spec["background"] == STRIP_BACKGROUND
+    assert spec["layer"][0]["encoding"]["x"]["axis"]["labelColor"] == STRIP_TEXT
+
+
+def test_the_step_tables_highlight_is_readable_in_both_themes():
+    import inspect
+
+    from ui import render
+
+    source = inspect.getsource(render.step_table)
+    assert "background-color: #fff3bf; color: #111111" in source
+    assert contrast("#fff3bf", "#111111") >= AA

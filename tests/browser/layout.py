@@ -1,0 +1,96 @@
+"""Generic checks of what a page draws, run in the browser: text cut in its box, text past the
+viewport's right edge, characters drawn as an empty box (no font has them).
+
+Nothing here names a page or an element: each check walks every rendered element that holds
+text of its own.
+"""
+
+# Text cut by a box that clips it (overflow hidden or clip, an ellipsis), and text past the
+# viewport's right edge. For each element holding text of its own, the text's laid-out extent (a
+# Range over its text nodes: with an ellipsis the text is still laid out whole) is compared with
+# the nearest ancestors that clip; a scroller (overflow auto or scroll) is not a cut, and text
+# past the right edge inside a scroller that ends within the viewport can be scrolled to. Each
+# finding: {"text", "why", "testid"}. Hidden elements, and those in a closed sidebar, are not
+# on the screen and are skipped.
+CUT_TEXT = r"""
+(root) => {
+  const out = [];
+  const width = document.documentElement.clientWidth;
+  const PAGE = ["stMain", "stAppViewContainer", "stApp", "stMainBlockContainer"];
+  const closedSidebar = (el) => {
+    const side = el.closest("[data-testid='stSidebar']");
+    return side && side.getAttribute("aria-expanded") === "false";
+  };
+  for (const el of (root || document.body).querySelectorAll("*")) {
+    const nodes = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!nodes.length || ["SCRIPT", "STYLE", "NOSCRIPT", "TITLE"].includes(el.tagName)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === "hidden" || cs.display === "none" || closedSidebar(el)) continue;
+    const range = document.createRange();
+    range.setStartBefore(nodes[0]);
+    range.setEndAfter(nodes[nodes.length - 1]);
+    const r = range.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    const text = nodes.map((n) => n.textContent).join("").trim().slice(0, 60);
+    const testid = (el.closest("[data-testid]") || el).getAttribute("data-testid") || "";
+    let found = null, scrolls = false;
+    for (let a = el, depth = 0; a && a !== document.body && depth < 8; a = a.parentElement, depth++) {
+      const s = getComputedStyle(a);
+      if (PAGE.includes(a.getAttribute("data-testid"))) break;
+      if (["auto", "scroll"].includes(s.overflowX)) { scrolls = true; break; }  // the reader can scroll to it
+      if (!["hidden", "clip"].includes(s.overflowX)) continue;
+      const box = a.getBoundingClientRect();
+      if (box.width < 2 || box.height < 2) break;  // a box of a pixel or less: for screen readers only
+      if (r.right > box.right + 1 || r.left < box.left - 1) {
+        found = `cut: text ${Math.round(r.left)}..${Math.round(r.right)} in a box ${Math.round(box.left)}..${Math.round(box.right)}`;
+        break;
+      }
+    }
+    for (let a = el.parentElement; !scrolls && a && a !== document.body; a = a.parentElement) {
+      if (PAGE.includes(a.getAttribute("data-testid"))) break;  // the page itself: a reader never scrolls it sideways
+      scrolls = ["auto", "scroll"].includes(getComputedStyle(a).overflowX) && a.getBoundingClientRect().right <= width + 1;
+    }
+    if (!found && !scrolls && r.right > width + 1 && r.left < width) found = `past the right edge: ${Math.round(r.right)} > ${width}`;
+    if (found) out.push({text, why: found, testid});
+  }
+  return out;
+}
+"""
+
+# Characters drawn as an empty box: each distinct character of the page's visible text (and of
+# its SVG text) is drawn on a canvas in its element's font and compared with a code point no
+# font has (U+10FFFD), which the browser draws as the missing-glyph box. An identical drawing
+# means no font had the character. Each finding: {"char", "code", "text", "testid"}.
+EMPTY_GLYPHS = r"""
+(root) => {
+  const seen = new Map();
+  const canvas = document.createElement("canvas");
+  canvas.width = 48; canvas.height = 48;
+  const ctx = canvas.getContext("2d", {willReadFrequently: true});
+  const draw = (font, ch) => {
+    ctx.clearRect(0, 0, 48, 48);
+    ctx.font = font; ctx.fillStyle = "#000"; ctx.textBaseline = "middle";
+    ctx.fillText(ch, 4, 24);
+    return ctx.getImageData(0, 0, 48, 48).data.join(",");
+  };
+  const walker = document.createTreeWalker(root || document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || ["SCRIPT", "STYLE", "NOSCRIPT"].includes(el.tagName)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === "none" || cs.visibility === "hidden") continue;
+    if (cs.fontFamily.includes("Material")) continue;  // icon names, drawn as ligatures
+    for (const ch of new Set(Array.from(n.textContent))) {
+      const code = ch.codePointAt(0);
+      if (code < 0x2000 || /\s/u.test(ch) || (code >= 0xfe00 && code <= 0xfe0f) || code === 0x200d) continue;
+      const font = `${cs.fontStyle} ${cs.fontWeight} 32px ${cs.fontFamily}`;
+      const key = font + "|" + ch;
+      if (seen.has(key)) continue;
+      const empty = draw(font, ch) === draw(font, String.fromCodePoint(0x10fffd));
+      seen.set(key, empty ? {char: ch, code: "U+" + code.toString(16).toUpperCase(), text: n.textContent.trim().slice(0, 60),
+                             testid: (el.closest("[data-testid]") || el).getAttribute("data-testid") || ""} : null);
+    }
+  }
+  return [...seen.values()].filter(Boolean);
+}
+"""
