@@ -118,7 +118,7 @@ def _unavailable(err: PollUnavailable, *, student: bool) -> None:
     log.warning("class poll store: %s", err, exc_info=err.__cause__)
     if student:
         st.error(_("The poll cannot be reached right now, so nothing was recorded. Tell your teacher, "
-                   "and try again in a moment."), icon="⚠️")
+                   "and try again in a moment."), icon=":material/warning:")
     else:
         render.notes([("error", str(err))])
 
@@ -231,7 +231,7 @@ def teacher(page: str) -> None:
                      "the network (`make serve`) and open it at its network address{hint}, or type the "
                      "address students should open below (or set RANKLAB_PUBLIC_URL).").format(
             host=urlsplit(link).hostname, hint=_(" (here probably http://{address}:{port})").format(
-                address=guess, port=urlsplit(link).port or 80) if guess else ""), icon="⚠️")
+                address=guess, port=urlsplit(link).port or 80) if guess else ""), icon=":material/warning:")
     with st.expander(_("The address students open"), expanded=not reachable):
         typed = st.text_input(_("the app's address on the class's network"), key=PUBLIC_KEY,
                               placeholder="http://192.168.1.20:8501", max_chars=500)

@@ -83,3 +83,9 @@ def charts(at: AppTest) -> list[tuple[dict, object]]:
 def no_paint_pause(monkeypatch):
     """AppTest has no browser to paint: the pause after a page's values (ui.render.values_shown) is off."""
     monkeypatch.setenv("RANKLAB_PAINT_PAUSE", "0")
+
+
+def submit(at: AppTest):
+    """The page's form button ("Check my numbers" ...): not ``at.button[0]``, which is the
+    example's "↺ restore the preset", drawn (disabled) before any edit so nothing moves."""
+    return next(b for b in at.button if b.proto.form_id)

@@ -35,7 +35,7 @@ def test_a_grade_typed_back_as_the_browser_reports_it_is_applied(app):
 
 
 def test_a_grade_typed_just_before_a_click_elsewhere_is_kept(app):
-    # a grade typed and, 80 ms later, "↓ down" clicked reach the server in one run; the
+    # a grade typed and "↓ down" clicked a moment later reach the server in one run; the
     # button's callback runs first and started the grid afresh from the example without it
     at = app
     at.session_state[editor_key(at)] = {"edited_rows": {0: {"grade": "3"}}, "added_rows": [], "deleted_rows": []}

@@ -9,7 +9,7 @@ import pytest
 
 from ui import i18n
 
-from .conftest import new_app
+from .conftest import new_app, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_PAGES = sorted(f"app_pages/{p.name}" for p in (ROOT / "app_pages").glob("*.py"))
@@ -73,7 +73,7 @@ def test_check_feedback_in_korean():
     at.run()
     at.selectbox(key="check_calculation.measure").set_value("AP").run()
     at.text_input[0].set_value("0.5425")
-    at.button[0].click().run()
+    submit(at).click().run()
     assert not at.exception
     errors = "".join(e.value for e in at.error).replace("\\", "")   # shown as escaped plain text
     assert "첫 번째 틀린 단계: AP의 값 — 입력 0.5425, 올바른 값 0.5429." in errors

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from tests.app.conftest import errors, new_app
+from tests.app.conftest import errors, new_app, submit
 from tests.app.test_teach_pages import open_page
 
 
@@ -95,7 +95,7 @@ def test_check_my_calculation_opens_with_the_links_choices():
     at = open_lesson("check_calculation", "cat", measure="AP", detail="final")
     assert at.selectbox(key="check_calculation.measure").value == "AP"
     at.text_input[0].set_value("0.5429")  # (1/2 + 2/4 + 3/5 + 4/7) / 4 = 0.54286
-    at.button[0].click().run()
+    submit(at).click().run()
     assert "Every number you typed is right." in " ".join(unescaped([s.value for s in at.success]))
     assert copied_link(at)["measure"] == ["AP"]
 

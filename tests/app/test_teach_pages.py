@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app.conftest import submit
 from ui import model, presets, state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -42,12 +43,12 @@ def frames(at) -> str:
 def test_check_final_value_right_and_wrong():
     at = open_page("check_calculation")  # cat in the box, k = 2: P@2 = 1/2
     at.text_input[0].set_value("0.5")
-    at.button[0].click().run()
+    submit(at).click().run()
     assert "Every number you typed is right." in texts(at.success)
     at.selectbox(key="check_calculation.measure").set_value("AP").run()
     # (1/2 + 2/4 + 3/5 + 0.57) / 4 = 0.5425 instead of 0.5429: intermediate rounding
     at.text_input[0].set_value("0.5425")
-    at.button[0].click().run()
+    submit(at).click().run()
     assert not at.exception
     assert "0.5429" in texts(at.error)
     assert "rounding too early" in texts(at.warning)
@@ -61,7 +62,7 @@ def test_check_every_step_finds_the_first_wrong_one():
     boxes["gain@1"].set_value("3")
     boxes["discount@1"].set_value("0")  # log2(1) instead of log2(2)
     boxes["discount@2"].set_value("1")
-    at.button[0].click().run()
+    submit(at).click().run()
     assert not at.exception
     assert "discount at rank 1" in texts(at.error)
     assert "log2(i) instead of log2(i + 1)" in texts(at.warning)
@@ -72,7 +73,7 @@ def test_check_lists_every_mistake_that_gives_the_number():
     at.selectbox(key="check_calculation.measure").set_value("AP@{k}").run()
     # (1/2) / min(2, 4) = (1/2) / k = (0/1 + 1/2) / 2 ranks = 0.25: three mistakes fit
     at.text_input[0].set_value("0.25")
-    at.button[0].click().run()
+    submit(at).click().run()
     assert not at.exception
     warned = texts(at.warning)
     assert "3 mistakes give your numbers" in warned
@@ -80,7 +81,7 @@ def test_check_lists_every_mistake_that_gives_the_number():
         assert title in warned
     # a decimal fraction is read: the right 1/2 divided by 4
     at.text_input[0].set_value("0.5/4")
-    at.button[0].click().run()
+    submit(at).click().run()
     assert "Every number you typed is right." in texts(at.success)
 
 
@@ -88,7 +89,7 @@ def test_check_lists_every_mistake_that_gives_the_number():
 def test_check_hostile_answers(text):
     at = open_page("check_calculation")  # cat in the box: the box asks for P@2
     at.text_input[0].set_value(text)
-    at.button[0].click().run()
+    submit(at).click().run()
     assert not at.exception
     assert not at.success
     # the user reads why: the answer is quoted back (its start, as typed) and refused as a number

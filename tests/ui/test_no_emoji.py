@@ -1,4 +1,4 @@
-"""No text of the app's own depends on an emoji (issue 26): Debian's Chromium without an emoji
+"""No text of the app's own depends on an emoji: Debian's Chromium without an emoji
 font draws 📦, 🔗 or ➕ as an empty box, and the "add a query" tab was only "➕". Icons come
 from Streamlit's Material set (``:material/...:``) or are drawn (SVG); user text (labels,
 presets' labels) may hold emoji, and CI installs fonts-noto-color-emoji for it (.ci/run).
