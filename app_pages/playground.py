@@ -130,8 +130,8 @@ def at_k(head, right, below) -> None:
         else:
             ranking, judgments = q.inputs(ex.mode)
             summary(ranking, judgments, k)
-            # the values painted alone, before the strip and the curve (both charts, slow to
-            # draw): a k step 63 against 71–83 ms, a move 115 against 125–134 (benchmarks/README.md)
+            # the values painted alone, before the strip and the curve: both are charts, slow to
+            # draw, and a value waiting for them reaches the screen later (benchmarks/README.md)
             render.values_shown()
     with head:
         widgets.k_slider(PAGE, len(q.ranking))

@@ -8,7 +8,6 @@ number in a comment is a lab notebook: true on the day it was written, wrong aft
 
 from __future__ import annotations
 
-import fnmatch
 import io
 import re
 import tokenize
@@ -17,37 +16,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-
-# Files that other work in flight is editing: they are cleaned once that work has landed, and
-# then removed from this list (shell patterns: `*` spans folders too). Empty it; do not add to it.
-NOT_YET = {
-    "app.py",
-    "app_pages/check_calculation.py",
-    "app_pages/compare.py",
-    "app_pages/conventions.py",
-    "app_pages/diagnose.py",
-    "app_pages/evaluate_files.py",
-    "app_pages/lesson_average_precision.py",
-    "app_pages/lesson_dcg.py",
-    "app_pages/lesson_pr_curve.py",
-    "app_pages/lesson_precision_recall.py",
-    "app_pages/lesson_reciprocal_rank.py",
-    "app_pages/lesson_unjudged.py",
-    "app_pages/lesson_users.py",
-    "app_pages/pitfalls.py",
-    "app_pages/playground.py",
-    "app_pages/practice.py",
-    "app_pages/reader.py",
-    "app_pages/swap_map.py",
-    "tests/browser/*",
-    "ui/history.py",
-    "ui/*presenter*.py",
-    "ui/render.py",
-    "ui/state.py",
-    "ui/*strip*.py",
-    "ui/*tile*.py",
-    "ui/widgets.py",
-}
 
 # What a lab notebook writes, and words that stay true do not.
 NOTEBOOK = [
@@ -72,10 +40,6 @@ def python_files() -> list[Path]:
             continue
         found.append(path)
     return found
-
-
-def waiting(rel: str) -> bool:
-    return any(fnmatch.fnmatch(rel, entry) for entry in NOT_YET)
 
 
 def comments_and_docstrings(source: str):
@@ -126,7 +90,5 @@ def f():
 @pytest.mark.parametrize("path", python_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_comment_or_docstring_is_a_lab_notebook(path):
     rel = path.relative_to(ROOT).as_posix()
-    if waiting(rel):
-        pytest.skip(f"{rel} is being edited elsewhere; cleaned after that work lands")
     found = notebook_entries(path.read_text(encoding="utf-8"))
     assert found == [], "\n".join(f"{rel}:{line}: {what}: {text!r}" for line, what, text in found)

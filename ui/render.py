@@ -29,9 +29,9 @@ __all__ = ["plain", "messages", "notes", "chart", "strip", "step_table", "formul
 
 
 # seconds the run waits once the values a reader watches are sent (RANKLAB_PAINT_PAUSE; the
-# app's tests set 0). One frame (12 ms) was too short: when a run starts, the browser first
-# spends about 40 ms marking the page's (or the fragment's) elements stale, so the values and
-# the charts after them still reached it together (benchmarks/README.md, issue 11)
+# app's tests set 0). One frame is too short: when a run starts, the browser first spends
+# several frames marking the page's (or the fragment's) elements stale, so the values and the
+# charts after them would still reach the screen together (benchmarks/README.md)
 PAINT_PAUSE = 0.07
 
 
@@ -39,11 +39,10 @@ def values_shown() -> None:
     """Let the browser paint the values just sent before the rest of the run reaches it.
 
     The browser renders each message of a run as it arrives, and paints only when it is
-    free: a value sent first still waited for the charts and tables sent a few milliseconds
-    after it (on the nDCG lesson, 100 items, the new value was in the page 20 ms after the
-    key and on the screen only after 100–160 ms). A pause here lets the browser draw the
-    values alone first; the charts follow. Measured in Chromium:
-    benchmarks/README.md, issue 11.
+    free: a value sent first still waits for the charts and tables sent a few milliseconds
+    after it, so it is in the page long before it is on the screen. A pause here lets the
+    browser draw the values alone first; the charts follow. Measured in Chromium:
+    benchmarks/README.md.
     """
     try:
         seconds = float(os.environ.get("RANKLAB_PAINT_PAUSE", PAINT_PAUSE))
@@ -166,7 +165,7 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
         row.download_button(_("SVG"), _svg(plot), file_name=f"{name}.svg", mime="image/svg+xml",
                             key=f"{key}.svg", on_click="ignore", icon=":material/download:")
         # the chart's numbers as a table, when the sidebar's switch asks for them (a table, or
-        # a switch, on every chart would be drawn again on every rerun: 30 ms on a lesson)
+        # a switch, on every chart would be drawn again on every rerun, and slow every lesson)
         if st.session_state.get(DATA_TABLES):
             for frame in plot.data.values():
                 if len(frame):

@@ -63,7 +63,7 @@ def _publish(st, example: Example) -> None:
     """Mirror the example into the URL (or drop the parameter if it is too large).
 
     The code of the last example published is kept: every widget reads the example, and
-    encoding 100 items a dozen times per run took 3 ms of each rerun."""
+    encoding a long list a dozen times per run would add to every rerun."""
     ss = st.session_state
     cached = ss.get(KEYS["encoded"])
     if cached is not None and cached[0] is example:
@@ -154,7 +154,7 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
 def _new_version(ss, old: Example | None = None, new: Example | None = None) -> None:
     """Bump the editors' version after a change made outside them. A ranking or tray list that
     ``old`` and ``new`` share keeps its editor's version (:data:`KEYS` ``kept``): its grid is not
-    built again in the browser (a move in the ranking cost the tray's grid 25 ms)."""
+    built again in the browser (a move in the ranking would redraw the tray's grid too)."""
     before = ss.get(KEYS["version"], 0)
     kept = {}
     if old is not None and new is not None and len(old.queries) == len(new.queries):

@@ -566,7 +566,7 @@ def cycle_grade(page: str, i: int, rank: int) -> None:
 def _pick_by_position(key: str, ranked: int, missed: int) -> None:
     """For long lists: the item to move by its rank (or its place in the tray), a number
     box instead of a select box listing every item, which the browser drew again after every
-    run (23 ms of each rerun at 100 items, benchmarks/README.md)."""
+    run, slowing every rerun of a long list."""
     where, n = st.session_state[key]
     if missed:
         place = f"{key}.place"

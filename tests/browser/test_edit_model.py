@@ -7,7 +7,7 @@ show the same.
 The actions: a grade typed into the grid (a new value, a value typed back to the one before
 it, ``?``, a value the grid refuses), a click on a tile, a move with the ↑ / ↓ / ⤒ buttons,
 undo and redo, k one step with the slider's arrow keys, the binary/graded switch. Each comes
-after a random pause of 0–2 s, so some arrive while the page is still running. No action is
+after a random pause of up to two seconds, so some arrive while the page is still running. No action is
 ever repeated: a second try that succeeds would hide a lost one.
 
 Size: ``RANKLAB_MODEL_ACTIONS`` actions in all (60 by default: two sequences, a few minutes in

@@ -1,4 +1,4 @@
-"""Issue 11's editing defects, each reproduced in real Chromium: a grade typed back, grades
+"""The editing defects, each reproduced in real Chromium: a grade typed back, grades
 the browser used to bend, rows added at the bottom, quick presses on the k slider."""
 
 import math
@@ -108,7 +108,7 @@ def test_a_grade_typed_back_is_applied(server, page):
             raise AssertionError(f"typed {typed}: the grid reads {rows(page)[0]!r}, the page shows "
                                  f"{summary_link(page, 'Precision@2').inner_text()!r}") from None
         wait_ready(page)
-    # 3 s later it still holds, and the link carries it
+    # three seconds later it still holds, and the link carries it
     page.wait_for_timeout(3000)
     assert rows(page)[0][1] == "0" and re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
     shot(page, "typed_back")

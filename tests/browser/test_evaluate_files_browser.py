@@ -45,7 +45,7 @@ def test_upload_the_sample_files(server, page):
     assert page.get_by_text(status).count() == 1
 
 
-# issue 11, defect 3: ids as real collections write them
+# ids as real collections write them
 WILD_QRELS = "101 0 doc#D001 1\n101 0 doc#D002 0\n101 0 http://x.org/a?b=1#c 2\n102 0 文書/3 1\n102 0 doc#D004 1\n"
 WILD_RUN = ("101 Q0 doc#D001 1 0.9 t\n101 Q0 doc#D002 2 0.8 t\n101 Q0 http://x.org/a?b=1#c 3 0.7 t\n"
             "102 Q0 doc#D004 1 0.9 t\n102 Q0 文書/3 2 0.5 t\n")

@@ -1,4 +1,4 @@
-"""A newcomer finds every part of Ranklab (issue 26): on a first visit no page hides under
+"""A newcomer finds every part of Ranklab: on a first visit no page hides under
 "View N more", a start page says where a student, a teacher and an engineer begin, and at
 1024×768 the first screen of the Playground and of every lesson shows a measure's value."""
 

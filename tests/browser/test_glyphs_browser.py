@@ -1,4 +1,4 @@
-"""No meaning on an emoji (issue 26): on a stock Debian Chromium 📦, 🔗 and ➕ were empty boxes,
+"""No meaning on an emoji: on a stock Debian Chromium 📦, 🔗 and ➕ were empty boxes,
 and the "add a query" tab was only "➕". The tab has words, the copy button a drawn icon, and no
 character of the pages below is drawn as an empty box."""
 

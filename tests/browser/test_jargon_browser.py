@@ -1,4 +1,4 @@
-"""Jargon (issue 26): the Conventions explorer and the example picker named conventions
+"""Jargon: the Conventions explorer and the example picker named conventions
 "seed 004", "seed 002 (J&K)", ...; the DCG preset cited "REFERENCE.md", a file a user never
 sees; the AP lesson's footnote spoke of "the third query" with one query on screen."""
 

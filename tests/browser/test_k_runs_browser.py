@@ -54,7 +54,7 @@ def test_one_step_of_a_lessons_slider_is_one_run_of_its_body(server, page, lesso
 
 def test_a_move_sends_the_measures_before_the_grids(server, page):
     # after a move no grid holds an edit, so the measures go first and the ranking's grid,
-    # built again in the browser, no longer holds them back (issue 11)
+    # built again in the browser, no longer holds them back
     frames: list = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     page.goto(server)

@@ -1,4 +1,4 @@
-"""Every Playground action has a keyboard path with a visible focus (issue 12): Tab reaches
+"""Every Playground action has a keyboard path with a visible focus: Tab reaches
 the move buttons, Enter moves the item, the focused button shows a focus ring."""
 
 from .conftest import shot

@@ -1,4 +1,4 @@
-"""The languages in Chromium (issue 14): ?lang= opens the app in that language with the
+"""The languages in Chromium: ?lang= opens the app in that language with the
 page's lang attribute set; the picker writes the language into the address; Korean and
 Chinese are drawn with a CJK font (no empty boxes). Screenshots go to test-artifacts/."""
 

@@ -1,8 +1,8 @@
-"""The presenter view in Chromium (issue 12): at 1024×768 and 1280×720 the draggable tiles,
+"""The presenter view in Chromium: at 1024×768 and 1280×720 the draggable tiles,
 the measures in large type and the curve over k are all inside the viewport, the sidebar is
 collapsed, and the keyboard alone changes k and moves an item.
 
-And (issue 26): at 1024×768 no measure's name or value is cut, in English, French and Korean;
+And at 1024×768 no measure's name or value is cut, in English, French and Korean;
 the picked tile is outlined, the tiles past k are faded after a bar at k, a long label ends in
 an ellipsis, the keys 0–9 and ? give the picked item a grade, and the four measures beside the
 one in focus sit in one even row."""

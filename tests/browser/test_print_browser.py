@@ -1,4 +1,4 @@
-"""Printing a lesson (issue 26): Chromium printed the sidebar and cut the formula and the step
+"""Printing a lesson: Chromium printed the sidebar and cut the formula and the step
 table at the right margin of A4. In print, the sidebar, the toolbar and the buttons are gone,
 the columns stack, and at A4's printable width (718 CSS px) no text is cut or past the edge."""
 

@@ -1,4 +1,4 @@
-"""Every page, in every language, at a projector's, a laptop's and a phone's size (issue 26):
+"""Every page, in every language, at a projector's, a laptop's and a phone's size:
 no text cut in its box or past the right edge, and no character drawn as an empty box.
 
 The checks are generic (tests/browser/layout.py walks every rendered element with text of its

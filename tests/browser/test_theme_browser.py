@@ -1,4 +1,4 @@
-"""Dark mode (issue 26): the theme was forced light. The app follows the browser's colour
+"""Dark mode: the theme was forced light. The app follows the browser's colour
 preference, and the grade tiles keep their contrast on a dark page (the strip is its own white
 card, with dark axis texts)."""
 

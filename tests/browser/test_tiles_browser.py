@@ -1,4 +1,4 @@
-"""The ranking strip's tiles in Chromium (issues 26 and 27): on a phone (390×844) each tile
+"""The ranking strip's tiles in Chromium: on a phone (390×844) each tile
 still shows its rank and its grade (they read "…" before), the grade is written in the tile so
 colour is never the only cue, and a line under the strip says what a faded tile means."""
 
