@@ -5,27 +5,13 @@ import re
 
 import pytest
 
-from .conftest import shot
+from .helpers import TIMEOUT, shot, summary_link, type_grade, wait_ready
 
 pytestmark = pytest.mark.browser
-TIMEOUT = 30_000
-
-
-def wait_ready(page) -> None:
-    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
-    # the app is idle when the status widget stops showing "running"
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
-
-
-def summary_link(page, name: str):
-    return page.locator("[data-testid='stPageLink']", has_text=f"{name} = ").first
 
 
 def edit_first_grade(page, value: str) -> None:
     """The ranking grid is a canvas: click rank 1's grade cell, type onto it, Enter — once."""
-    from .test_editing_browser import type_grade
-
     type_grade(page, 1, value)
 
 

@@ -9,56 +9,25 @@
 - a value outside 0..1 typed on a phone is refused with a message, not sent as 0.
 """
 
-import contextlib
 import io
 import os
-import subprocess
 import sys
 import time
 import urllib.request
 
 import pytest
 
-from .conftest import ARGS, CHROMIUM, ROOT, _free_port, _need_browser, shot
+from . import helpers
+from .helpers import ROOT, TIMEOUT, shot, wait_ready
 
 pytestmark = pytest.mark.browser
-TIMEOUT = 30_000
 ANSWER = b"0.125"  # the cat in the box at k = 2: AP@2 = (1/2) / 4 relevant documents
 
 
-@contextlib.contextmanager
 def app_server(poll_file):
-    """``streamlit run app.py`` on a free port with its own poll file (the class's polls are
-    not the developer's); yields its URL."""
-    _need_browser()
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RANKLAB_POLL_DB": str(poll_file)}
-    env.pop("RANKLAB_PUBLIC_URL", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    try:
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                pytest.fail(f"streamlit did not start on port {port} within 60 s")
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    """The app with its own poll file (the class's polls are not the developer's), and no
+    public address configured; a context manager yielding its URL."""
+    return helpers.app_server({"RANKLAB_POLL_DB": str(poll_file)}, drop=("RANKLAB_PUBLIC_URL",))
 
 
 @pytest.fixture(scope="module")
@@ -68,14 +37,9 @@ def poll_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    _need_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+def chromium(browser):
+    """The session's Chromium: a teacher and students are separate contexts of it."""
+    return browser
 
 
 class Listener:
@@ -91,12 +55,6 @@ class Listener:
 
     def holds(self, needle: bytes) -> bool:
         return any(needle in frame for frame in self.frames)
-
-
-def wait_ready(page) -> None:
-    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
 
 
 def send(page, value: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS
+from .helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000

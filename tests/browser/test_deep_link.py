@@ -6,7 +6,7 @@ live in ``app_pages/`` so that it never happens. This module starts its own serv
 its first request is the deep link.
 """
 
-from .conftest import shot
+from .helpers import shot
 
 
 def test_first_request_to_a_lesson_url_uses_the_apps_navigation(server, page):

@@ -7,8 +7,8 @@ import pytest
 
 from ui import codec
 
-from .conftest import shot
-from .test_hostile_text import assert_inert, hostile_example, wait_ready, watched  # noqa: F401 - a fixture
+from .helpers import shot
+from .hostile import assert_inert, hostile_example, wait_heading
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000
@@ -19,7 +19,7 @@ def test_sample_collection_reproduced_in_the_browser(server, page):
 
     page.set_viewport_size({"width": 1400, "height": 1200})
     page.goto(server + "/diagnose")
-    wait_ready(page, "Diagnose a discrepancy")
+    wait_heading(page, "Diagnose a discrepancy")
     area = page.locator("textarea").first
     area.fill(exponential_ndcg_text())
     area.press("Control+Enter")
@@ -30,10 +30,10 @@ def test_sample_collection_reproduced_in_the_browser(server, page):
     assert page.get_by_text("could not be diagnosed").count() == 0
 
 
-def test_a_hostile_playground_example_stays_plain_text(server, watched):  # noqa: F811 - the fixture
+def test_a_hostile_playground_example_stays_plain_text(server, watched):
     page, requests, dialogs = watched
     page.goto(f"{server}/diagnose?{codec.PARAM}={codec.encode(hostile_example())}")
-    wait_ready(page, "Diagnose a discrepancy")
+    wait_heading(page, "Diagnose a discrepancy")
     page.get_by_text("The Playground's example").click(timeout=TIMEOUT)
     page.get_by_text("each ranked in its list order").wait_for(timeout=TIMEOUT)
     page.locator("input[type=text]").first.fill("RR")

@@ -28,8 +28,7 @@ import pytest
 import metrics
 from ui.presets import build_preset
 
-from .test_app_browser import TIMEOUT, wait_ready
-from .test_editing_browser import select_cell
+from .helpers import TIMEOUT, select_cell, wait_ready
 
 pytestmark = pytest.mark.browser
 

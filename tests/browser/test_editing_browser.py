@@ -8,8 +8,15 @@ import pytest
 
 from ui import codec, model
 
-from .conftest import shot
-from .test_app_browser import TIMEOUT, summary_link, wait_ready
+from .helpers import (
+    TIMEOUT,
+    open_playground,
+    precision_at_2_is,
+    shot,
+    summary_link,
+    type_grade,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -28,70 +35,12 @@ def rows(page) -> list[list[str]]:
     return page.locator("[data-testid='stDataFrame']").first.evaluate(GRID_ROWS)
 
 
-GRADE_X = {"ranking": 145, "tray": 70}   # the middle of the grade column: after the row markers (and rank)
-
-
-def select_cell(page, grid, x: float, row: int, column: int) -> None:
-    """Click the cell of ``row`` (1-based; header and rows are 35 px) at ``x`` px from the
-    grid's left edge, and see it selected.
-
-    The one retry kept in these tests: a click that selected no cell never reached the app
-    (the grid, drawn again by a run, was not taking clicks yet; the accessible table then
-    marks no cell ``aria-selected``). Nothing was typed yet, so nothing can be lost; a person
-    sees no selection and clicks again. Once the cell is selected, nothing is ever repeated."""
-    cell = f"[data-testid='glide-cell-{column}-{row - 1}'][aria-selected='true']"
-    for attempt in range(3):
-        box = grid.bounding_box()
-        page.mouse.click(box["x"] + x, box["y"] + 35 * row + 17)
-        try:
-            grid.locator(cell).wait_for(state="attached", timeout=3000)
-            return
-        except Exception:
-            if attempt == 2:
-                raise AssertionError(f"three clicks on row {row} of the grid selected no cell") from None
-
-
-def type_grade(page, row: int, text: str, *, grid: int = 0, open_editor: bool = False) -> None:
-    """Type ``text`` into the grade cell of ``row`` (1-based) as a person does: click the
-    cell, type onto it (that opens its editor), Enter. The keys are sent once, never again.
-
-    ``open_editor``: open the editor with Enter and select its text first, as a person must
-    for a value that starts with "-" (typed onto a selected cell, a "-" opens no editor)."""
-    locator = page.locator("[data-testid='stDataFrame']").nth(grid)
-    locator.evaluate("e => e.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(300)
-    ranked = grid == 0
-    select_cell(page, locator, GRADE_X["ranking" if ranked else "tray"], row, 2 if ranked else 1)
-    if open_editor:
-        page.keyboard.press("Enter")
-        page.wait_for_timeout(200)
-        page.keyboard.press("Control+A")
-    # at a quick typist's pace: keys sent in one frame reach the grid before the editor the
-    # first one opens, which then starts from the second ("2.5" became ".5")
-    page.keyboard.type(text, delay=80)
-    page.wait_for_timeout(200)
-    page.keyboard.press("Enter")
-
-
 def add_row(page) -> None:
     """The grid's own "Add row" button (shown when the pointer is over the grid)."""
     grid = page.locator("[data-testid='stDataFrame']").first
     grid.evaluate("e => e.scrollIntoView({block: 'center'})")
     grid.hover()
     page.get_by_role("button", name="Add row").first.click()
-
-
-def precision_at_2_is(value: str) -> str:
-    return ("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-            f".some(a => /Precision@2 = {re.escape(value)}$/.test(a.innerText.trim()))")
-
-
-def open_playground(server, page) -> None:
-    page.goto(server)
-    wait_ready(page)
-    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
-    page.wait_for_function(precision_at_2_is("0.5"), timeout=TIMEOUT)
-    wait_ready(page)  # the measures come first, the rest of the page after them
 
 
 def test_a_grade_typed_back_is_applied(server, page):

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import shot
-from .test_app_browser import wait_ready
+from .helpers import shot, upload
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -21,16 +20,6 @@ def open_upload_form(server, page):
     page.get_by_text("Upload files").click(timeout=TIMEOUT)
     page.get_by_text("Up to 200 MB per file").wait_for(timeout=TIMEOUT)
     return page.locator("input[type=file]")
-
-
-def upload(page, inputs, qrels, run) -> None:
-    """The qrels, then the run: the second file only once the first is uploaded (its chip shown,
-    the rerun it starts done). Set at once, the two uploads raced on a loaded machine and the
-    page went on waiting for a file."""
-    inputs.nth(0).set_input_files(qrels)
-    page.locator("[data-testid='stFileChipName']").first.wait_for(timeout=TIMEOUT)
-    wait_ready(page)
-    inputs.nth(1).set_input_files(run)
 
 
 def test_upload_the_sample_files(server, page):

@@ -3,8 +3,7 @@ the users lesson's walk leaves its slider where the chart is, the worked solutio
 
 import pytest
 
-from .conftest import shot
-from .test_app_browser import TIMEOUT, wait_ready
+from .helpers import TIMEOUT, open_playground, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -57,8 +56,6 @@ def test_the_worked_solution_file_shows_ticks_not_python_booleans(server, page):
 def test_the_first_edit_moves_nothing_under_the_pointer(server, browser, size):
     # "↺ restore the preset" appeared with the first edit and pushed the k slider and the
     # tiles down about 33 px: a quick second click on a tile hit nothing
-    from .test_editing_browser import open_playground
-
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = context.new_page()

@@ -11,21 +11,12 @@ import re
 
 import pytest
 
-from ui import codec, model, validation
+from ui import codec
 
-from .conftest import shot
-from .test_evaluate_files_browser import upload
+from .helpers import shot, upload
+from .hostile import NAME, TIMEOUT, assert_inert, hostile_example, wait_heading
 
 pytestmark = pytest.mark.browser
-TIMEOUT = 60_000  # a cold server on a busy machine
-
-EVIL = "evil.example"
-NAME = "[Fix it](http://evil.example/x) ![i](http://evil.example/i.png) <img src=x onerror=alert(1)> **b**"
-IDS = ["[d](http://evil.example/d)", "![j](http://evil.example/j.png)", "<img src=y onerror=alert(2)>",
-       "doc#D001 :red[x] $x$", "www.evil.example"]
-LABELS = ["![k](http://evil.example/k.png) label", "<b>bold</b> [l](http://evil.example/l)", "me@evil.example",
-          ":material/home: <script>alert(3)</script>", "**not bold**"]
-
 PAGES = {
     "": "Playground",
     "many_queries": "Many queries",
@@ -42,73 +33,12 @@ PAGES = {
     "swap_map": "Swap map",
 }
 
-
-def hostile_example() -> model.Example:
-    assert len(NAME) <= validation.LIMITS.name_chars
-    first = model.Query(NAME, tuple(model.Item(d, lab, g) for d, lab, g in zip(IDS, LABELS, [1, 0, 3, 2, 1], strict=True)),
-                        (model.Item("[t](http://evil.example/t)", "![tray](http://evil.example/tray.png)", 2),),
-                        groups=((IDS[0], IDS[2]), ("![g](http://evil.example/g.png)",)))
-    second = model.Query("second: " + NAME[:60], (model.Item("a", NAME, 1), model.Item("b", "", 0)))
-    return validation.validate(model.Example((first, second), k=3, mode="graded"))
-
-
-@pytest.fixture
-def watched(page):
-    """The page, with every request and dialog recorded (in its frames too)."""
-    requests: list[str] = []
-    dialogs: list[str] = []
-    page.context.on("request", lambda r: requests.append(r.url))
-
-    def dismiss(dialog):
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", dismiss)
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    return page, requests, dialogs
-
-
-def wait_ready(page, heading: str) -> None:
-    page.get_by_role("heading", name=heading).first.wait_for(timeout=TIMEOUT)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
-    page.wait_for_timeout(1000)   # let charts, components and images settle
-
-
-# every <a href> and <img src> of the page and its frames, and what the text became
-_MARKUP = """() => ({
-    links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href')),
-    images: [...document.querySelectorAll('img[src], image[href]')].map(i => i.getAttribute('src') || i.getAttribute('href')),
-    bold: [...document.querySelectorAll('[data-testid="stMarkdownContainer"] strong, [data-testid="stMarkdownContainer"] b')]
-          .map(b => b.textContent),
-    scripts: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(')).length,
-})"""
-
-
-def assert_inert(page, requests: list[str], dialogs: list[str], where: str) -> None:
-    assert page.locator("[data-testid='stException']").count() == 0, where
-    for frame in page.frames:
-        try:
-            found = frame.evaluate(_MARKUP)
-        except Exception:   # noqa: BLE001 - a frame that went away while being read
-            continue
-        bad_links = [h for h in found["links"] if EVIL in h or h.rstrip("/").endswith(("/x", "/d", "/l", "/t"))]
-        bad_images = [s for s in found["images"] if EVIL in s or s in ("x", "y")]
-        assert not bad_links, (where, frame.url, bad_links)
-        assert not bad_images, (where, frame.url, bad_images)
-        assert not found["scripts"], (where, frame.url)
-        # "**b**" and "**not bold**" stay as typed: bold only where the page itself writes it
-        assert not [b for b in found["bold"] if b in ("b", "not bold")], (where, found["bold"])
-    assert not [u for u in requests if EVIL in u], (where, [u for u in requests if EVIL in u])
-    assert not [u for u in requests if re.search(r"/(x|y)$", u)], where   # <img src=x> never loaded
-    assert not dialogs, (where, dialogs)
-
-
 def test_a_hostile_permalink_is_plain_text_on_every_page(server, watched):
     page, requests, dialogs = watched
     code = codec.encode(hostile_example())
     for path, heading in PAGES.items():
         page.goto(f"{server}/{path}?{codec.PARAM}={code}")
-        wait_ready(page, heading)
+        wait_heading(page, heading)
         assert_inert(page, requests, dialogs, path or "playground")
         if path == "":
             shot(page, "hostile_permalink_playground")
@@ -130,7 +60,7 @@ def test_a_damaged_link_quoting_a_hostile_name_is_plain_text(server, watched):
     payload = {"v": 1, "k": 2, "m": "b", "q": [{"n": NAME, "r": [["1", "a", 99]]}]}
     code = "1." + base64.urlsafe_b64encode(zlib.compress(json.dumps(payload).encode())).decode().rstrip("=")
     page.goto(f"{server}/?{codec.PARAM}={code}")
-    wait_ready(page, "Playground")
+    wait_heading(page, "Playground")
     alert = page.locator("[data-testid='stAlert']", has_text="this link is invalid").first
     alert.wait_for(timeout=TIMEOUT)
     text = alert.inner_text().replace("\u200b", "")

@@ -7,8 +7,7 @@ import time
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from .conftest import shot
-from .test_app_browser import TIMEOUT, wait_ready
+from .helpers import TIMEOUT, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 

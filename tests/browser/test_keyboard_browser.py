@@ -1,7 +1,7 @@
 """Every Playground action has a keyboard path with a visible focus: Tab reaches
 the move buttons, Enter moves the item, the focused button shows a focus ring."""
 
-from .conftest import shot
+from .helpers import shot
 
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 FOCUS_RING = """() => { const e = document.activeElement; const s = getComputedStyle(e);

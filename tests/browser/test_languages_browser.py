@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import ARTIFACTS, shot
+from .helpers import ARTIFACTS, shot
 
 TITLES = {"fr": "Bac à sable", "ko": "플레이그라운드", "zh": "练习场"}
 LESSON = {"fr": "Précision, rappel et F1 à k", "ko": "k에서의 정밀도, 재현율, F1", "zh": "k 处的精确率、召回率和 F1"}

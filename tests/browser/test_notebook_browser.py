@@ -6,8 +6,7 @@ import pytest
 
 from ui import notebook
 
-from .conftest import shot
-from .test_app_browser import TIMEOUT, wait_ready
+from .helpers import TIMEOUT, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 LABEL = "Open as a notebook (.ipynb)"

@@ -3,8 +3,7 @@ into the address and the Copy link, and the browser's Back brings the previous o
 
 import pytest
 
-from .conftest import shot
-from .test_app_browser import TIMEOUT, wait_ready
+from .helpers import TIMEOUT, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 

@@ -2,9 +2,7 @@
 
 import pytest
 
-from .conftest import shot
-from .test_app_browser import TIMEOUT, wait_ready
-from .test_undo_browser import link_reads
+from .helpers import TIMEOUT, link_reads, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 

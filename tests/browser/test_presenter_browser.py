@@ -12,7 +12,7 @@ import pytest
 from ui.codec import encode
 from ui.presets import build_preset
 
-from .conftest import shot
+from .helpers import shot
 from .layout import CUT_TEXT
 
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"

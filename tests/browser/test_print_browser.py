@@ -7,7 +7,7 @@ from pathlib import Path
 from ui.codec import encode
 from ui.presets import build_preset
 
-from .conftest import ARTIFACTS
+from .helpers import ARTIFACTS
 from .layout import CUT_TEXT
 
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"

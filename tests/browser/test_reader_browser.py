@@ -3,7 +3,7 @@ follow; the twelve metrics of the many-questions tab render."""
 
 import pytest
 
-from .conftest import shot
+from .helpers import shot
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000

@@ -12,7 +12,7 @@ import pytest
 
 from ui.i18n import LANGUAGES
 
-from .conftest import shot
+from .helpers import shot
 from .layout import CUT_TEXT, EMPTY_GLYPHS
 
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"

@@ -7,7 +7,7 @@ import pytest
 from ui.codec import encode
 from ui.presets import build_preset
 
-from .conftest import shot
+from .helpers import shot
 
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 # the strip: the chart whose top axis reads #1, #2, ...; its tiles' texts and its axis labels

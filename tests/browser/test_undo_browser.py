@@ -2,16 +2,9 @@
 
 import pytest
 
-from .conftest import shot
-from .test_app_browser import TIMEOUT, summary_link, wait_ready
+from .helpers import TIMEOUT, link_reads, shot, summary_link, wait_ready
 
 pytestmark = pytest.mark.browser
-
-
-def link_reads(name: str, value: str) -> str:
-    """JavaScript: the summary link ``name`` shows ``value``."""
-    return ("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-            f".some(a => a.innerText.trim() === '{name} = {value}')")
 
 
 def test_a_move_then_undo_restores_the_metric(server, page):
