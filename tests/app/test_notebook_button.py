@@ -60,14 +60,15 @@ def test_the_button_is_translated():
         assert _(LABEL) != LABEL and _(LABEL) in buttons(at)
 
 
-# the page's metric boxes, in order, and the notebook's measures they show (num(value, fixed=True))
+# the page's metric boxes, in order, and the notebook's measures they show (num(value, fixed=True));
+# box 0 is the lesson's headline value under its k slider, the same number rounded as a summary
 SHOWN = {
-    "lesson_pr": [0, 1, 2],
-    "lesson_rr": [0, 1],
-    "lesson_dcg": [0, 1, 2, 3],
-    "lesson_prc": [0, 1],
-    "lesson_ap": [0],
-    "lesson_users": [0, 1, 2, 3, 4, 5],
+    "lesson_pr": [1, 2, 3],
+    "lesson_rr": [1, 2],
+    "lesson_dcg": [1, 2, 3, 4],
+    "lesson_prc": [1, 2],
+    "lesson_ap": [1],
+    "lesson_users": [1, 2, 3, 4, 5, 6],
 }
 
 
