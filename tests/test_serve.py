@@ -8,6 +8,7 @@ import signal
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,14 @@ def worker(url: str, cookie: str | None = None) -> str:
     with urllib.request.urlopen(request, timeout=30) as r:
         assert r.status == 200
         return r.headers["X-Ranklab-Worker"].split(", ")[-1]  # nginx lists each worker it tried
+
+
+def in_thread(function, *args):
+    """``function(*args)`` on a thread of its own: the browser tests' Playwright (its sync API)
+    keeps an event loop running on the main thread for the whole session, and asyncio.run
+    refuses to start beside it."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(function, *args).result()
 
 
 def test_the_config_names_every_worker_and_hashes_the_cookie():
@@ -88,7 +97,7 @@ def test_the_app_runs_over_the_proxied_websocket(served):
                 if fwd.WhichOneof("type") == "script_finished":
                     return fwd.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY, texts
 
-    ok, headings = asyncio.run(one_run())
+    ok, headings = in_thread(asyncio.run, one_run())
     assert ok and "Playground" in headings
 
 
@@ -115,7 +124,7 @@ def test_a_class_answering_a_poll_through_a_killed_worker_loses_no_vote():
     import class_load
 
     args = Namespace(students=12, edits=5, limit=120, settle=0, seed=3, poll=True, kill_after=5, warm_up=False)
-    stats = class_load.run_class(2, args)
+    stats = in_thread(class_load.run_class, 2, args)
     assert len(stats["restarted"]) == 1 and stats["restarted"][0].startswith("worker ")
     assert stats["confirmed"] == 12 and stats["lost"] == 0
     # the killed worker's students came back, each within a few seconds

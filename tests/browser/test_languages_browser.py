@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .helpers import ARTIFACTS, shot
+from .helpers import ARTIFACTS, shot, wait_ready
 
 TITLES = {"fr": "Bac à sable", "ko": "플레이그라운드", "zh": "练习场"}
 LESSON = {"fr": "Précision, rappel et F1 à k", "ko": "k에서의 정밀도, 재현율, F1", "zh": "k 处的精确率、召回率和 F1"}
@@ -53,8 +53,14 @@ def test_cjk_text_has_a_font(server, page, lang):
 def test_the_picker_writes_the_language_into_the_link(server, page):
     page.goto(server)
     page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
+    wait_ready(page)   # the first visit's runs done: the sidebar drawn in full
     sidebar = page.locator('[data-testid="stSidebar"]')
-    sidebar.locator("[data-testid='stSelectbox']", has_text="Language").first.click()
+    picker = sidebar.locator("[data-testid='stSelectbox']", has_text="Language").first
+    try:
+        picker.click()
+    except Exception:
+        shot(page, "lang_picker_not_clickable")
+        raise
     page.get_by_role("option", name="Français").click()
     page.get_by_role("heading", name=TITLES["fr"]).wait_for(timeout=60_000)
     page.wait_for_url(re.compile(r"[?&]lang=fr"), timeout=30_000)
