@@ -7,16 +7,22 @@ from .helpers import TIMEOUT, link_reads, shot, wait_ready
 pytestmark = pytest.mark.browser
 
 
-def test_pasting_a_list_changes_the_metrics(server, page):
+def paste(server, page, text: str) -> None:
+    """A fresh Playground (cat in the box, P@2 = 0.5): open the paste box, paste ``text`` and
+    replace the ranking with it, once."""
     page.goto(server)
     wait_ready(page)
     page.wait_for_function(link_reads("Precision@2", "0.5"), timeout=TIMEOUT)
     page.get_by_text("Paste or import a list").click()
     area = page.locator("[data-testid='stTextArea'] textarea").first
     area.wait_for(timeout=TIMEOUT)
-    # two relevant results first, one not relevant: P@2 = 2/2
-    area.fill("p1\t1\tfirst\np2\t1\tsecond\np3\t0\tthird")
+    area.fill(text)
     page.get_by_role("button", name="Replace the ranking with this list").click()
+
+
+def test_pasting_a_list_changes_the_metrics(server, page):
+    # two relevant results first, one not relevant: P@2 = 2/2
+    paste(server, page, "p1\t1\tfirst\np2\t1\tsecond\np3\t0\tthird")
     try:
         page.wait_for_function(link_reads("Precision@2", "1"), timeout=TIMEOUT)
         page.wait_for_selector("text=Read 3 results", timeout=TIMEOUT)
@@ -30,14 +36,7 @@ def test_pasting_a_list_changes_the_metrics(server, page):
 def test_a_pasted_question_mark_is_unjudged_as_in_the_grid(server, page):
     # "d3<TAB>?<TAB>unknown" was refused ("grade '?' is not a whole number") though the grid
     # takes ? as unjudged: d1 relevant, d2 not, d3 unjudged (left out of the judgments)
-    page.goto(server)
-    wait_ready(page)
-    page.wait_for_function(link_reads("Precision@2", "0.5"), timeout=TIMEOUT)
-    page.get_by_text("Paste or import a list").click()
-    area = page.locator("[data-testid='stTextArea'] textarea").first
-    area.wait_for(timeout=TIMEOUT)
-    area.fill("d1\t1\tfirst\nd2\t0\tsecond\nd3\t?\tunknown")
-    page.get_by_role("button", name="Replace the ranking with this list").click()
+    paste(server, page, "d1\t1\tfirst\nd2\t0\tsecond\nd3\t?\tunknown")
     page.wait_for_selector("text=Read 3 results", timeout=TIMEOUT)
     wait_ready(page)
     assert "not a whole number" not in page.inner_text("body")
