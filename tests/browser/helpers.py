@@ -89,6 +89,13 @@ def wait_ready(page) -> None:
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
 
 
+def tiles(page):
+    """The drag list's frame. A changed list is a new component: while the page is drawn
+    again the old one stays beside it until the run ends, so this is the newest of them
+    (a locator looked up again on every try, so a wait outlasts the old one)."""
+    return page.frame_locator("iframe[title='streamlit_sortables.sortable_items'] >> nth=-1")
+
+
 def summary_link(page, name: str):
     return page.locator("[data-testid='stPageLink']", has_text=f"{name} = ").first
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .helpers import TIMEOUT, shot, summary_link, type_grade, wait_ready
+from .helpers import TIMEOUT, shot, summary_link, tiles, type_grade, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -140,7 +140,7 @@ def test_hostile_text_is_shown_as_text_never_as_a_link(server, page):
 def test_dragging_a_tile_reorders_the_ranking(server, page):
     page.goto(server)
     wait_ready(page)
-    frame = page.frame_locator("iframe[title='streamlit_sortables.sortable_items']")
+    frame = tiles(page)
     source = frame.get_by_text("#2 · ", exact=False).first
     target = frame.get_by_text("#1 · ", exact=False).first
     source.wait_for(timeout=TIMEOUT)

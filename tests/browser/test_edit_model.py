@@ -28,7 +28,7 @@ import pytest
 import metrics
 from ui.presets import build_preset
 
-from .helpers import TIMEOUT, select_cell, wait_ready
+from .helpers import TIMEOUT, select_cell, tiles, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -248,7 +248,7 @@ SHOWN = """() => {
 
 def shown(page) -> dict:
     out = page.evaluate(SHOWN)
-    frame = page.frame_locator("iframe[title='streamlit_sortables.sortable_items']")
+    frame = tiles(page)
     items = frame.locator(".sortable-container").first.locator(".sortable-item")
     try:
         out["tiles"] = [t.strip() for t in items.all_inner_texts()]

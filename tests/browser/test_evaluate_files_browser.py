@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import shot, upload
+from .helpers import shot, tiles, upload
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -84,6 +84,6 @@ def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server,
     page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_hash_ids_playground")
     # the worst query on P@10 (a tie at 0.2: 101 comes first) as tiles: its ids, as they are
-    tiles = page.frame_locator("iframe[title='streamlit_sortables.sortable_items']")
-    tiles.get_by_text("#1 · doc#D001 · grade 1").wait_for(timeout=TIMEOUT)
-    tiles.get_by_text("#3 · http://x.org/a?b=1#c · grade 2").wait_for(timeout=TIMEOUT)
+    frame = tiles(page)
+    frame.get_by_text("#1 · doc#D001 · grade 1").wait_for(timeout=TIMEOUT)
+    frame.get_by_text("#3 · http://x.org/a?b=1#c · grade 2").wait_for(timeout=TIMEOUT)
