@@ -7,16 +7,17 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))   # the serving script's own port and health check
+
+from serve import free_port, wait_healthy  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "test-artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -32,12 +33,6 @@ def need_browser() -> None:
         if os.environ.get("RANKLAB_REQUIRE_BROWSER") == "1":
             pytest.fail(reason + "; RANKLAB_REQUIRE_BROWSER=1 forbids skipping")
         pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextlib.contextmanager
@@ -56,18 +51,11 @@ def app_server(env: dict[str, str] | None = None, drop: tuple[str, ...] = ()):
          "--browser.gatherUsageStats", "false"],
         cwd=ROOT, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
     try:
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                pytest.fail(f"streamlit did not start on port {port} within 60 s")
-            time.sleep(0.3)
+        try:
+            wait_healthy(url, 60, proc)
+        except SystemExit as err:   # the serving script's way to say it did not start
+            pytest.fail(f"streamlit did not start: {err}")
         yield url
     finally:
         proc.terminate()
