@@ -70,11 +70,43 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"browser_{name}.png"))
 
 
+IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"  # no script run shown
+
+# every chart drawn, every frame and image loaded, the fonts in: what a person sees is final
+DRAWN = """() => {
+  if (document.querySelector('[data-testid="stStatusWidget"]') || document.fonts.status !== 'loaded') return false;
+  for (const c of document.querySelectorAll('[data-testid="stVegaLiteChart"]'))
+    if (!c.querySelector('canvas, svg')) return false;
+  for (const f of document.querySelectorAll('iframe')) {
+    try { if (f.contentDocument && f.contentDocument.readyState !== 'complete') return false; } catch (e) {}
+  }
+  return [...document.querySelectorAll('img')].every(i => i.complete);
+}"""
+
+# resolves once nothing in the page has changed for ``quiet`` ms (charts and frames lay out
+# after they load), or after ``most`` ms
+QUIET = """([quiet, most]) => new Promise(done => {
+  let timer = setTimeout(finish, quiet);
+  const watch = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(finish, quiet); });
+  const cap = setTimeout(finish, most);
+  function finish() { watch.disconnect(); clearTimeout(cap); clearTimeout(timer); done(); }
+  watch.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+})"""
+
+
 def wait_ready(page) -> None:
     """The page is drawn and idle: the status widget no longer shows a run."""
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
+    page.wait_for_function(IDLE, timeout=TIMEOUT)
+
+
+def drawn(page, timeout: int = TIMEOUT) -> None:
+    """The page is idle and finished: charts drawn, frames and images loaded, fonts in, and
+    nothing changing any more (for screenshots and for measuring what a person sees)."""
+    wait_ready(page)
+    page.wait_for_function(DRAWN, timeout=timeout)
+    page.evaluate(QUIET, [300, 10_000])
+    page.wait_for_function(DRAWN, timeout=timeout)
 
 
 def tiles(page):

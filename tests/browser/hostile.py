@@ -7,6 +7,8 @@ import re
 
 from ui import model, validation
 
+from .helpers import drawn
+
 TIMEOUT = 60_000  # a cold server on a busy machine
 
 EVIL = "evil.example"
@@ -27,8 +29,7 @@ def hostile_example() -> model.Example:
 
 def wait_heading(page, heading: str) -> None:
     page.get_by_role("heading", name=heading).first.wait_for(timeout=TIMEOUT)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
-    page.wait_for_timeout(1000)   # let charts, components and images settle
+    drawn(page, timeout=TIMEOUT)   # charts, components and images settled
 
 
 # every <a href> and <img src> of the page and its frames, and what the text became

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .helpers import TIMEOUT, shot, summary_link, tiles, type_grade, wait_ready
+from .helpers import TIMEOUT, drawn, shot, summary_link, tiles, type_grade, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -100,7 +100,7 @@ def test_clicking_a_point_sets_k(server, page):
     chart = page.locator("[data-testid='stVegaLiteChart']", has_text="P, R and F1 at every k").first
     chart.locator("canvas, svg").first.wait_for(timeout=TIMEOUT)
     chart.scroll_into_view_if_needed()
-    page.wait_for_timeout(1500)
+    drawn(page)
 
     def click_k5() -> None:
         box = chart.bounding_box()

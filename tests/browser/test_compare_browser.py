@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import ARTIFACTS
+from .helpers import ARTIFACTS, drawn
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000
@@ -19,7 +19,7 @@ def test_several_systems_with_fusion(server, browser):
     page.get_by_text("Fuse the runs").click(timeout=TIMEOUT)
     page.get_by_text("Add the fused run as one more system").click(timeout=TIMEOUT)
     page.get_by_text("fused (rrf) − BM25").first.wait_for(state="attached", timeout=TIMEOUT)  # a grid cell
-    page.wait_for_timeout(1500)  # charts finish drawing
+    drawn(page)
     assert page.locator("canvas, svg.marks").count() >= 3
     assert page.get_by_text("Traceback").count() == 0 and page.locator("[data-testid='stException']").count() == 0
     ARTIFACTS.mkdir(exist_ok=True)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+from .helpers import IDLE, drawn
+
 APP = (Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8")
 LESSONS = re.findall(r'st\.Page\("app_pages/(lesson_\w+)\.py"', APP)
 
@@ -15,8 +16,7 @@ LESSONS = re.findall(r'st\.Page\("app_pages/(lesson_\w+)\.py"', APP)
 def settled(page, url: str) -> None:
     page.goto(url)
     page.locator("[data-testid='stMainBlockContainer'] h1").first.wait_for(timeout=60_000)
-    page.wait_for_function(IDLE, timeout=60_000)
-    page.wait_for_timeout(800)
+    drawn(page, timeout=60_000)
 
 
 def test_every_page_is_listed_and_the_start_page_says_where_to_begin(browser, server):

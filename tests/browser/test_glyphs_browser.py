@@ -5,9 +5,8 @@ character of the pages below is drawn as an empty box."""
 from ui.codec import encode
 from ui.presets import build_preset
 
+from .helpers import IDLE
 from .layout import EMPTY_GLYPHS
-
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 
 
 def test_the_add_a_query_tab_has_words(page, server):

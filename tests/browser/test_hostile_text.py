@@ -13,7 +13,7 @@ import pytest
 
 from ui import codec
 
-from .helpers import shot, upload
+from .helpers import drawn, shot, upload
 from .hostile import NAME, TIMEOUT, assert_inert, hostile_example, wait_heading
 
 pytestmark = pytest.mark.browser
@@ -85,7 +85,7 @@ def test_an_uploaded_file_with_a_hostile_name(server, watched):
     heading = page.get_by_role("heading", name=re.compile("^run.txt against")).first
     heading.wait_for(timeout=TIMEOUT)
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
-    page.wait_for_timeout(1000)
+    drawn(page)
     assert heading.inner_text().replace("\u200b", "").strip() == f"run.txt against {name}"
     # the heading's own anchor ("#run-txt-against...") is the only link in it
     assert heading.locator("img, strong, a:not([href^='#'])").count() == 0

@@ -9,15 +9,15 @@ import pytest
 from ui.codec import encode
 from ui.presets import build_preset
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+from .helpers import drawn
+
 JARGON = re.compile(r"\bseed 00\d|REFERENCE\.md", re.IGNORECASE)
 
 
 def settled(page, path: str) -> str:
     page.goto(path)
     page.locator("[data-testid='stMainBlockContainer'] h1").first.wait_for(timeout=60_000)
-    page.wait_for_function(IDLE, timeout=60_000)
-    page.wait_for_timeout(800)
+    drawn(page, timeout=60_000)
     # textContent: a table is drawn on a canvas, its cells are in the page as an accessible table
     return page.locator("[data-testid='stMain']").evaluate("e => e.textContent")
 

@@ -1,9 +1,8 @@
 """Every Playground action has a keyboard path with a visible focus: Tab reaches
 the move buttons, Enter moves the item, the focused button shows a focus ring."""
 
-from .helpers import shot
+from .helpers import IDLE, drawn, shot
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 FOCUS_RING = """() => { const e = document.activeElement; const s = getComputedStyle(e);
   return [e.innerText, e.matches(':focus-visible'),
           (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none']; }"""
@@ -14,9 +13,7 @@ def test_tab_and_enter_move_an_item_down_and_into_the_tray(server, page):
     up = page.get_by_role("button", name="↑ up").first
     up.wait_for(timeout=60_000)
     for _ in range(3):  # a first visit's runs can still redraw the buttons: once more, settled
-        page.wait_for_function(IDLE, timeout=60_000)
-        page.wait_for_timeout(1000)
-        page.wait_for_function(IDLE, timeout=60_000)
+        drawn(page, timeout=60_000)
         up.focus()
         page.keyboard.press("Tab")                     # ↑ up → ↓ down
         label, visible, ring = page.evaluate(FOCUS_RING)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .helpers import ARTIFACTS, shot, wait_ready
+from .helpers import ARTIFACTS, drawn, shot, wait_ready
 
 TITLES = {"fr": "Bac à sable", "ko": "플레이그라운드", "zh": "练习场"}
 LESSON = {"fr": "Précision, rappel et F1 à k", "ko": "k에서의 정밀도, 재현율, F1", "zh": "k 处的精确率、召回率和 F1"}
@@ -26,7 +26,7 @@ def test_a_link_opens_the_app_in_its_language(server, page, lang):
     shot(page, f"lang_{lang}_playground")
     page.goto(f"{server}/lesson_precision_recall?lang={lang}")
     page.get_by_role("heading", name=LESSON[lang]).wait_for(timeout=60_000)
-    page.wait_for_timeout(1500)  # the charts
+    drawn(page, timeout=60_000)
     shot(page, f"lang_{lang}_lesson_precision_recall")
     assert f"lang={lang}" in page.url   # the language stays in the link
 
@@ -68,7 +68,7 @@ def test_the_picker_writes_the_language_into_the_link(server, page):
     shot(page, "lang_picker_fr")
     page.goto(f"{server}/lesson_dcg?lang=ko")   # a deep link: full page, charts included
     page.get_by_role("heading", name="CG → DCG → IDCG → nDCG").wait_for(timeout=60_000)
-    page.wait_for_timeout(2500)
+    drawn(page, timeout=60_000)
     page.screenshot(path=str(ARTIFACTS / "browser_lang_ko_lesson_dcg_full.png"), full_page=True)
 
 

@@ -12,10 +12,9 @@ import pytest
 from ui.codec import encode
 from ui.presets import build_preset
 
-from .helpers import shot
+from .helpers import IDLE, drawn, shot
 from .layout import CUT_TEXT
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 TILES = "iframe[title*='sortables']"
 
 
@@ -27,8 +26,7 @@ def open_presenter(browser, server, width: int, height: int, preset: str = "whit
     page.locator("[data-testid='stMetricValue']").first.wait_for(timeout=60_000)
     page.locator("[data-testid='stVegaLiteChart']").first.wait_for(timeout=60_000)
     page.locator(TILES).first.wait_for(timeout=60_000)
-    page.wait_for_function(IDLE, timeout=60_000)
-    page.wait_for_timeout(1500)
+    drawn(page, timeout=60_000)
     return context, page
 
 
@@ -103,8 +101,7 @@ def test_the_tiles_show_the_pick_the_cut_at_k_and_whole_labels(browser, server):
         page.evaluate("() => document.activeElement && document.activeElement.blur()")
         page.keyboard.press("ArrowDown")
         page.get_by_text("picked: #2").first.wait_for(timeout=30_000)
-        page.wait_for_function(IDLE, timeout=30_000)
-        page.wait_for_timeout(500)
+        drawn(page)
         assert [t["outline"] != "none" for t in tile_styles(page)] == [False, True] + [False] * 6
     finally:
         context.close()

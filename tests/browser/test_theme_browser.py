@@ -6,7 +6,7 @@ import pytest
 
 from ui.charts import STRIP_BACKGROUND, STRIP_TEXT
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+from .helpers import drawn
 
 
 def luminance(rgb: str) -> float:
@@ -27,8 +27,7 @@ def test_the_app_follows_the_colour_preference_and_the_tiles_stay_readable(brows
     try:
         page.goto(f"{server}/lesson_average_precision")
         page.locator("[data-testid='stVegaLiteChart'] svg .role-axis-label text").first.wait_for(timeout=60_000)
-        page.wait_for_function(IDLE, timeout=60_000)
-        page.wait_for_timeout(800)
+        drawn(page, timeout=60_000)
         background = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]'))"
                                    ".backgroundColor")
         assert (luminance(background) < 0.2) == (scheme == "dark"), background

@@ -7,9 +7,8 @@ import pytest
 from ui.codec import encode
 from ui.presets import build_preset
 
-from .helpers import shot
+from .helpers import drawn, shot
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 # the strip: the chart whose top axis reads #1, #2, ...; its tiles' texts and its axis labels
 STRIP_TEXTS = """() => {
   for (const chart of document.querySelectorAll("[data-testid='stVegaLiteChart'] svg")) {
@@ -32,8 +31,7 @@ def test_each_tile_shows_its_rank_and_grade(browser, server, path, width, height
     try:
         page.goto(f"{server}/{path}?ex={encode(example)}")
         page.wait_for_function(f"() => ({STRIP_TEXTS})() !== null", timeout=60_000)
-        page.wait_for_function(IDLE, timeout=60_000)
-        page.wait_for_timeout(1000)
+        drawn(page, timeout=60_000)
         strip = page.evaluate(STRIP_TEXTS)
         assert strip["axis"] == [f"#{n}" for n in range(1, len(grades) + 1)]
         # the grade first in every tile (the label after it where the tile is wide enough)
