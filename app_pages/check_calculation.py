@@ -12,6 +12,8 @@ from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 PAGE = "check_calculation"
+MEASURE = f"{PAGE}.measure"
+DRAWN_K = f"{PAGE}.measure_k"  # the k the Measure picker's labels were last drawn with
 MEASURES = ["P@{k}", "R@{k}", "RR", "AP", "AP@{k}", "DCG@{k}", "nDCG@{k}", "nDCG(dcg='exp-log2')@{k}"]
 HELP = {
     "P": N_("P@k = relevant documents in the top k, divided by k."),
@@ -38,6 +40,17 @@ def _example():
     ex = exercises.generate(seed, level)
     render.exercise_notebook_buttons(PAGE, seed, level)
     return list(ex.ranking), ex.judgments, {}, 3 if level == 1 else 5, _("exercise {seed}").format(seed=seed)
+
+
+def _measure_picker(k: int) -> str:
+    """The Measure picker, its labels written with the example's ``k``; returns the chosen template."""
+    ss = st.session_state
+    if ss.get(DRAWN_K, k) != k and MEASURE in ss:
+        # the browser keeps showing the label it was last sent ("AP@5") when only the labels
+        # change: writing the choice again makes Streamlit send its new label ("AP@3") too
+        ss[MEASURE] = ss[MEASURE]
+    ss[DRAWN_K] = k
+    return st.selectbox(_("Measure"), MEASURES, format_func=lambda m: m.format(k=k), key=MEASURE)
 
 
 def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
@@ -105,7 +118,7 @@ def main() -> None:
     options.sync(PAGE)  # the choices below from the link, or into it
     render.messages()
     ranking, judgments, labels, k, where = _example()
-    template = st.selectbox(_("Measure"), MEASURES, format_func=lambda m: m.format(k=k), key=f"{PAGE}.measure")
+    template = _measure_picker(k)
     choice = template.format(k=k)  # the choice survives a change of k
     measure = metrics.parse(choice)
     st.caption((_(HELP[measure.name]) if measure.name in HELP else "")

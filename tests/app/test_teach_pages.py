@@ -107,6 +107,23 @@ def test_check_generated_exercise():
     assert not at.exception and "exercise 12" in texts(at.markdown)
 
 
+def test_check_measure_picker_is_sent_its_new_label_when_k_changes():
+    """A medium exercise is worked to k = 5, an easy one to k = 3: after the switch the picker,
+    its options and the answer box all say AP@3 (the browser shows the label it was sent last)."""
+    at = open_page("check_calculation")
+    at.radio(key="check_calculation.source").set_value("A generated exercise").run()
+    at.selectbox(key="check_calculation.level").set_value(2).run()
+    at.selectbox(key="check_calculation.measure").set_value("AP@{k}").run()
+    assert [t.label for t in at.text_input] == ["AP@5 (your final answer)"]
+    at.selectbox(key="check_calculation.level").set_value(1).run()
+    picker = at.selectbox(key="check_calculation.measure")
+    assert not at.exception
+    assert list(picker.proto.options) == ["P@3", "R@3", "RR", "AP", "AP@3", "DCG@3", "nDCG@3",
+                                          "nDCG(dcg='exp-log2')@3"]
+    assert picker.proto.set_value and picker.proto.raw_value == "AP@3"
+    assert [t.label for t in at.text_input] == ["AP@3 (your final answer)"]
+
+
 # --------------------------------------------------------------------------- practice
 
 def test_practice_seed_from_the_url_and_running_score():
