@@ -14,6 +14,7 @@ from ui.views import escape_markdown
 PAGE = "check_calculation"
 MEASURE = f"{PAGE}.measure"
 DRAWN_K = f"{PAGE}.measure_k"  # the k the Measure picker's labels were last drawn with
+REVEALED = f"{PAGE}.revealed"  # the signature of the example and measure whose answer was asked for
 MEASURES = ["P@{k}", "R@{k}", "RR", "AP", "AP@{k}", "DCG@{k}", "nDCG@{k}", "nDCG(dcg='exp-log2')@{k}"]
 HELP = {
     "P": N_("P@k = relevant documents in the top k, divided by k."),
@@ -78,11 +79,13 @@ def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
     return typed
 
 
-def _show_result(result) -> None:
+def _show_result(result, reveal: bool) -> None:
+    """The verdicts; without ``reveal`` no right value the learner has not typed is shown (hints only)."""
+    message = result.message if reveal else result.hint
     if result.first_wrong is None:
-        (st.success if result.all_correct else st.info)(escape_markdown(result.message))
+        (st.success if result.all_correct else st.info)(escape_markdown(message))
     else:
-        st.error(escape_markdown(result.message))
+        st.error(escape_markdown(message))
     typed = [s for s in result.steps if s.status != "blank"]
     if typed:
         stop = result.steps.index(result.first_wrong) if result.first_wrong else len(result.steps)
@@ -91,8 +94,14 @@ def _show_result(result) -> None:
             if s.status == "blank":
                 continue
             mark = {"correct": _("✓ right"), "wrong": _("✗ wrong"), "unreadable": _("? unreadable")}[s.status]
+            if i > stop:
+                right = _("(fix the first wrong step first)")
+            elif reveal or s.status == "correct":
+                right = teach_view.fmt(s.expected)
+            else:
+                right = _("(hidden: work it out again, or show the answer)")
             rows.append({_("step"): s.label, _("you typed"): s.given_text.strip()[:40], _("verdict"): mark,
-                         _("right value"): teach_view.fmt(s.expected) if i <= stop else _("(fix the first wrong step first)"),
+                         _("right value"): right,
                          _("tolerance"): _("exact") if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
                          _("note"): s.note})
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
@@ -105,9 +114,30 @@ def _show_result(result) -> None:
         st.warning(_("**Likely mistake: {title}.** {explanation}").format(
             title=escape_markdown(_(d.mistake.title)), explanation=escape_markdown(_(d.mistake.explanation))) + "\n\n"
             + _("Under that mistake this step comes out as {value}: {fit}.").format(value=teach_view.fmt(d.value), fit=fit))
-    st.caption(_("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.54 is checked to "
-                 "±0.005, 0.5429 to ±0.00005); fractions such as 2/3 are exact, 2.17/4 is ±0.005/4; counts "
+    # the examples are made-up digits, so that they can never give an example's answer away
+    st.caption(_("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.12 is checked to "
+                 "±0.005, 0.1234 to ±0.00005); fractions such as 2/3 are exact, 2.17/4 is ±0.005/4; counts "
                  "must be exact. A step computed from numbers you rounded is right when it follows from them."))
+
+
+def _reveal(sig: str) -> None:
+    st.session_state[REVEALED] = sig
+
+
+def _worked_solution(measure, ranking, judgments, sig: str) -> None:
+    """Behind a "Show the answer" button until the learner asks for this example's answer: its
+    formula, numbers substituted, ends with the right value."""
+    if st.session_state.get(REVEALED) != sig:
+        st.caption(_("Hints only: a wrong number gets its step and the likely mistake, not the right value. "
+                     "Work it out again, or ask for the answer and the worked solution."))
+        st.button(_("Show the answer"), key=f"{PAGE}.reveal", on_click=_reveal, args=(sig,))
+        return
+    with st.expander(_("Show the worked solution"), expanded=True):
+        e = metrics.explain(measure, ranking, judgments)
+        st.latex(e.formula)
+        frame = e.to_frame()
+        st.dataframe(frame.rename(columns={c: _(views.HEADERS[c]) for c in frame.columns if c in views.HEADERS}),
+                     hide_index=True, width="stretch")
 
 
 def main() -> None:
@@ -136,13 +166,8 @@ def main() -> None:
     sig = teach_view.signature(str(measure), ranking, judgments)
     typed = _answer_form(blanks, str(measure), sig, final_only)
     if any(t.strip() for t in typed.values() if t):
-        _show_result(check.check(measure, ranking, judgments, typed))
-    with st.expander(_("Show the worked solution")):
-        e = metrics.explain(measure, ranking, judgments)
-        st.latex(e.formula)
-        frame = e.to_frame()
-        st.dataframe(frame.rename(columns={c: _(views.HEADERS[c]) for c in frame.columns if c in views.HEADERS}),
-                     hide_index=True, width="stretch")
+        _show_result(check.check(measure, ranking, judgments, typed), st.session_state.get(REVEALED) == sig)
+    _worked_solution(measure, ranking, judgments, sig)
 
 
 main()

@@ -24,7 +24,11 @@ def test_the_measure_picker_follows_the_exercise_k(server, page):
     wait_ready(page)
     page.get_by_text("A generated exercise", exact=True).click()
     wait_ready(page)
+    # each step waits for the answer box the run draws: a picker opened while the page is drawn
+    # again is taken away from under the click
+    expect(page.get_by_label("P@3 (your final answer)")).to_be_visible(timeout=TIMEOUT)
     pick(page, "Level", "medium")  # a medium exercise is worked to k = 5
+    expect(page.get_by_label("P@5 (your final answer)")).to_be_visible(timeout=TIMEOUT)
     pick(page, "Measure", "AP@5")
     expect(page.get_by_label("AP@5 (your final answer)")).to_be_visible(timeout=TIMEOUT)
     pick(page, "Level", "easy")  # an easy one to k = 3: the same measure, now AP@3
