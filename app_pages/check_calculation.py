@@ -99,7 +99,7 @@ def _show_result(result, reveal: bool) -> None:
             elif reveal or s.status == "correct":
                 right = teach_view.fmt(s.expected)
             else:
-                right = _("(hidden: work it out again, or show the answer)")
+                right = _("(hidden until you ask)")
             rows.append({_("step"): s.label, _("you typed"): s.given_text.strip()[:40], _("verdict"): mark,
                          _("right value"): right,
                          _("tolerance"): _("exact") if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
