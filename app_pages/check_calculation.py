@@ -1,4 +1,7 @@
-"""Check my calculation: type your own numbers, find the first wrong step and the likely mistake."""
+"""Check my calculation: type your own numbers, find the first wrong step and the likely mistake.
+
+Hints come first: a wrong number gets its step and the likely mistake, and the right value (in
+the verdict, the step table and the worked solution) only once the learner asks for it."""
 
 from __future__ import annotations
 
@@ -124,10 +127,10 @@ def _reveal(sig: str) -> None:
     st.session_state[REVEALED] = sig
 
 
-def _worked_solution(measure, ranking, judgments, sig: str) -> None:
-    """Behind a "Show the answer" button until the learner asks for this example's answer: its
-    formula, numbers substituted, ends with the right value."""
-    if st.session_state.get(REVEALED) != sig:
+def _worked_solution(measure, ranking, judgments, sig: str, reveal: bool) -> None:
+    """The worked solution once ``reveal``, else the "Show the answer" button that reveals it (its
+    formula, numbers substituted, ends with the right value)."""
+    if not reveal:
         st.caption(_("Hints only: a wrong number gets its step and the likely mistake, not the right value. "
                      "Work it out again, or ask for the answer and the worked solution."))
         st.button(_("Show the answer"), key=f"{PAGE}.reveal", on_click=_reveal, args=(sig,))
@@ -165,9 +168,10 @@ def main() -> None:
                           format_func=shown(_), key=f"{PAGE}.detail") == "The final value only"
     sig = teach_view.signature(str(measure), ranking, judgments)
     typed = _answer_form(blanks, str(measure), sig, final_only)
+    reveal = st.session_state.get(REVEALED) == sig  # asked for this example and measure only
     if any(t.strip() for t in typed.values() if t):
-        _show_result(check.check(measure, ranking, judgments, typed), st.session_state.get(REVEALED) == sig)
-    _worked_solution(measure, ranking, judgments, sig)
+        _show_result(check.check(measure, ranking, judgments, typed), reveal)
+    _worked_solution(measure, ranking, judgments, sig, reveal)
 
 
 main()
