@@ -1,4 +1,7 @@
-"""Check my calculation: type your own numbers, find the first wrong step and the likely mistake."""
+"""Check my calculation: type your own numbers, find the first wrong step and the likely mistake.
+
+Hints come first: a wrong number gets its step and the likely mistake, and the right value (in
+the verdict, the step table and the worked solution) only once the learner asks for it."""
 
 from __future__ import annotations
 
@@ -12,6 +15,9 @@ from ui.i18n import N_, _, shown
 from ui.views import escape_markdown
 
 PAGE = "check_calculation"
+MEASURE = f"{PAGE}.measure"
+DRAWN_K = f"{PAGE}.measure_k"  # the k the Measure picker's labels were last drawn with
+REVEALED = f"{PAGE}.revealed"  # the signature of the example and measure whose answer was asked for
 MEASURES = ["P@{k}", "R@{k}", "RR", "AP", "AP@{k}", "DCG@{k}", "nDCG@{k}", "nDCG(dcg='exp-log2')@{k}"]
 HELP = {
     "P": N_("P@k = relevant documents in the top k, divided by k."),
@@ -40,6 +46,17 @@ def _example():
     return list(ex.ranking), ex.judgments, {}, 3 if level == 1 else 5, _("exercise {seed}").format(seed=seed)
 
 
+def _measure_picker(k: int) -> str:
+    """The Measure picker, its labels written with the example's ``k``; returns the chosen template."""
+    ss = st.session_state
+    if ss.get(DRAWN_K, k) != k and MEASURE in ss:
+        # the browser keeps showing the label it was last sent ("AP@5") when only the labels
+        # change: writing the choice again makes Streamlit send its new label ("AP@3") too
+        ss[MEASURE] = ss[MEASURE]
+    ss[DRAWN_K] = k
+    return st.selectbox(_("Measure"), MEASURES, format_func=lambda m: m.format(k=k), key=MEASURE)
+
+
 def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
     """Text inputs for the steps, grouped by rank; returns the typed texts by step key."""
     asked = [b for b in blanks if b.key == "value"] if final_only else blanks
@@ -65,11 +82,13 @@ def _answer_form(blanks, measure: str, sig: str, final_only: bool) -> dict:
     return typed
 
 
-def _show_result(result) -> None:
+def _show_result(result, reveal: bool) -> None:
+    """The verdicts; without ``reveal`` no right value the learner has not typed is shown (hints only)."""
+    message = result.message if reveal else result.hint
     if result.first_wrong is None:
-        (st.success if result.all_correct else st.info)(escape_markdown(result.message))
+        (st.success if result.all_correct else st.info)(escape_markdown(message))
     else:
-        st.error(escape_markdown(result.message))
+        st.error(escape_markdown(message))
     typed = [s for s in result.steps if s.status != "blank"]
     if typed:
         stop = result.steps.index(result.first_wrong) if result.first_wrong else len(result.steps)
@@ -78,8 +97,14 @@ def _show_result(result) -> None:
             if s.status == "blank":
                 continue
             mark = {"correct": _("✓ right"), "wrong": _("✗ wrong"), "unreadable": _("? unreadable")}[s.status]
+            if i > stop:
+                right = _("(fix the first wrong step first)")
+            elif reveal or s.status == "correct":
+                right = teach_view.fmt(s.expected)
+            else:
+                right = _("(hidden until you ask)")
             rows.append({_("step"): s.label, _("you typed"): s.given_text.strip()[:40], _("verdict"): mark,
-                         _("right value"): teach_view.fmt(s.expected) if i <= stop else _("(fix the first wrong step first)"),
+                         _("right value"): right,
                          _("tolerance"): _("exact") if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
                          _("note"): s.note})
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
@@ -92,9 +117,30 @@ def _show_result(result) -> None:
         st.warning(_("**Likely mistake: {title}.** {explanation}").format(
             title=escape_markdown(_(d.mistake.title)), explanation=escape_markdown(_(d.mistake.explanation))) + "\n\n"
             + _("Under that mistake this step comes out as {value}: {fit}.").format(value=teach_view.fmt(d.value), fit=fit))
-    st.caption(_("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.54 is checked to "
-                 "±0.005, 0.5429 to ±0.00005); fractions such as 2/3 are exact, 2.17/4 is ±0.005/4; counts "
+    # the examples are made-up digits, so that they can never give an example's answer away
+    st.caption(_("Tolerance: half a unit of the last decimal you typed, at most ±0.005 (so 0.12 is checked to "
+                 "±0.005, 0.1234 to ±0.00005); fractions such as 2/3 are exact, 2.17/4 is ±0.005/4; counts "
                  "must be exact. A step computed from numbers you rounded is right when it follows from them."))
+
+
+def _reveal(sig: str) -> None:
+    st.session_state[REVEALED] = sig
+
+
+def _worked_solution(measure, ranking, judgments, sig: str, reveal: bool) -> None:
+    """The worked solution once ``reveal``, else the "Show the answer" button that reveals it (its
+    formula, numbers substituted, ends with the right value)."""
+    if not reveal:
+        st.caption(_("Hints only: a wrong number gets its step and the likely mistake, not the right value. "
+                     "Work it out again, or ask for the answer and the worked solution."))
+        st.button(_("Show the answer"), key=f"{PAGE}.reveal", on_click=_reveal, args=(sig,))
+        return
+    with st.expander(_("Show the worked solution"), expanded=True):
+        e = metrics.explain(measure, ranking, judgments)
+        st.latex(e.formula)
+        frame = e.to_frame()
+        st.dataframe(frame.rename(columns={c: _(views.HEADERS[c]) for c in frame.columns if c in views.HEADERS}),
+                     hide_index=True, width="stretch")
 
 
 def main() -> None:
@@ -105,7 +151,7 @@ def main() -> None:
     options.sync(PAGE)  # the choices below from the link, or into it
     render.messages()
     ranking, judgments, labels, k, where = _example()
-    template = st.selectbox(_("Measure"), MEASURES, format_func=lambda m: m.format(k=k), key=f"{PAGE}.measure")
+    template = _measure_picker(k)
     choice = template.format(k=k)  # the choice survives a change of k
     measure = metrics.parse(choice)
     st.caption((_(HELP[measure.name]) if measure.name in HELP else "")
@@ -122,14 +168,10 @@ def main() -> None:
                           format_func=shown(_), key=f"{PAGE}.detail") == "The final value only"
     sig = teach_view.signature(str(measure), ranking, judgments)
     typed = _answer_form(blanks, str(measure), sig, final_only)
+    reveal = st.session_state.get(REVEALED) == sig  # asked for this example and measure only
     if any(t.strip() for t in typed.values() if t):
-        _show_result(check.check(measure, ranking, judgments, typed))
-    with st.expander(_("Show the worked solution")):
-        e = metrics.explain(measure, ranking, judgments)
-        st.latex(e.formula)
-        frame = e.to_frame()
-        st.dataframe(frame.rename(columns={c: _(views.HEADERS[c]) for c in frame.columns if c in views.HEADERS}),
-                     hide_index=True, width="stretch")
+        _show_result(check.check(measure, ranking, judgments, typed), reveal)
+    _worked_solution(measure, ranking, judgments, sig, reveal)
 
 
 main()

@@ -277,6 +277,24 @@ def test_no_known_mistake():
     assert "None of the usual mistakes" in r.message
 
 
+def test_the_hint_names_the_step_and_the_mistake_but_never_the_right_value():
+    # REFERENCE.md: R = 4, relevant at ranks 1 and 3: AP = (1/1 + 2/3) / 4 = 0.4167;
+    # (1 + 2/3) / 2 = 0.8333 divides by the 2 relevant documents retrieved
+    ranking, judged = ["a", "x", "b", "y", "z"], {"a": 1, "b": 1, "c": 1, "d": 1}
+    r = check("AP", ranking, judged, {"value": "0.83"})
+    assert "0.4167" in r.message and "0.4167" not in r.hint
+    assert r.hint.startswith("First wrong step: the value of AP — you typed 0.83, which is not right.")
+    assert "retrieved instead of R" in r.hint
+    # no known mistake: P@2 = 1/2 = 0.5, typed 0.9; precision at rank 3 = 2/3 = 0.6667, typed 0.9
+    r = check("P@2", ["a", "b", "c", "d"], {"a": 1}, {"value": "0.9"})
+    assert "0.5" in r.message and "0.5" not in r.hint and "type every step" in r.hint
+    r = check("AP", ranking, judged, {"precision@1": "1", "precision@3": "0.9"})
+    assert "0.6667" in r.message and "0.6667" not in r.hint and "work this step out again" in r.hint
+    # nothing wrong: the hint is the message
+    r = check("AP", ranking, judged, {"value": "5/12"})
+    assert r.all_correct and r.hint == r.message
+
+
 def test_counts_must_be_exact_and_coarse_answers_get_a_note():
     r = check("AP", ["a", "x", "b"], {"a": 1, "b": 1}, {"denominator": "2.4"})
     assert r.first_wrong.key == "denominator"

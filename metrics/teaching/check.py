@@ -517,7 +517,21 @@ class CheckResult:
 
     @property
     def message(self) -> str:
-        """One plain sentence for the learner."""
+        """One plain sentence for the learner, with the right value of the first wrong step."""
+        return self._sentence(reveal=True)
+
+    @property
+    def hint(self) -> str:
+        """:attr:`message` without any right value: the first wrong step and the likely
+        mistake only, so the learner can work the step out again before asking for it.
+
+        >>> r = check("AP", ["a", "x", "b", "y", "z"], {"a": 1, "b": 1, "c": 1, "d": 1}, {"value": "0.83"})
+        >>> r.hint
+        'First wrong step: the value of AP — you typed 0.83, which is not right. Likely mistake: AP divided by the relevant documents retrieved instead of R.'
+        """
+        return self._sentence(reveal=False)
+
+    def _sentence(self, reveal: bool) -> str:
         if self.first_wrong is None:
             if not any(s.status != "blank" for s in self.steps):
                 return _("Type at least one number to check.")
@@ -529,8 +543,12 @@ class CheckResult:
                          "decimals until the end (see the notes).")
             return _("Every number you typed is right.")
         s = self.first_wrong
-        text = _("First wrong step: {step} — you typed {typed}, the right value is {value}.").format(
-            step=s.label, typed=s.given_text.strip(), value=num(s.expected))
+        if reveal:
+            text = _("First wrong step: {step} — you typed {typed}, the right value is {value}.").format(
+                step=s.label, typed=s.given_text.strip(), value=num(s.expected))
+        else:
+            text = _("First wrong step: {step} — you typed {typed}, which is not right.").format(
+                step=s.label, typed=s.given_text.strip())
         if len(self.diagnoses) > 1:
             titles = "; ".join(_(d.mistake.title) for d in self.diagnoses)
             text += " " + _("Likely mistake — {n} of them give your numbers: {titles}.").format(
@@ -538,10 +556,14 @@ class CheckResult:
         elif self.diagnoses:
             text += " " + _("Likely mistake: {title}.").format(title=_(self.diagnoses[0].mistake.title))
         elif sum(1 for t in self.steps if t.status != "blank") > 1:
-            text += " " + _("None of the usual mistakes gives your number: compare this step with the worked solution.")
+            text += " " + (_("None of the usual mistakes gives your number: compare this step with the worked solution.")
+                           if reveal else _("None of the usual mistakes gives your number: work this step out "
+                                            "again from the ones before it."))
         else:
-            text += " " + _("None of the usual mistakes gives your number: type every step to find where it goes "
-                            "wrong, or open the worked solution.")
+            text += " " + (_("None of the usual mistakes gives your number: type every step to find where it goes "
+                             "wrong, or open the worked solution.")
+                           if reveal else _("None of the usual mistakes gives your number: type every step to find "
+                                            "where it goes wrong."))
         return text
 
 

@@ -76,6 +76,10 @@ def test_check_feedback_in_korean():
     submit(at).click().run()
     assert not at.exception
     errors = "".join(e.value for e in at.error).replace("\\", "")   # shown as escaped plain text
+    assert "0.5429" not in errors   # a hint first: the step and the mistake, not the value
+    assert "첫 번째 틀린 단계: AP의 값 — 입력 0.5425" in errors
+    at.button(key="check_calculation.reveal").click().run()
+    errors = "".join(e.value for e in at.error).replace("\\", "")
     assert "첫 번째 틀린 단계: AP의 값 — 입력 0.5425, 올바른 값 0.5429." in errors
     assert "너무 이른 반올림" in "".join(w.value for w in at.warning)   # the mistake's title, in Korean   # the mistake's title, in Korean
 

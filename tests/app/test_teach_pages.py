@@ -50,8 +50,10 @@ def test_check_final_value_right_and_wrong():
     at.text_input[0].set_value("0.5425")
     submit(at).click().run()
     assert not at.exception
-    assert "0.5429" in texts(at.error)
+    assert "0.5429" not in texts(at.error)  # hints only, until the learner asks for the answer
     assert "rounding too early" in texts(at.warning)
+    at.button(key="check_calculation.reveal").click().run()
+    assert "the right value is 0.5429" in texts(at.error)
 
 
 def test_check_every_step_finds_the_first_wrong_one():
@@ -105,6 +107,76 @@ def test_check_generated_exercise():
     assert not at.exception
     at.number_input(key="check_calculation.seed").set_value(12).run()
     assert not at.exception and "exercise 12" in texts(at.markdown)
+
+
+def test_check_measure_picker_is_sent_its_new_label_when_k_changes():
+    """A medium exercise is worked to k = 5, an easy one to k = 3: after the switch the picker,
+    its options and the answer box all say AP@3 (the browser shows the label it was sent last)."""
+    at = open_page("check_calculation")
+    at.radio(key="check_calculation.source").set_value("A generated exercise").run()
+    at.selectbox(key="check_calculation.level").set_value(2).run()
+    at.selectbox(key="check_calculation.measure").set_value("AP@{k}").run()
+    assert [t.label for t in at.text_input] == ["AP@5 (your final answer)"]
+    at.selectbox(key="check_calculation.level").set_value(1).run()
+    picker = at.selectbox(key="check_calculation.measure")
+    assert not at.exception
+    assert list(picker.proto.options) == ["P@3", "R@3", "RR", "AP", "AP@3", "DCG@3", "nDCG@3",
+                                          "nDCG(dcg='exp-log2')@3"]
+    assert picker.proto.set_value and picker.proto.raw_value == "AP@3"
+    assert [t.label for t in at.text_input] == ["AP@3 (your final answer)"]
+
+
+def page_text(at) -> str:
+    """Every text of the page a learner can read: messages, tables, formulas, captions."""
+    return " ".join([texts(at.markdown), texts(at.caption), texts(at.error), texts(at.warning),
+                     texts(at.info), texts(at.success), texts(at.latex), frames(at)])
+
+
+def test_check_every_step_hints_name_the_step_and_keep_every_right_value_hidden():
+    """REFERENCE.md's DCG example, k = 6, grades 3, 2, 3, 0, 1, 2 and two more judged (3 and 2):
+    DCG@6 = 3 + 2/log2 3 + 3/2 + 0 + 1/log2 6 + 2/log2 7 = 6.8611, ideal 3, 3, 3, 2, 2, 2:
+    IDCG@6 = 3 + 3/log2 3 + 3/2 + 2/log2 5 + 2/log2 6 + 2/log2 7 = 8.7403, nDCG@6 = 0.7850.
+    A learner who takes log2(1) = 0 at rank 1 types discount 0."""
+    at = open_page("check_calculation", preset="dcg")
+    at.selectbox(key="check_calculation.measure").set_value("nDCG@{k}").run()
+    at.radio(key="check_calculation.detail").set_value("Every step").run()
+    before = page_text(at)
+    boxes = {t.key.rsplit(".", 1)[-1]: t for t in at.text_input}
+    boxes["gain@1"].set_value("3")
+    boxes["discount@1"].set_value("0")
+    boxes["discount@2"].set_value("oops")
+    boxes["value"].set_value("0.9")
+    submit(at).click().run()
+    assert not at.exception
+    shown = page_text(at)
+    assert "First wrong step: discount at rank 1 — you typed 0, which is not right." in shown
+    assert "log2(i) instead of log2(i + 1)" in texts(at.warning)
+    assert not at.latex and "Show the worked solution" not in [e.label for e in at.expander]
+    table = at.dataframe[-1].value  # the verdicts, below the example's ranking
+    right = dict(zip(table["step"], table["right value"], strict=True))
+    assert right["gain at rank 1"] == "3"  # typed right: its value is no secret
+    assert right["discount at rank 1"].startswith("(hidden")
+    assert all(v.startswith("(") for step, v in right.items() if step != "gain at rank 1")
+    for value in ("6.861", "8.740", "0.785"):  # DCG, IDCG, nDCG, as the page writes them
+        assert value not in shown and value not in before, value
+    at.button(key="check_calculation.reveal").click().run()
+    shown = page_text(at)
+    assert "the right value is 1" in texts(at.error)  # log2(1 + 1) = 1
+    assert "0.785" in texts(at.latex)  # the worked solution, open
+    assert [t.value for t in at.text_input if t.key.endswith(".discount@1")] == ["0"]  # the answers stay
+
+
+def test_check_answer_shown_for_one_measure_only():
+    """Asking for the cat's P@2 (1/2) leaves its AP, (1/2 + 2/4 + 3/5 + 4/7) / 4 = 0.5429, hidden."""
+    at = open_page("check_calculation")
+    at.button(key="check_calculation.reveal").click().run()
+    assert "frac{1}{2} = 0.5\n" in texts(at.latex)  # one relevant document in the top 2
+    at.selectbox(key="check_calculation.measure").set_value("AP").run()
+    assert not at.latex and "0.5429" not in page_text(at)
+    at.text_input[0].set_value("abc")
+    submit(at).click().run()
+    assert "Could not read the value of AP" in texts(at.info)
+    assert "0.5429" not in page_text(at)  # an unreadable answer gets no answer either
 
 
 # --------------------------------------------------------------------------- practice
