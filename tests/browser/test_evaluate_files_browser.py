@@ -91,11 +91,11 @@ def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server,
 
 def measure_box(page):
     """The column that holds the Measures box (its messages are drawn in it)."""
-    return page.locator("[data-testid='stColumn']", has=page.get_by_label("Measures")).last
+    return page.locator("[data-testid='stColumn']", has=page.get_by_role("textbox", name="Measures")).last
 
 
 def set_measures(page, text: str) -> None:
-    box = page.get_by_label("Measures")
+    box = page.get_by_role("textbox", name="Measures")
     box.wait_for(timeout=TIMEOUT)
     box.fill(text)
     box.press("Enter")
@@ -134,7 +134,7 @@ def test_a_run_given_as_qrels_is_one_message_with_a_hint(server, page):
     shot(page, "evaluate_files_swapped")
     text = page.locator("[data-testid='stMain']").inner_text()
     lines = len(run_file.read_text().splitlines())   # every line of the run has 6 columns, not 4
-    assert f"{lines} lines" in text
+    assert f"{lines} malformed lines" in text
     assert "run_bm25.txt:1" in text
     assert "run_bm25.txt:2:" not in text   # one grouped message, not one line per line
     assert "this looks like a run file (6 columns: qid Q0 docid rank score tag)" in text
@@ -147,7 +147,7 @@ def test_qrels_given_as_the_run_get_the_hint_too(server, page):
            str(qrels_file))
     page.get_by_text("did you swap qrels and run?").first.wait_for(timeout=TIMEOUT)
     text = page.locator("[data-testid='stMain']").inner_text()
-    assert f"{len(qrels_file.read_text().splitlines())} lines" in text
+    assert f"{len(qrels_file.read_text().splitlines())} malformed lines" in text
     assert "qrels.txt:1" in text and "qrels.txt:2:" not in text
     assert "this looks like a qrels file (4 columns: qid iter docid grade)" in text
 
