@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import shot, tiles, upload
+from .helpers import shot, tiles, upload, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -167,14 +167,19 @@ def test_the_trec_eval_download_is_what_the_command_line_prints(server, page, tm
     page.get_by_text("Paste text").click(timeout=TIMEOUT)
     areas = page.locator("textarea")
     areas.nth(0).wait_for(timeout=TIMEOUT)
+    # the options first, then the files: the one evaluation there is is the one downloaded
+    set_measures(page, measures)
+    page.get_by_text("Count judged queries missing from the run as 0").click()
+    page.get_by_role("checkbox", name="Count judged queries missing from the run as 0 (trec_eval -c)").wait_for(
+        state="attached", timeout=TIMEOUT)
+    wait_ready(page)
     areas.nth(0).fill(ABSENT_QRELS)
     areas.nth(1).fill(ABSENT_RUN)
     areas.nth(1).press("Control+Enter")
     page.get_by_text("pasted run against pasted qrels").wait_for(timeout=TIMEOUT)
-    set_measures(page, measures)
-    page.get_by_text("Worst queries on GMAP").wait_for(timeout=TIMEOUT)
-    page.get_by_text("Count judged queries missing from the run as 0").click()
-    page.get_by_text("evaluated 3 queries").wait_for(timeout=TIMEOUT)
+    page.get_by_text("Read 5 run lines and 7 judgments; evaluated 3 queries").wait_for(timeout=TIMEOUT)
+    page.get_by_text("1 query judged but absent from the run scored 0 (-c): q3").wait_for(timeout=TIMEOUT)
+    shot(page, "evaluate_files_complete")
     with page.expect_download(timeout=TIMEOUT) as download:
         page.get_by_text("Download trec_eval text").click()
     got = Path(download.value.path()).read_text()
