@@ -257,7 +257,8 @@ def page() -> None:
     files = inputs(source)
     left, mid, right, far = st.columns([3, 2, 1, 1])
     text = left.text_input(_("Measures"), DEFAULT_MEASURES, key="evaluate_files.measures",
-                           help=_("Ranklab notation (nDCG(dcg='exp-log2')@10) or trec_eval names (ndcg_cut_10)"))
+                           help=_("Separated by spaces, each as `ranklab evaluate -m` reads it: Ranklab notation "
+                                  "(nDCG(dcg='exp-log2')@10) or trec_eval's (ndcg_cut_10, ndcg_cut.5,10, map)"))
     conventions = ["trec_eval", *[n for n in metrics.conventions.PRESETS if n != "trec_eval"]]
     convention = mid.selectbox(_("Convention"), conventions, key="evaluate_files.convention")
     depth = right.number_input(_("Depth (-M)"), min_value=0, value=0, step=10, key="evaluate_files.depth",
