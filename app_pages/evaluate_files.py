@@ -289,7 +289,7 @@ def page() -> None:
         st.info(_("Give both files to evaluate them."))
     if error:
         st.error(_("These files could not be evaluated:"))
-        st.code(error, language=None)
+        st.code(error, language=None, wrap_lines=True)
         if hint:
             st.warning(hint)
     if last is not None:
