@@ -180,16 +180,19 @@ def test_the_trec_eval_download_is_what_the_command_line_prints(server, page, tm
     page.get_by_text("pasted run against pasted qrels").wait_for(timeout=TIMEOUT)
     page.get_by_text("Read 5 run lines and 7 judgments; evaluated 3 queries").wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_complete")
-    with page.expect_download(timeout=TIMEOUT) as download:
-        page.get_by_text("Download trec_eval text").click()
-    got = Path(download.value.path()).read_text()
     (tmp_path / "qrels.txt").write_text(ABSENT_QRELS)
     (tmp_path / "run.txt").write_text(ABSENT_RUN)
     args = [a for m in measures.split() for a in ("-m", m)]
-    cli = subprocess.run([sys.executable, "-m", "metrics", "evaluate", str(tmp_path / "qrels.txt"),
-                          str(tmp_path / "run.txt"), "-q", "-c", *args], capture_output=True, text=True, cwd=ROOT)
-    assert cli.returncode == 0, cli.stderr
-    assert got == cli.stdout
-    assert "\tq3\t" not in got   # never scored under 9.0.8's -c
+    for button, fmt in (("Download trec_eval text", "trec"), ("Download JSON", "json"), ("Download CSV", "csv")):
+        with page.expect_download(timeout=TIMEOUT) as download:
+            page.get_by_text(button).click()
+        got = Path(download.value.path()).read_text()
+        cli = subprocess.run([sys.executable, "-m", "metrics", "evaluate", str(tmp_path / "qrels.txt"),
+                              str(tmp_path / "run.txt"), "-q", "-c", "--format", fmt, *args],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert cli.returncode == 0, cli.stderr
+        assert got == cli.stdout, button
+        if fmt == "trec":
+            assert "\tq3\t" not in got   # never scored under 9.0.8's -c
     # and the page says so, as the command line does on stderr
     page.get_by_text("1 query judged but absent from the run scored 0 (-c): q3").wait_for(timeout=TIMEOUT)
