@@ -21,7 +21,11 @@ COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"
 DATA = (N_("The sample collection (BM25 run)"), N_("Paste or upload qrels and a run"), N_("The Playground's example"))
 THEIRS = (N_("Paste their numbers"), N_("Upload their numbers"), N_("Only the tool's name"))
 LAST = f"{PAGE}.last"  # the last good diagnosis, kept when new input is malformed
-MAX_TEXT = 2_000_000  # characters of pasted text
+# characters a box takes: trec_eval -q's lines for thousands of queries, or a run of some
+# thousands of lines. A pasted value travels to the server again with every click on the page,
+# and a text area's own limit would drop a longer paste without a word, so the page checks
+# the length itself and says so; larger inputs go through the file uploaders.
+MAX_TEXT = 200_000
 
 
 def _read(q: Source, r: Source):
@@ -29,6 +33,19 @@ def _read(q: Source, r: Source):
     return (read("qrels", q, max_bytes=metrics.io.APP_MAX_BYTES),
             metrics.io.read_run(r.data(), name=r.name, dedup=None, max_bytes=metrics.io.APP_MAX_BYTES),
             (q.key, r.key))
+
+
+def pasted(where, label: str, key: str, placeholder: str) -> str:
+    """A text area and its Apply button (a paste applies on the button too, not only on
+    Ctrl+Enter or leaving the box); the text, or "" with a message when it is too long to paste."""
+    text = where.text_area(label, key=key, height=150, placeholder=placeholder,
+                           help=_("Up to {limit} characters; upload a larger file.").format(limit=f"{MAX_TEXT:,}"))
+    where.button(_("Apply the pasted text"), key=f"{key}.apply")
+    if len(text) > MAX_TEXT:
+        where.error(_("This text has {n} characters: a box takes up to {limit}. Upload it as a file "
+                      "instead; the text is kept.").format(n=f"{len(text):,}", limit=f"{MAX_TEXT:,}"))
+        return ""
+    return text
 
 
 def data_inputs(choice: str):
@@ -47,11 +64,10 @@ def data_inputs(choice: str):
     left, right = st.columns(2)
     qrels_up = left.file_uploader(_("Qrels file"), key=f"{PAGE}.qrels_upload")
     run_up = right.file_uploader(_("Run file"), key=f"{PAGE}.run_upload")
-    qrels_text = left.text_area(_("…or paste qrels: `qid iter docid grade`"), key=f"{PAGE}.qrels_text",
-                                height=150, placeholder="q1 0 d1 2\nq1 0 d2 0", max_chars=MAX_TEXT)
-    run_text = right.text_area(_("…or paste a run: `qid Q0 docid rank score tag` or `qid docid`"),
-                               key=f"{PAGE}.run_text", height=150, placeholder="q1 Q0 d2 1 3.1 mine\nq1 Q0 d1 2 2.5 mine",
-                               max_chars=MAX_TEXT)
+    qrels_text = pasted(left, _("…or paste qrels: `qid iter docid grade`"), f"{PAGE}.qrels_text",
+                        "q1 0 d1 2\nq1 0 d2 0")
+    run_text = pasted(right, _("…or paste a run: `qid Q0 docid rank score tag` or `qid docid`"),
+                      f"{PAGE}.run_text", "q1 Q0 d2 1 3.1 mine\nq1 Q0 d1 2 2.5 mine")
     q = upload_source(qrels_up) if qrels_up else (text_source(_("pasted qrels"), qrels_text)
                                                    if qrels_text.strip() else None)
     r = upload_source(run_up) if run_up else (text_source(_("pasted run"), run_text) if run_text.strip() else None)
@@ -72,10 +88,9 @@ def their_inputs(choice: str):
             return None
         source = upload_source(up)
     else:
-        text = st.text_area(
-            _("Their numbers: one value, trec_eval's `measure qid value` lines, JSON {json} or "
-              "CSV `qid,value`").format(json="`{qid: value}`"), key=f"{PAGE}.theirs_text", height=150, max_chars=MAX_TEXT,
-            placeholder="ndcg_cut_10\tq1\t0.5613\nndcg_cut_10\tall\t0.4562")
+        text = pasted(st, _("Their numbers: one value, trec_eval's `measure qid value` lines, JSON {json} or "
+                            "CSV `qid,value`").format(json="`{qid: value}`"), f"{PAGE}.theirs_text",
+                      "ndcg_cut_10\tq1\t0.5613\nndcg_cut_10\tall\t0.4562")
         if not text.strip():
             return None
         source = text_source(_("their numbers"), text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import io
 from pathlib import Path
+from types import SimpleNamespace
 
 import pyarrow as pa
 import streamlit as st
@@ -12,7 +13,9 @@ import streamlit as st
 import metrics
 import metrics.io
 from metrics.batch import evaluate_batch, evaluate_stream
-from metrics.io import DEDUP
+from metrics.cli.evaluate import Asked, as_printed, asked_from_line, trec_summary_overrides
+from metrics.cli.evaluate import warnings as cli_notes
+from metrics.io import DEDUP, FileFormatError
 from metrics.io.source import format_size
 from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream, should_stream
 from metrics.io.writers import write_csv, write_json, write_trec
@@ -75,11 +78,14 @@ def inputs(source: str) -> tuple[Source, Source] | None:
     return text_source("pasted qrels", qrels_text), text_source("pasted run", run_text)
 
 
-def measures_from(text: str, convention: str) -> list[metrics.Measure]:
-    ms = metrics.parse_many(text)
+def measures_from(text: str, convention: str) -> Asked:
+    """The box's measures, read as ``ranklab evaluate -m`` reads them (one ``-m`` a word), then
+    renamed by the convention chosen."""
+    asked = asked_from_line(text)
     if convention != "trec_eval":
-        ms = [metrics.parse(metrics.conventions.apply(convention, m)) for m in ms]
-    return ms
+        asked.measures = [metrics.parse(metrics.conventions.apply(convention, m)) for m in asked.measures]
+        asked.labels = {}
+    return asked
 
 
 def _links(qrels, run_of, per_query: dict, measures: list[str]) -> dict[str, str | None]:
@@ -96,10 +102,12 @@ def _links(qrels, run_of, per_query: dict, measures: list[str]) -> dict[str, str
     return links
 
 
-def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, dedup: str) -> dict:
+def evaluate(files: tuple[Source, Source], asked: Asked, missing: str, depth: int | None, dedup: str) -> dict:
     """Read both files, evaluate, and keep only the small results: the tables are dropped
-    when this returns."""
+    when this returns. The results are what ``ranklab evaluate`` prints for the same files and
+    options (9.0.8's -c included: a judged query missing from the run is never scored)."""
     qrels_source, run_source = files
+    ms = asked.measures
     with st.status(_("Reading and evaluating…"), expanded=False) as status:
         try:
             status.update(label=_("Reading {name} ({size} MB)…").format(name=escape_markdown(qrels_source.name),
@@ -113,13 +121,17 @@ def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, 
                                 compression_ratio=1)
             streamed = _streamed(qrels, run_source, ms, missing, depth, dedup) if big else None
             if streamed is not None:
-                result, run, chunk_of = streamed
+                result, run, chunk_of, in_run = streamed
                 run_of = chunk_of.get
             else:
                 run = read("run", run_source, dedup=dedup, max_bytes=max_bytes())
                 status.update(label=_("Evaluating {n} lines…").format(n=f"{len(run):,}"))
                 result = evaluate_batch(qrels, run, ms, missing=missing, depth=depth)
-                run_of = {}.get
+                run_of, in_run = {}.get, set(run.queries)
+            complete = missing == "zero"
+            result, hidden = as_printed(result, ms, qrels, in_run, complete)
+            notes = cli_notes(result, qrels, in_run, complete)
+            summary = trec_summary_overrides(ms, qrels, SimpleNamespace(complete=complete))
             names = [str(m) for m in ms]
             links = _links(qrels, lambda qid: run_of(qid, run), result.per_query, names)
         except Exception:
@@ -127,13 +139,16 @@ def evaluate(files: tuple[Source, Source], ms, missing: str, depth: int | None, 
             raise
         status.update(label=_("Read {lines} run lines and {judgments} judgments; evaluated {queries} queries").format(
             lines=f"{len(run):,}", judgments=f"{len(qrels):,}", queries=f"{len(result.per_query):,}"), state="complete")
-    return {"result": result, "measures": names, "links": links, "tag": run.tag or None,
-            "names": (qrels_source.name, run_source.name)}
+    # the trec_eval text's extras: the queries it prints no line for, its summary lines that are
+    # not the sum of the per-query ones, the labels of measures given parameters, and runid
+    trec = {"hidden": hidden, "summary": summary, "labels": asked.labels, "runid": asked.runid}
+    return {"result": result, "measures": names, "links": links, "tag": run.tag or None, "notes": notes,
+            "trec": trec, "names": (qrels_source.name, run_source.name)}
 
 
 def _streamed(qrels, source: Source, ms, missing: str, depth: int | None, dedup: str):
     """A large run read in blocks of whole queries under a progress bar: (result, a summary of
-    the run, the chunk of each query), or None for a run that must be read whole (a format
+    the run, the chunk of each query, the run's query ids), or None for a run that must be read whole (a format
     that does not stream, or queries not grouped)."""
     fmt = metrics.io.detect_format(source.name)
     if fmt not in STREAMABLE:
@@ -156,7 +171,7 @@ def _streamed(qrels, source: Source, ms, missing: str, depth: int | None, dedup:
         return None
     finally:
         bar.empty()
-    return result, _Summary(stream.rows, stream.tag), chunk_of
+    return result, _Summary(stream.rows, stream.tag), chunk_of, stream.seen
 
 
 class _Summary:
@@ -177,7 +192,7 @@ def show(last: dict) -> None:
     ms = [metrics.parse(n) for n in names]
     qrels_name, run_name = last["names"]
     st.subheader(_("{run} against {qrels}").format(run=escape_markdown(run_name), qrels=escape_markdown(qrels_name)))
-    for text in result.warnings:
+    for text in last["notes"]:
         st.warning(escape_markdown(text))
     if not result.per_query:
         st.info(_("No query is both judged and in the run, so there is nothing to average."))
@@ -200,9 +215,11 @@ def show(last: dict) -> None:
             link = f"[{_('open in the playground')}](./?{state.PARAM}={code})" if code else ""
             column.markdown(f"{escape_markdown(qid)} — {metrics.num(value, fixed=True)} {link}")
 
-    def trec() -> str:
+    def trec() -> str:   # what `ranklab evaluate -q` prints
         out = io.StringIO()
-        write_trec(out, ms, result, True, last["tag"])
+        extras = last["trec"]
+        write_trec(out, ms, result, True, last["tag"] if extras["runid"] else None, summary=extras["summary"],
+                   hidden=extras["hidden"], labels=extras["labels"])
         return out.getvalue()
 
     def table() -> str:
@@ -212,7 +229,7 @@ def show(last: dict) -> None:
 
     def payload() -> str:   # what `ranklab evaluate -q --format json` prints
         out = io.StringIO()
-        write_json(out, result, True, result.warnings)
+        write_json(out, result, True, last["notes"])
         return out.getvalue()
 
     # made when clicked, not held in the session on every rerun
@@ -240,7 +257,8 @@ def page() -> None:
     files = inputs(source)
     left, mid, right, far = st.columns([3, 2, 1, 1])
     text = left.text_input(_("Measures"), DEFAULT_MEASURES, key="evaluate_files.measures",
-                           help=_("Ranklab notation (nDCG(dcg='exp-log2')@10) or trec_eval names (ndcg_cut_10)"))
+                           help=_("Separated by spaces, each as `ranklab evaluate -m` reads it: Ranklab notation "
+                                  "(nDCG(dcg='exp-log2')@10) or trec_eval's (ndcg_cut_10, ndcg_cut.5,10, map)"))
     conventions = ["trec_eval", *[n for n in metrics.conventions.PRESETS if n != "trec_eval"]]
     convention = mid.selectbox(_("Convention"), conventions, key="evaluate_files.convention")
     depth = right.number_input(_("Depth (-M)"), min_value=0, value=0, step=10, key="evaluate_files.depth",
@@ -248,31 +266,65 @@ def page() -> None:
     dedup = far.selectbox(_("Duplicates"), DEDUP, key="evaluate_files.dedup")
     complete = st.checkbox(_("Count judged queries missing from the run as 0 (trec_eval -c)"),
                            key="evaluate_files.complete")
-    error = None
+    asked = measure_box(left, text, convention)
+    error = hint = None
     last = st.session_state.get(LAST)
-    if files is not None:
+    if files is not None and asked is not None:
         try:
-            ms = measures_from(text, convention)
             options = ("zero" if complete else "skip", int(depth) or None, dedup)
-            wanted = (files[0].key, files[1].key, tuple(str(m) for m in ms), options, max_bytes())
+            wanted = (files[0].key, files[1].key, tuple(str(m) for m in asked.measures), asked.runid,
+                      tuple(asked.labels.items()), options, max_bytes())
             if last is None or last.get("key") != wanted:   # a rerun for a widget below reads nothing again
                 try:
-                    last = evaluate(files, ms, *options)
+                    last = evaluate(files, asked, *options)
                 finally:
                     release_memory()
                 last["key"] = wanted
                 st.session_state[LAST] = last
+        except FileFormatError as err:
+            error, hint = view.grouped_problems(err), swapped(files, err)
         except (ValueError, TypeError, OSError) as err:
             error = str(err)
-    elif source != SOURCES[0]:
+    elif files is None and source != SOURCES[0]:
         st.info(_("Give both files to evaluate them."))
     if error:
         st.error(_("These files could not be evaluated:"))
-        st.code(error, language=None)
+        st.code(error, language=None, wrap_lines=True)
+        if hint:
+            st.warning(hint)
     if last is not None:
-        if error:
+        if error or asked is None:
             st.caption(_("Showing the previous results."))
         show(last)
+
+
+def measure_box(column, text: str, convention: str) -> Asked | None:
+    """The measures asked for, or None with the reason shown under the box (the files are
+    not to blame for a measure's name)."""
+    try:
+        asked = measures_from(text, convention)
+    except (ValueError, TypeError) as err:   # the message names the measure, as on the command line
+        column.error(escape_markdown(str(err)))
+        return None
+    if not asked.measures:
+        column.error(_("Give a measure to compute: runid and relstring are printed, not computed."))
+        return None
+    if asked.relstring is not None:
+        column.caption(_("relstring is printed by the command line only (`ranklab evaluate -q`)."))
+    return asked
+
+
+def swapped(files: tuple[Source, Source], err: FileFormatError) -> str | None:
+    """A hint when the file that failed looks like the other kind (a run given as qrels, or
+    qrels given as the run)."""
+    qrels, run = files
+    if err.source == qrels.name and view.looks_like(qrels.data()) == "run":
+        return _("{name}: this looks like a run file (6 columns: qid Q0 docid rank score tag); did you swap "
+                 "qrels and run?").format(name=escape_markdown(qrels.name))
+    if err.source == run.name and view.looks_like(run.data()) == "qrels":
+        return _("{name}: this looks like a qrels file (4 columns: qid iter docid grade); did you swap "
+                 "qrels and run?").format(name=escape_markdown(run.name))
+    return None
 
 
 def main() -> None:

@@ -168,3 +168,37 @@ def test_judged_only_and_version_flags_reach_the_batch(tmp_path):
     out = ranklab("evaluate", q, r, "-m", "recip_rank", "--trec-eval-version", "10.0").stdout
     assert out.endswith("1.0000\n")
     assert re.search(r"prefs", ranklab("evaluate", "--help").stdout)
+
+
+@pytest.mark.parametrize("line", ["ndcg_cut.5,10 map", "P.5,10  recall\tmap_cut", "official",
+                                  "set_F.0.5 utility.1,-1,0,0 11pt_avg.0.0,0.5,1.0 relstring.5",
+                                  "P@10,AP nDCG@10", "P.5,x map", "ndcg_kut_10", "ndcg_cut.0"])
+def test_a_line_of_measures_is_read_as_its_shell_words_given_to_m(line):
+    """The app's measure box (asked_from_line) against -m given each word as a shell splits the
+    line (shlex, the oracle): the same measures, labels and printed-only items, or the same error."""
+    import shlex
+    from types import SimpleNamespace
+
+    from metrics.cli.errors import UsageError
+    from metrics.cli.evaluate import asked_from, asked_from_line
+
+    args = SimpleNamespace(measure=shlex.split(line), level=None, depth=None, trec_eval_version="9.0.8",
+                           judged_only=False, rel_format="qrels")
+    try:
+        want = asked_from(args)
+    except UsageError as err:
+        with pytest.raises(UsageError) as got:
+            asked_from_line(line)
+        assert str(got.value) == str(err)
+        return
+    got = asked_from_line(line)
+    assert [str(m) for m in got.measures] == [str(m) for m in want.measures]
+    assert (got.labels, got.runid, got.relstring) == (want.labels, want.runid, want.relstring)
+
+
+def test_an_empty_line_of_measures_is_no_measure():
+    from metrics.cli.errors import UsageError
+    from metrics.cli.evaluate import asked_from_line
+
+    with pytest.raises(UsageError, match="no measure given"):
+        asked_from_line("  \t ")

@@ -1,7 +1,8 @@
 """Charts and helpers for the "Evaluate files" page (no Streamlit calls here).
 
 ``distribution_chart`` turns per-query values into an Altair histogram; ``query_example``
-turns one query of a run into the playground's example, so a page can link to it.
+turns one query of a run into the playground's example, so a page can link to it;
+``grouped_problems`` and ``looks_like`` say what is wrong with a file that cannot be read.
 """
 
 from __future__ import annotations
@@ -9,14 +10,15 @@ from __future__ import annotations
 import altair as alt
 import numpy as np
 
-from metrics.io import Qrels, Run
+from metrics.io import FileFormatError, Qrels, Run
 from metrics.io.keys import take
 
 from .i18n import _, ngettext
 from .model import Example, Item, Query
 from .validation import LIMITS, printable, validate
 
-__all__ = ["distribution_chart", "per_query_rows", "extremes", "query_example", "playground_ids", "PLAYGROUND_ITEMS"]
+__all__ = ["distribution_chart", "per_query_rows", "extremes", "query_example", "playground_ids", "grouped_problems",
+           "looks_like", "PLAYGROUND_ITEMS"]
 
 PLAYGROUND_ITEMS = 30  # documents of a ranking shown in the playground
 
@@ -128,3 +130,71 @@ def playground_ids(docs: list[str]) -> dict[str, str]:
         out[doc] = candidate
         used.add(candidate)
     return out
+
+
+def grouped_problems(err: FileFormatError) -> str:
+    """A file's malformed lines, one line per kind of problem (the first line that has it, and
+    how many of the lines listed share it), not one line per line of the file.
+
+    >>> err = FileFormatError("run.txt", [(1, "expected 4 columns, found 6"), (2, "expected 4 columns, found 6")], 861)
+    >>> print(grouped_problems(err))
+    861 malformed lines, the first at run.txt:1: expected 4 columns, found 6
+    >>> err = FileFormatError("run.txt", [(2, "score 'x' is not a number"), (5, "expected 6 columns, found 2"),
+    ...                                   (9, "expected 6 columns, found 2")])
+    >>> print(grouped_problems(err))
+    run.txt:2: score 'x' is not a number
+    run.txt:5: expected 6 columns, found 2 (and 1 more line like it)
+    """
+    groups: dict[str, list] = {}
+    for line, reason in err.problems:
+        groups.setdefault(reason, []).append(line)
+    where = [f"{err.source}:{lines[0]}" if lines[0] is not None else err.source for lines in groups.values()]
+    if len(groups) == 1 and err.total > 1:
+        (reason,) = groups
+        return f"{err.total:,} malformed lines, the first at {where[0]}: {reason}"
+    out = []
+    for (reason, lines), at in zip(groups.items(), where, strict=True):
+        more = len(lines) - 1
+        out.append(f"{at}: {reason}" + (f" (and {more} more line{'s' if more > 1 else ''} like it)" if more else ""))
+    if err.total > len(err.problems):
+        out.append(f"{err.source}: {err.total:,} malformed lines in all")
+    return "\n".join(out)
+
+
+SNIFF_BYTES = 64 * 1024  # the start of a file read to tell a run from qrels
+
+
+def looks_like(data: bytes) -> str | None:
+    """``"run"`` when a text file's first lines are TREC run lines (``qid Q0 docid rank score
+    tag``), ``"qrels"`` when they are qrels lines (``qid iter docid grade``), else None (any other
+    format, compressed bytes, a mix).
+
+    >>> looks_like(b"q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1 bm25\\n"), looks_like(b"# qrels\\nq1 0 d1 2\\n")
+    ('run', 'qrels')
+    >>> looks_like(b"qid,docid,grade\\nq1,d1,2\\n") is None
+    True
+    """
+    text = data[:SNIFF_BYTES].decode("utf-8", "replace")
+    lines = text.splitlines()
+    if len(data) > SNIFF_BYTES:
+        lines = lines[:-1]   # cut in the middle
+    rows = [line.split() for line in lines if line.strip() and not line.lstrip().startswith("#")][:20]
+    if not rows:
+        return None
+    if all(len(r) == 6 and _integer(r[3]) and _number(r[4]) for r in rows):
+        return "run"
+    if all(len(r) == 4 and _integer(r[3]) for r in rows):
+        return "qrels"
+    return None
+
+
+def _integer(text: str) -> bool:
+    return text.lstrip("-").isdigit()
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

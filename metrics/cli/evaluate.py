@@ -37,7 +37,7 @@ from ..io.zscores import read_zscores, zscore
 from ..measures import Measure, parse_many
 from ..ranking.preferences import PREF_FAMILIES
 from .errors import UsageError
-from .trec_args import expand, expand_labelled
+from .trec_args import expand, expand_labelled, words
 
 # trec_eval's default measures (its "official" set: runid is printed, not computed)
 DEFAULT_MEASURES = tuple(str(m) for m in parse_many([t for t in expand("official") if t != "runid"]))
@@ -257,6 +257,20 @@ def asked_from(args) -> Asked:
     return asked
 
 
+def asked_from_line(line: str, version: str = "9.0.8") -> Asked:
+    """A line of measures read as ``-m`` reads them, each word (:func:`~.trec_args.words`) one
+    ``-m`` argument: what the app's measure box takes is what the command line takes.
+
+    >>> [str(m) for m in asked_from_line("ndcg_cut.5,10 map").measures]
+    ['nDCG@5', 'nDCG@10', 'AP']
+    """
+    given = words(line)
+    if not given:
+        raise UsageError("measures: no measure given")
+    return asked_from(SimpleNamespace(measure=given, level=None, depth=None, trec_eval_version=version,
+                                      judged_only=False, rel_format="qrels"))
+
+
 def measures_from(args) -> list[Measure]:
     """The measures asked for, with -l applied to the binary ones."""
     return asked_from(args).measures
@@ -422,12 +436,7 @@ def run(args) -> None:
 def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=None) -> None:
     """Warnings on stderr, then the values in the chosen format (``in_run``: the run's query ids)."""
     ms = asked.measures
-    absent = absent_queries(judged, in_run) if args.complete else []
-    hidden: set[str] = set()
-    if getattr(args, "trec_eval_version", "9.0.8") == "9.0.8":
-        # 9.0.8's -c: a missing query counts as 0 in the means and has no per-query lines
-        result = counted_as_zero(result, ms, absent)
-        hidden = set(absent)
+    result, hidden = as_printed(result, ms, judged, in_run, args.complete, getattr(args, "trec_eval_version", "9.0.8"))
     if getattr(args, "zscores_table", None) is not None:
         result = as_zscores(result, ms, args.zscores_table, in_run, asked.labels)
     notes = warnings(result, judged, in_run, args.complete)
@@ -454,6 +463,20 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         write_csv(out, ms, result, args.per_query)
     else:
         write_table(out, ms, result, args.per_query)
+
+
+def as_printed(result, ms: list[Measure], judged, in_run, complete: bool, version: str = "9.0.8"):
+    """The result as ``ranklab evaluate`` prints it, and the queries it prints no line for.
+
+    9.0.8's ``-c`` never scores a judged query missing from the run: it counts as 0 in the
+    means (:func:`~metrics.core.counted_as_zero`) and has no per-query lines; 10.0 scores it as
+    an empty ranking, printed like any other. ``judged``: the judgments (or a list of judgment
+    groups); ``in_run``: the run's query ids.
+    """
+    if not complete or version != "9.0.8":
+        return result, set()
+    absent = absent_queries(judged, in_run)
+    return counted_as_zero(result, ms, absent), set(absent)
 
 
 def as_zscores(result, ms: list[Measure], table, in_run, labels: dict[str, str]):
@@ -483,7 +506,8 @@ def _run_spark(args, asked) -> None:
 
 
 def trec_summary_overrides(ms: list[Measure], qrels, args) -> dict[str, float]:
-    """Summary lines trec_eval prints otherwise than as the sum of its per-query lines.
+    """Summary lines trec_eval prints otherwise than as the sum of its per-query lines (``args``:
+    any object with ``complete``, trec_eval's -c).
 
     With -c, trec_eval's ``num_rel`` summary counts every grade > 0 in the whole qrels,
     ignoring -l (its own per-query lines follow -l), so ``-c -l 2`` disagrees with itself.

@@ -22,7 +22,7 @@ import re
 from ..measures import gain_map_text, levels_text, parse
 from .errors import UsageError
 
-__all__ = ["expand", "expand_labelled", "NICKNAMES", "CUTOFFS"]
+__all__ = ["expand", "expand_labelled", "words", "NICKNAMES", "CUTOFFS"]
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 LEVELS = tuple(i / 10 for i in range(11))
@@ -137,6 +137,35 @@ def expand_labelled(text: str, version: str = "9.0.8") -> list[tuple]:
                              "(trec_eval -N), which Ranklab does not take; use 0")
         return [(f"Utility(a={values[0]},b={values[1]},c={values[2]})", label)]
     return [(v, None) for v in _values(name.rstrip("_"), values, text)]
+
+
+def words(line: str) -> list[str]:
+    """A line of measures as the ``-m`` arguments a shell would pass for it unquoted: split at
+    spaces, except inside parentheses or quotes (``nDCG(gains='1=3, 2=7')@10`` is one measure).
+    The app's measure boxes hold such a line; each word then reads as one ``-m`` does.
+
+    >>> words("ndcg_cut.5,10  map nDCG(gains='1=3, 2=7')@10")
+    ['ndcg_cut.5,10', 'map', "nDCG(gains='1=3, 2=7')@10"]
+    """
+    out, cur, depth, quote = [], "", 0, ""
+    for ch in line:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif ch.isspace() and depth == 0:
+            if cur:
+                out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    if cur:
+        out.append(cur)
+    return out
 
 
 def _is_measure(text: str) -> bool:

@@ -126,3 +126,29 @@ def test_their_numbers_uploaded_as_json():
         ("pytrec.json", b'{"101": {"map": "x"}}', "application/json")).run()
     assert "pytrec.json:1: query '101': expected a number" in at.code[0].value
     assert "Reproduced with relevance level" in shown(at.success[0].value)  # the previous diagnosis kept
+
+
+def test_a_paste_longer_than_a_box_takes_is_named_and_kept():
+    at = run_page()
+    at.radio(key="diagnose.data").set_value("Paste or upload qrels and a run").run()
+    line = "q1 Q0 d1 1 2.0 t\n"
+    text = line * (200_000 // len(line) + 1)   # one line more than 200,000 characters hold
+    at.text_area(key="diagnose.qrels_text").set_value("q1 0 d1 1\n")
+    at.text_area(key="diagnose.run_text").set_value(text)
+    at.text_area(key="diagnose.theirs_text").set_value("0.5").run()
+    assert not at.exception
+    assert [shown(e.value) for e in at.error] == [
+        f"This text has {len(text):,} characters: a box takes up to 200,000. Upload it as a file instead; "
+        "the text is kept."]
+    assert at.text_area(key="diagnose.run_text").value == text
+    at.text_area(key="diagnose.run_text").set_value(text[: -len(line)]).run()   # 200,000 or fewer: read
+    assert not at.error
+    assert at.metric[0].label == "Ranklab (trec_eval)"   # diagnosed
+
+
+def test_every_paste_box_has_an_apply_button():
+    at = run_page()
+    at.radio(key="diagnose.data").set_value("Paste or upload qrels and a run").run()
+    assert [b.label for b in at.button] == ["Apply the pasted text"] * 3
+    at.button(key="diagnose.theirs_text.apply").click().run()
+    assert not at.exception

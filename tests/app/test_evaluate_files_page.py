@@ -90,12 +90,24 @@ def test_pasted_files_and_a_malformed_line_keeps_the_previous_results():
     assert aggregate(at)["RR"] == pytest.approx(0.75)  # still the last good evaluation
 
 
-def test_unknown_measure_is_shown_with_a_suggestion():
+def cli_error(capsys, *measures: str) -> str:
+    """What ``ranklab evaluate -m ...`` prints on the sample collection for a bad measure."""
+    from metrics.cli import EXIT_USAGE, main
+
+    args = [a for m in measures for a in ("-m", m)]
+    assert main(["evaluate", str(SAMPLE / "qrels.txt"), str(SAMPLE / "run_bm25.txt"), *args]) == EXIT_USAGE
+    return capsys.readouterr().err.strip().removeprefix("ranklab: error: ")
+
+
+def test_unknown_measure_is_shown_with_a_suggestion(capsys):
     at = run_page()
     at.text_input(key="evaluate_files.measures").set_value("nDGC@10").run()
     assert not at.exception
-    assert "did you mean 'nDCG@10'?" in at.code[0].value
+    # at the measure box, naming the measure, as `ranklab evaluate -m nDGC@10` does; the files are not blamed
+    assert [shown(e.value) for e in at.error] == [cli_error(capsys, "nDGC@10")]
+    assert not at.code
     assert "P@10" in aggregate(at)  # the previous results stay
+    assert any("previous results" in c.value for c in at.caption)
 
 
 def test_hostile_query_ids_render_as_plain_text():
@@ -220,7 +232,7 @@ def test_the_session_keeps_only_small_results():
 
     at = run_page()
     last = at.session_state["evaluate_files.last"]
-    assert set(last) == {"result", "measures", "links", "tag", "names", "key"}
+    assert set(last) == {"result", "measures", "links", "tag", "notes", "trec", "names", "key"}
     assert len(pickle.dumps(last)) < 200_000   # numbers and links, not the 30-query collection's tables
 
 
@@ -248,3 +260,50 @@ def test_an_interleaved_large_run_is_read_whole(monkeypatch):
     at = paste(run_page(), "a 0 d1 1\nb 0 d2 1\n", "a Q0 d1 1 2 t\nb Q0 d2 1 2 t\na Q0 d3 2 1 t\n")
     assert not at.error
     assert aggregate(at)["RR"] == pytest.approx(1.0)
+
+
+def test_trec_eval_parameter_lists_are_read_as_the_command_line_reads_them():
+    at = run_page()
+    at.text_input(key="evaluate_files.measures").set_value("ndcg_cut.5,10 P.5").run()
+    assert not at.exception and not at.error
+    qrels = simple_qrels_parse(SAMPLE / "qrels.txt")
+    run = simple_run_parse(SAMPLE / "run_bm25.txt")
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.5,10", "P.5"}).evaluate(run)
+    got = aggregate(at)
+    assert list(got) == ["nDCG@5", "nDCG@10", "P@5"]
+    for ours, theirs in (("nDCG@5", "ndcg_cut_5"), ("nDCG@10", "ndcg_cut_10"), ("P@5", "P_5")):
+        assert got[ours] == pytest.approx(sum(v[theirs] for v in per_query.values()) / len(per_query), abs=1e-12)
+
+
+@pytest.mark.parametrize("measure", ["P.5,x", "utility.1,-1,0", "ndcg_cut.0", "nDCG(k=@10"])
+def test_a_bad_trec_eval_parameter_is_named_at_the_box_as_on_the_command_line(capsys, measure):
+    at = run_page()
+    at.text_input(key="evaluate_files.measures").set_value(f"map {measure}").run()
+    assert not at.exception
+    assert [shown(e.value) for e in at.error] == [cli_error(capsys, "map", measure)]
+    assert not at.code   # nothing said against the files
+
+
+def test_an_empty_measure_box_asks_for_a_measure():
+    at = run_page()
+    at.text_input(key="evaluate_files.measures").set_value("  ").run()
+    assert not at.exception
+    assert len(at.error) == 1 and "no measure given" in at.error[0].value
+    at.text_input(key="evaluate_files.measures").set_value("runid").run()
+    assert len(at.error) == 1 and "runid and relstring are printed" in at.error[0].value
+
+
+def test_a_run_pasted_as_qrels_is_one_message_with_a_hint():
+    run = (SAMPLE / "run_bm25.txt").read_text()
+    at = paste(run_page(), run, (SAMPLE / "qrels.txt").read_text())
+    lines = len(run.splitlines())
+    assert at.code[0].value == (f"{lines} malformed lines, the first at pasted qrels:1: expected 4 columns "
+                                "(qid iter docid grade), found 6")
+    assert [shown(w.value) for w in at.warning] == [
+        "pasted qrels: this looks like a run file (6 columns: qid Q0 docid rank score tag); did you swap qrels and run?"]
+
+
+def test_a_malformed_qrels_file_that_is_no_run_gets_no_hint():
+    at = paste(run_page(), "q1 0 a 1\nq1 0 b\nq1 0 c\n", "q1 Q0 a 1 1 x\n")
+    assert at.code[0].value == "2 malformed lines, the first at pasted qrels:2: expected 4 columns (qid iter docid grade), found 3"
+    assert not at.warning

@@ -44,3 +44,52 @@ def test_a_hostile_playground_example_stays_plain_text(server, watched):
     page.get_by_text("No set of conventions tried reproduces").wait_for(timeout=TIMEOUT)
     shot(page, "diagnose_hostile")
     assert_inert(page, requests, dialogs, "diagnose")
+
+
+def test_pasted_numbers_apply_with_the_button(server, page):
+    from tests.app.test_diagnose_page import exponential_ndcg_text
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server + "/diagnose")
+    wait_heading(page, "Diagnose a discrepancy")
+    page.locator("textarea").first.fill(exponential_ndcg_text())   # pasted: no Ctrl+Enter, the box keeps focus
+    page.get_by_role("button", name="Apply the pasted text").first.click()
+    page.get_by_text("Reproduced with gain").wait_for(timeout=TIMEOUT)
+    shot(page, "diagnose_apply_button")
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+LIMIT = 200_000  # characters a Diagnose box takes (app_pages/diagnose.py MAX_TEXT)
+
+# a paste: the whole text in one input event, as the browser sends it. (Playwright's fill types
+# thousands of lines as an edit that Chromium lays out for minutes.)
+_PASTE = """(e, text) => {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(e, text);
+    e.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
+}"""
+
+
+def paste_into(area, text: str) -> None:
+    area.click()
+    area.evaluate(_PASTE, text)
+
+
+def test_too_long_a_paste_is_named_and_kept(server, page):
+    from tests.app.test_diagnose_page import exponential_ndcg_text
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server + "/diagnose")
+    wait_heading(page, "Diagnose a discrepancy")
+    assert "/2000000" not in page.locator("[data-testid='stMain']").inner_text()
+    one = exponential_ndcg_text()
+    text = one * (LIMIT // len(one) + 1)
+    assert len(text) > LIMIT
+    area = page.locator("textarea").first
+    paste_into(area, text)
+    page.get_by_role("button", name="Apply the pasted text").first.click()
+    page.get_by_text(f"{len(text):,} characters").wait_for(timeout=TIMEOUT)
+    shot(page, "diagnose_too_long")
+    message = page.locator("[data-testid='stAlert']").first.inner_text()
+    assert f"{LIMIT:,}" in message and "upload" in message.lower()
+    assert len(area.input_value()) == len(text)   # the paste is kept, not cut
+    assert page.get_by_text("Reproduced with gain").count() == 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import shot, tiles, upload
+from .helpers import shot, tiles, upload, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -87,3 +87,112 @@ def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server,
     frame = tiles(page)
     frame.get_by_text("#1 · doc#D001 · grade 1").wait_for(timeout=TIMEOUT)
     frame.get_by_text("#3 · http://x.org/a?b=1#c · grade 2").wait_for(timeout=TIMEOUT)
+
+
+def measure_box(page):
+    """The column that holds the Measures box (its messages are drawn in it)."""
+    return page.locator("[data-testid='stColumn']", has=page.get_by_role("textbox", name="Measures")).last
+
+
+def set_measures(page, text: str) -> None:
+    box = page.get_by_role("textbox", name="Measures")
+    box.wait_for(timeout=TIMEOUT)
+    box.fill(text)
+    box.press("Enter")
+
+
+def test_a_bad_measure_is_reported_at_the_measure_box_not_against_the_files(server, page):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server + "/evaluate_files")
+    page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)   # the sample collection, evaluated
+    set_measures(page, "P@10 ndcg_kut_10")
+    column = measure_box(page)
+    column.locator("[data-testid='stAlert']").wait_for(timeout=TIMEOUT)
+    shot(page, "evaluate_files_bad_measure")
+    message = column.locator("[data-testid='stAlert']").inner_text()
+    assert "ndcg_kut_10" in message and "did you mean 'ndcg_cut_10'" in message
+    assert page.get_by_text("could not be evaluated").count() == 0
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_trec_eval_cutoff_lists_are_accepted_as_on_the_command_line(server, page):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server + "/evaluate_files")
+    page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
+    set_measures(page, "ndcg_cut.5,10")
+    # one of the two measures trec_eval's list names, shown where the extremes are
+    page.get_by_text("Worst queries on nDCG@5").wait_for(timeout=TIMEOUT)
+    assert page.locator("[data-testid='stAlert']").count() == 0
+    assert page.get_by_text("could not be evaluated").count() == 0
+
+
+def test_a_run_given_as_qrels_is_one_message_with_a_hint(server, page):
+    inputs = open_upload_form(server, page)
+    run_file = ROOT / "assets/collection/run_bm25.txt"
+    upload(page, inputs, str(run_file), str(ROOT / "assets/collection/qrels.txt"))
+    page.get_by_text("did you swap qrels and run?").first.wait_for(timeout=TIMEOUT)
+    shot(page, "evaluate_files_swapped")
+    text = page.locator("[data-testid='stMain']").inner_text()
+    lines = len(run_file.read_text().splitlines())   # every line of the run has 6 columns, not 4
+    assert f"{lines} malformed lines" in text
+    assert "run_bm25.txt:1" in text
+    assert "run_bm25.txt:2:" not in text   # one grouped message, not one line per line
+    assert "this looks like a run file (6 columns: qid Q0 docid rank score tag)" in text
+
+
+def test_qrels_given_as_the_run_get_the_hint_too(server, page):
+    inputs = open_upload_form(server, page)
+    qrels_file = ROOT / "assets/collection/qrels.txt"
+    upload(page, inputs, [{"name": "judgments.txt", "mimeType": "text/plain", "buffer": qrels_file.read_bytes()}],
+           str(qrels_file))
+    page.get_by_text("did you swap qrels and run?").first.wait_for(timeout=TIMEOUT)
+    text = page.locator("[data-testid='stMain']").inner_text()
+    assert f"{len(qrels_file.read_text().splitlines())} malformed lines" in text
+    assert "qrels.txt:1" in text and "qrels.txt:2:" not in text
+    assert "this looks like a qrels file (4 columns: qid iter docid grade)" in text
+
+
+# q3 is judged but absent from the run: trec_eval 9.0.8's -c counts it as 0 and prints no line for it
+ABSENT_QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 d 1\nq2 0 e 1\nq3 0 f 1\nq3 0 g 2\n"
+ABSENT_RUN = "q1 Q0 b 1 2.0 mine\nq1 Q0 a 2 1.5 mine\nq1 Q0 z 3 1.0 mine\nq2 Q0 e 1 3 mine\nq2 Q0 y 2 2 mine\n"
+
+
+@pytest.mark.parametrize("measures", ["map P_5 P_10 num_q num_rel num_ret gm_map",
+                                      "map P.5,10 num_q num_rel utility.1,-1,0,0 set_F.0.5 runid"])
+def test_the_trec_eval_download_is_what_the_command_line_prints(server, page, tmp_path, measures):
+    import subprocess
+    import sys
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server + "/evaluate_files")
+    page.get_by_text("Paste text").click(timeout=TIMEOUT)
+    areas = page.locator("textarea")
+    areas.nth(0).wait_for(timeout=TIMEOUT)
+    # the options first, then the files: the one evaluation there is is the one downloaded
+    set_measures(page, measures)
+    page.get_by_text("Count judged queries missing from the run as 0").click()
+    page.get_by_role("checkbox", name="Count judged queries missing from the run as 0 (trec_eval -c)").wait_for(
+        state="attached", timeout=TIMEOUT)
+    wait_ready(page)
+    areas.nth(0).fill(ABSENT_QRELS)
+    areas.nth(1).fill(ABSENT_RUN)
+    areas.nth(1).press("Control+Enter")
+    page.get_by_text("pasted run against pasted qrels").wait_for(timeout=TIMEOUT)
+    page.get_by_text("Read 5 run lines and 7 judgments; evaluated 3 queries").wait_for(timeout=TIMEOUT)
+    shot(page, "evaluate_files_complete")
+    (tmp_path / "qrels.txt").write_text(ABSENT_QRELS)
+    (tmp_path / "run.txt").write_text(ABSENT_RUN)
+    args = [a for m in measures.split() for a in ("-m", m)]
+    for button, fmt in (("Download trec_eval text", "trec"), ("Download JSON", "json"), ("Download CSV", "csv")):
+        with page.expect_download(timeout=TIMEOUT) as download:
+            page.get_by_text(button).click()
+        got = Path(download.value.path()).read_text()
+        cli = subprocess.run([sys.executable, "-m", "metrics", "evaluate", str(tmp_path / "qrels.txt"),
+                              str(tmp_path / "run.txt"), "-q", "-c", "--format", fmt, *args],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert cli.returncode == 0, cli.stderr
+        assert got == cli.stdout, button
+        if fmt == "trec":
+            assert "\tq3\t" not in got   # never scored under 9.0.8's -c
+    # and the page says so, as the command line does on stderr
+    page.get_by_text("1 query judged but absent from the run scored 0 (-c): q3").wait_for(timeout=TIMEOUT)
