@@ -212,7 +212,7 @@ def show(last: dict) -> None:
         for qid, value in pairs:
             code = last["links"].get(qid)
             # the playground is the app's default page, served at the root; the code is base64url
-            link = f"[{_('open in the playground')}](./?{state.PARAM}={code})" if code else ""
+            link = _("[open in the playground]({link})").format(link=f"./?{state.PARAM}={code}") if code else ""
             column.markdown(f"{escape_markdown(qid)} — {metrics.num(value, fixed=True)} {link}")
 
     def trec() -> str:   # what `ranklab evaluate -q` prints
@@ -255,7 +255,7 @@ def page() -> None:
                "numbers as trec_eval (pytrec_eval) for every measure both compute."))
     source = st.radio(_("Data"), SOURCES, horizontal=True, format_func=shown(_), key="evaluate_files.source")
     files = inputs(source)
-    left, mid, right, far = st.columns([3, 2, 1, 1])
+    left, mid, right, far = st.columns([3, 2, 1.5, 1.5])
     text = left.text_input(_("Measures"), DEFAULT_MEASURES, key="evaluate_files.measures",
                            help=_("Separated by spaces, each as `ranklab evaluate -m` reads it: Ranklab notation "
                                   "(nDCG(dcg='exp-log2')@10) or trec_eval's (ndcg_cut_10, ndcg_cut.5,10, map)"))

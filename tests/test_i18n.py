@@ -58,6 +58,24 @@ def test_the_template_is_up_to_date(extracted):
     assert sorted(template - extracted) == [], "in messages.pot but no longer in the code: run `make i18n`"
 
 
+def test_no_text_is_marked_inside_an_f_string():
+    """Babel's extractor does not look inside f-strings: ``f"[{_('open')}](…)"`` is never
+    extracted, so it stays in English in every language. Mark the text outside the f-string."""
+    import ast
+
+    hidden = []
+    for path in sorted([ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py"),
+                        *ROOT.glob("metrics/**/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                for inner in ast.walk(node):
+                    if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                            and inner.func.id in {"_", "N_", "ngettext"} and inner.args
+                            and isinstance(inner.args[0], ast.Constant)):
+                        hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert hidden == [], "texts marked inside an f-string (never extracted): " + ", ".join(hidden)
+
+
 def test_every_message_of_the_code_is_in_every_catalog(extracted, catalog):
     code, cat = catalog
     missing = sorted(extracted - _ids(m.id for m in cat if m.id))

@@ -376,9 +376,10 @@ def worksheet_markdown(exercises, *, title: str | None = None) -> str:
     exercises = list(exercises)
     title = _("Ranking metrics worksheet") if title is None else title
     out = [f"# {_md(title)}", ""]
+    head = "| " + " | ".join((_("rank"), _("document"), _("grade"))) + " |"
     for n, ex in enumerate(exercises, 1):
         out += ["## " + _("Exercise {n} ({level}, seed {seed})").format(n=n, level=_(LEVELS[ex.level]), seed=ex.seed),
-                "", f"| {_('rank')} | {_('document')} | {_('grade')} |", "|---:|:---|---:|"]
+                "", head, "|---:|:---|---:|"]
         out += [f"| {r} | {d} | {ex.judgments.get(d, 0)} |" for r, d in enumerate(ex.ranking, 1)]
         out.append("")
         if ex.missed:
@@ -414,10 +415,12 @@ def worksheet_html(exercises, *, title: str | None = None) -> str:
     e = html.escape
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>", f"<title>{e(title)}</title>",
              f"<style>{_CSS}</style></head><body>", f"<h1>{e(title)}</h1>"]
+    head = "".join(f"<th>{e(text)}</th>" for text in (_("rank"), _("document"), _("grade")))
+    answer = e(_("Answer:"))
     for n, ex in enumerate(exercises, 1):
         parts.append("<h2>" + e(_("Exercise {n} ({level}, seed {seed})").format(n=n, level=_(LEVELS[ex.level]),
                                                                                   seed=ex.seed)) + "</h2>")
-        parts.append(f"<table><tr><th>{e(_('rank'))}</th><th>{e(_('document'))}</th><th>{e(_('grade'))}</th></tr>")
+        parts.append(f"<table><tr>{head}</tr>")
         parts += [f"<tr><td>{r}</td><td>{e(d)}</td><td>{ex.judgments.get(d, 0)}</td></tr>"
                   for r, d in enumerate(ex.ranking, 1)]
         parts.append("</table>")
@@ -428,10 +431,10 @@ def worksheet_html(exercises, *, title: str | None = None) -> str:
         updown = " " + e(_("(up / down / same)"))
         parts.append("<ol>" + "".join(
             f"<li>{e(q.prompt)}{updown if q.kind == 'predict' else ''}"
-            f"<br>{e(_('Answer:'))} ________</li>" for q in ex.questions) + "</ol>")
-    parts.append(f"<div class='key'><h2>{e(_('Answer key'))}</h2>")
+            f"<br>{answer} ________</li>" for q in ex.questions) + "</ol>")
+    parts.append("<div class='key'><h2>" + e(_("Answer key")) + "</h2>")
     for n, ex in enumerate(exercises, 1):
-        parts.append(f"<h3>{e(_('Exercise {n}').format(n=n))}</h3><ol>")
+        parts.append("<h3>" + e(_("Exercise {n}").format(n=n)) + "</h3><ol>")
         parts += [f"<li><b>{e(_answer_text(q))}</b> — {e(q.reveal)}</li>" for q in ex.questions]
         parts.append("</ol>")
     parts.append("</div></body></html>")
