@@ -79,6 +79,36 @@ def charts(at: AppTest) -> list[tuple[dict, object]]:
     return out
 
 
+def tables(at: AppTest) -> list:
+    """Every read-only table on the page in page order, as a DataFrame of what a reader sees: a
+    canvas table (st.dataframe) as it is, an HTML one (st.table, text escaped for Markdown, numbers
+    as shown) with the escapes taken off again and its numbers as numbers (ui.render.table chooses
+    which one a table is)."""
+    import re
+
+    import pandas as pd
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if child.type in ("dataframe", "table"):
+                yield child
+            else:
+                yield from walk(child)
+
+    out = []
+    for el in walk(at.main):
+        frame = el.value
+        if el.type == "table":
+            plain = lambda v: re.sub(r"\\(.)", r"\1", str(v)).replace("\u200b", "")  # noqa: E731
+            frame = frame.map(plain).rename(columns=plain)
+            for col in frame.columns:  # a column of numbers (gaps shown as "—") as numbers again
+                numbers = pd.to_numeric(frame[col].replace("—", None), errors="coerce")
+                if numbers.notna().sum() == (frame[col] != "—").sum() > 0:
+                    frame[col] = numbers
+        out.append(frame)
+    return out
+
+
 @pytest.fixture(autouse=True)
 def no_paint_pause(monkeypatch):
     """AppTest has no browser to paint: the pause after a page's values (ui.render.values_shown) is off."""

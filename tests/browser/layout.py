@@ -94,3 +94,43 @@ EMPTY_GLYPHS = r"""
   return [...seen.values()].filter(Boolean);
 }
 """
+
+# Text a read-only canvas table cuts. st.dataframe is drawn on a canvas (glide-data-grid): each cell on one
+# line, ended by an ellipsis at its column's edge, and the columns past the canvas's right edge
+# hidden until the reader scrolls it sideways (on paper, never). The texts are in the hidden table
+# the grid keeps for screen readers; each is measured in the grid's font. A finding: a text wider
+# than the widest column the canvas gives (its visible width, at most 500 px, less the cell's
+# padding), or prose (words, or a run of CJK or Hangul) in a canvas that hides columns past its
+# edge. Each finding: {"text", "why", "testid"}.
+CANVAS_CUT = r"""
+(root) => {
+  const out = [];
+  const MAX_COLUMN = 500, PADDING = 16;  // Streamlit's widest auto-sized column; glide's 8 px each side
+  const canvas = document.createElement("canvas");
+  const ctx = canvas.getContext("2d");
+  const prose = (t) => /\S\s+\S/u.test(t) || /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{4,}/u.test(t);
+  for (const grid of (root || document.body).querySelectorAll("[data-testid='stDataFrame']")) {
+    const box = grid.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2) continue;
+    const scroller = grid.querySelector(".dvn-scroller");
+    const shown = scroller ? scroller.clientWidth : box.width;
+    const hides = scroller && scroller.scrollWidth > scroller.clientWidth + 1;
+    const all = [...grid.querySelectorAll("[role='gridcell']")];
+    if (all.some((c) => c.getAttribute("aria-readonly") === "false")) continue;  // an editor: its cells open whole
+    ctx.font = `14px ${getComputedStyle(grid).fontFamily}`;
+    const cells = all.map((c) => c.textContent.trim()).filter(Boolean);
+    const widest = cells.map((t) => [t, ctx.measureText(t).width]).sort((a, b) => b[1] - a[1])[0];
+    if (widest && widest[1] + PADDING > Math.min(MAX_COLUMN, shown)) {
+      out.push({text: widest[0].slice(0, 60), testid: "stDataFrame",
+                why: `canvas cell cut: text ${Math.round(widest[1])} px in a column of at most ${Math.round(Math.min(MAX_COLUMN, shown) - PADDING)}`});
+      continue;
+    }
+    const words = cells.find(prose);
+    if (hides && words) {
+      out.push({text: words.slice(0, 60), testid: "stDataFrame",
+                why: `prose in a canvas that hides columns past its edge: ${scroller.scrollWidth} px in ${scroller.clientWidth}`});
+    }
+  }
+  return out;
+}
+"""
