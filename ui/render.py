@@ -249,8 +249,12 @@ def table(data, *, column_config: Mapping | None = None, key: str | None = None,
         # text wraps, at a space when it can and inside a long id when it must; a number never
         # (st.table keeps every cell on one line, which a scroller then hides and paper cuts)
         text = [c for c in shown.columns if c not in numbers]
+        # a column of longer texts keeps a readable width on a phone (the table scrolls instead
+        # of stacking one word a line)
+        wide = [c for c in text if shown[c].str.len().max() > 12]
         styled = (shown.style.set_properties(subset=numbers, **{"text-align": "right", "white-space": "nowrap"})
-                  .set_properties(subset=text, **{"white-space": "normal", "overflow-wrap": "anywhere"}))
+                  .set_properties(subset=text, **{"white-space": "normal", "overflow-wrap": "anywhere"})
+                  .set_properties(subset=wide, **{"min-width": "8em"}))
         if row_k is not None:
             marked = [bool(row_k(row)) for _i, row in frame.iterrows()]
             styled = styled.apply(lambda row: [_ROW_K if marked[row.name] else ""] * len(row), axis=1)
