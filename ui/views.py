@@ -10,6 +10,7 @@ Nothing here computes a metric; it re-arranges what :mod:`metrics` returned.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -89,8 +90,9 @@ def with_gaps_shown(frame: pd.DataFrame, mark: str = "—") -> tuple[pd.DataFram
 
 
 def has_prose(frame: pd.DataFrame) -> bool:
-    """Whether a table holds prose: a text cell of words or a formula (more than one word), which a
-    canvas table cuts at its column's edge instead of wrapping it.
+    """Whether a table holds prose: a text cell of words or a formula (more than one word), or a
+    text wider than 20 columns (a CJK character takes two), which a canvas table cuts at its
+    column's edge instead of wrapping it.
 
     >>> has_prose(pd.DataFrame({"doc": ["a", "b#1"], "P@i": [0.5, 1.0]}))
     False
@@ -98,9 +100,14 @@ def has_prose(frame: pd.DataFrame) -> bool:
     True
     >>> has_prose(pd.DataFrame({"value": ["= sum / count"]}))
     True
+    >>> has_prose(pd.DataFrame({"note": ["理想值来自全部已判断文档"]}))  # no spaces: 24 columns wide
+    True
     """
-    return any(isinstance(v, str) and len(v.split()) > 1
-               for col in frame.columns if not pd.api.types.is_numeric_dtype(frame[col]) for v in frame[col])
+    def prose(v) -> bool:
+        return isinstance(v, str) and (len(v.split()) > 1 or sum(
+            2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in v) > 20)
+
+    return any(prose(v) for col in frame.columns if not pd.api.types.is_numeric_dtype(frame[col]) for v in frame[col])
 
 
 def text_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None) -> tuple[pd.DataFrame, list[str]]:
