@@ -141,10 +141,9 @@ def _systems():
     st.caption(_("Same judged documents, two orders: look at the rankings below and guess which system each "
                  "measure prefers before reading the table."))
     graded = _("{doc} (grade {grade})")
-    st.dataframe(pd.DataFrame({_("rank"): range(1, len(d.ranking_a) + 1),
+    render.table(pd.DataFrame({_("rank"): range(1, len(d.ranking_a) + 1),
                                _("system A"): [graded.format(doc=x, grade=d.judgments[x]) for x in d.ranking_a],
-                               _("system B"): [graded.format(doc=x, grade=d.judgments[x]) for x in d.ranking_b]}),
-                 hide_index=True, width="content")
+                               _("system B"): [graded.format(doc=x, grade=d.judgments[x]) for x in d.ranking_b]}))
     q = "generated query"
     return {q: d.judgments}, {q: d.ranking_a}, {q: d.ranking_b}, None, _("generated pair")
 
