@@ -14,7 +14,7 @@ MANY_UPLOAD = "Several systems: upload qrels and runs"
 
 
 def _frame(at, column):
-    return next(df for df in tables(at) if column in df.columns)
+    return next(df for df in tables(at, numbers=True) if column in df.columns)
 
 
 def test_sample_collection_three_systems_with_fusion():

@@ -35,7 +35,7 @@ def metric_values(at) -> dict[str, str]:
 
 
 def frame_with(at, column: str):
-    for df in tables(at):
+    for df in tables(at, numbers=True):
         if column in df.columns:
             return df
     raise AssertionError(f"no dataframe with a {column!r} column")
