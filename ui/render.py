@@ -246,13 +246,15 @@ def table(data, *, column_config: Mapping | None = None, key: str | None = None,
         formats = {str(c): v["type_config"].get("format") for c, v in config.items()
                    if isinstance(v, Mapping) and isinstance(v.get("type_config"), Mapping)}
         shown, numbers = text_table(frame, formats)
-        # text wraps, at a space when it can and inside a long id when it must; a number never
-        # (st.table keeps every cell on one line, which a scroller then hides and paper cuts)
+        # text wraps, at a space when it can and inside a long id when it must, a header at its
+        # spaces; a number never (st.table keeps every cell on one line, which a scroller then
+        # hides and paper cuts)
         text = [c for c in shown.columns if c not in numbers]
         # a column of longer texts keeps a readable width on a phone (the table scrolls instead
         # of stacking one word a line)
-        wide = [c for c in text if shown[c].str.len().max() > 12]
-        styled = (shown.style.set_properties(subset=numbers, **{"text-align": "right", "white-space": "nowrap"})
+        wide = [c for c in text if shown[c].map(lambda v: len(v.split()) > 3 or len(v) > 24).any()]
+        styled = (shown.style.set_table_styles([{"selector": "th", "props": "white-space: normal; overflow-wrap: break-word"}])
+                  .set_properties(subset=numbers, **{"text-align": "right", "white-space": "nowrap"})
                   .set_properties(subset=text, **{"white-space": "normal", "overflow-wrap": "anywhere"})
                   .set_properties(subset=wide, **{"min-width": "8em"}))
         if row_k is not None:
