@@ -107,7 +107,7 @@ def _show_result(result, reveal: bool) -> None:
                          _("right value"): right,
                          _("tolerance"): _("exact") if s.tolerance in (None, 0.0) else f"±{s.tolerance:g}",
                          _("note"): s.note})
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        render.table(pd.DataFrame(rows))
     if len(result.diagnoses) > 1:
         st.warning(_("**{n} mistakes give your numbers** — any of them may be yours:").format(n=len(result.diagnoses)))
     for d in result.diagnoses:
@@ -158,7 +158,7 @@ def main() -> None:
                + (" " + _("The gain here is 2^grade − 1.") if "exp-log2" in choice else ""))
     st.markdown(_("**The example** ({where}): judged documents not retrieved still count for R and for the "
                   "ideal ordering.").format(where=render.plain(where, 120)))
-    st.dataframe(teach_view.ranking_frame(ranking, judgments, labels), hide_index=True, width="stretch")
+    render.table(teach_view.ranking_frame(ranking, judgments, labels))
     try:
         blanks = check.blanks(measure, ranking, judgments)
     except ValueError as err:

@@ -141,10 +141,9 @@ def _systems():
     st.caption(_("Same judged documents, two orders: look at the rankings below and guess which system each "
                  "measure prefers before reading the table."))
     graded = _("{doc} (grade {grade})")
-    st.dataframe(pd.DataFrame({_("rank"): range(1, len(d.ranking_a) + 1),
+    render.table(pd.DataFrame({_("rank"): range(1, len(d.ranking_a) + 1),
                                _("system A"): [graded.format(doc=x, grade=d.judgments[x]) for x in d.ranking_a],
-                               _("system B"): [graded.format(doc=x, grade=d.judgments[x]) for x in d.ranking_b]}),
-                 hide_index=True, width="content")
+                               _("system B"): [graded.format(doc=x, grade=d.judgments[x]) for x in d.ranking_b]}))
     q = "generated query"
     return {q: d.judgments}, {q: d.ranking_a}, {q: d.ranking_b}, None, _("generated pair")
 
@@ -298,13 +297,13 @@ def _many(source: str) -> None:
     measure = st.selectbox(_("Measure"), c.measures, key=f"{PAGE}.many.measure")
     r = c.results[measure]
     st.subheader(_("Means with 95% bootstrap intervals"))
-    st.dataframe(_systems_table(r), hide_index=True, width="stretch")
+    render.table(_systems_table(r))
     st.altair_chart(compare_charts.means_with_ci(r), width="stretch")
     st.subheader(_("Every pair"))
     pairs = _pairs_table(c, measure)
     config = {col: st.column_config.NumberColumn(format="%.4f") for col in pairs.columns if col.startswith("p ")}
     config[_("pair")] = st.column_config.TextColumn(width="medium")
-    st.dataframe(pairs, hide_index=True, width="stretch", column_config=config)
+    render.table(pairs, column_config=config)
     rule = (_("Tukey's HSD over all systems") if test == "tukey" else
             _("{test}, {correction} over the pairs").format(test=_(TEST_LABELS[test]),
                                                            correction=_(CORRECTION_LABELS[correction])))
@@ -373,9 +372,9 @@ def main() -> None:
     if not c.queries:
         st.error(_("No judged query to compare: the qrels are empty."))
         return
-    st.dataframe(_summary(c), hide_index=True, width="stretch")
+    render.table(_summary(c))
     with st.expander(_("Which queries each measure prefers")):
-        st.dataframe(_which(c), hide_index=True, width="stretch")
+        render.table(_which(c))
     if c.disagree:
         st.warning(_("The measures disagree: some prefer A, others B. Which one is right depends on what your "
                      "users need — graded relevance near the top (nDCG) or every relevant document found (AP)."))

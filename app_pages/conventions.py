@@ -71,11 +71,11 @@ def main() -> None:
     except ValueError as err:
         st.error(escape_markdown(_("Cannot evaluate this example: {error}").format(error=err)))
         return
-    st.dataframe(_table(x), hide_index=True, width="stretch")
+    render.table(_table(x))
     moves = _moves(x)
     if len(moves):
         st.markdown(_("**What moves each number**"))
-        st.dataframe(moves, hide_index=True, width="stretch")
+        render.table(moves)
     else:
         st.info(_("On this example every convention agrees with trec_eval. Try a ranking that misses a "
                   "relevant document, or graded judgments, to see them part."))

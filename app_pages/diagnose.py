@@ -11,7 +11,7 @@ import metrics.io
 from metrics.io.theirs import read_theirs
 from metrics.teaching import diagnose as dg
 from ui import diagnose_view as view
-from ui import state
+from ui import render, state
 from ui.files import Source, file_source, read, text_source, upload_source
 from ui.i18n import N_, _, ngettext, shown
 from ui.views import escape_markdown
@@ -117,7 +117,7 @@ def show(d: dg.Diagnosis) -> None:
         b.metric(d.tool or "", metrics.num(d.found.aggregate, fixed=True))
     if d.changes:
         st.markdown("**" + _("Conventions, changed from trec_eval's defaults") + "**")
-        st.dataframe(view.change_rows(d), hide_index=True, key=f"{PAGE}.changes")
+        render.table(view.change_rows(d), key=f"{PAGE}.changes")
     for alt in d.alternatives[1:6]:
         st.caption(_("Also reproduces them: {sets}").format(sets=escape_markdown(", ".join(map(str, alt)))))
     every = st.checkbox(_("Show every query"), key=f"{PAGE}.every")
@@ -126,7 +126,7 @@ def show(d: dg.Diagnosis) -> None:
         st.markdown("**" + ngettext("{n} query", "{n} queries", len(rows)).format(n=len(rows)) + "**")
         numbers = {name: st.column_config.NumberColumn(format="%.4f")
                    for name in rows[0] if name not in ("query", "theirs", "matches", "moved by", "residual")}
-        st.dataframe(rows, hide_index=True, height=min(400, 40 + 35 * len(rows)), key=f"{PAGE}.rows",
+        render.table(rows, height=min(400, 40 + 35 * len(rows)), key=f"{PAGE}.rows",
                      column_config=numbers)
     elif d.theirs is not None and d.theirs.per_query:
         st.caption(_("Every query matches."))

@@ -57,7 +57,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
               for level, p in zip(eleven.summary.get("levels", []), eleven.summary.get("iprec", []), strict=True)]
     if levels:
         with st.expander(_("The 11 recall levels")):
-            st.dataframe(levels, hide_index=True, width="stretch")
+            render.table(levels)
 
 
 main()

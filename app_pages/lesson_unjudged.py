@@ -66,8 +66,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         _("grade"): [_("unjudged") if kept.get(d) is None else str(kept[d]) for d in ranking],
         _("rank in the condensed list (-J)"): [str(place[d]) if d in place else "—" for d in ranking],
     })
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(ranking), 400),
-                 key=f"{PAGE}.list")
+    render.table(frame, height=min(38 + 35 * len(ranking), 400), key=f"{PAGE}.list")
 
     st.subheader(_("RBP's residual, with the numbers"))
     rbp = metrics.explain("RBP(bound='upper')", ranking, kept)

@@ -92,8 +92,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         _("gain"): user.gain,
         _("W × gain"): [w * g for w, g in zip(user.weight, user.gain, strict=True)],
     })
-    st.dataframe(frame.style.format(precision=4), hide_index=True, width="stretch",
-                 height=min(38 + 35 * n, 400), key=f"{PAGE}.table")
+    render.table(frame, decimals=4, height=min(38 + 35 * n, 400), key=f"{PAGE}.table")
     st.caption(_("C is the chance of going on from this rank to the next; 'reads it' is the chance of "
                  "getting this far; W is 'reads it' divided by the sum over all ranks."))
 
@@ -114,8 +113,7 @@ def _draw(where, people, step: int, ranking, judgments, labels) -> None:
             _("gain so far (sum of W × gain)"): u.utility_until(step),
             _("final value"): u.value,
         } for u in people]
-        st.dataframe(pd.DataFrame(rows).style.format(precision=4), hide_index=True, width="stretch",
-                     key=f"{PAGE}.now")
+        render.table(pd.DataFrame(rows), decimals=4, key=f"{PAGE}.now")
 
 
 main()

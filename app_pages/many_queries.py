@@ -82,7 +82,7 @@ def main() -> None:
         st.latex(views.mean_latex(title.replace(" ", r"\ "), values, ev.aggregate[measure]))
     table = [{"query": names[qid], **{m: round(v, 4) for m, v in ev.per_query[qid].items()}}
              for qid in ev.per_query]
-    st.dataframe(table, hide_index=True, width="stretch")
+    render.table(table)
     frame = render.frame_of(table)
     st.download_button(_("CSV of this table"), lambda: frame.to_csv(index=False), file_name="per_query.csv",
                        mime="text/csv", key=f"{PAGE}.csv", on_click="ignore", icon=":material/download:")

@@ -49,20 +49,20 @@ def _try_it(key: str) -> None:
         st.altair_chart(teaching_charts.values_over_k([o.value for o in p.outcomes], "nDCG"), width="stretch")
     elif key == "p_at_k_short":
         k = st.slider("k", 1, 10, 5, key=f"{PAGE}.k")
-        st.dataframe(_outcomes(pitfalls.p_at_k_short(k)), hide_index=True, width="stretch")
+        render.table(_outcomes(pitfalls.p_at_k_short(k)))
     elif key == "seed002_ndcg":
         k = int(st.number_input(_("k (the seed uses 100)"), 1, 1000, 100, key=f"{PAGE}.seed002_k"))
         qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the seed's loader keeps grade > 0
         p = pitfalls.seed002_ndcg(qrels, {"q1": cq.ranking}, k)
         st.markdown(_("**The IR course lab's code on your example** (query “{name}”, k = {k}):").format(
             name=render.plain(cq.name), k=k))
-        st.dataframe(_outcomes(p), hide_index=True, width="stretch")
+        render.table(_outcomes(p))
     elif key == "ap_denominators":
         k = cq.k
         rows = [{_("computation"): m, _("value"): teach_view.fmt(metrics.score(m, cq.ranking, cq.judgments))}
                 for m in (f"AP@{k}", f"AP(denominator='retrieved')@{k}", f"AP(denominator='min(k,R)')@{k}")]
         st.markdown(_("**On your example** (query “{name}”, k = {k}):").format(name=render.plain(cq.name), k=k))
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        render.table(pd.DataFrame(rows))
 
 
 def main() -> None:
@@ -77,7 +77,7 @@ def main() -> None:
     st.markdown(_("**What goes wrong.** {what}").format(what=escape_markdown(_(p.what))))
     st.markdown(_("**The example**") + "  \n" + _example(p.example))
     st.markdown(_("**Wrong and right, side by side**"))
-    st.dataframe(_outcomes(p), hide_index=True, width="stretch",
+    render.table(_outcomes(p),
                  column_config={_("computation"): st.column_config.TextColumn(width="large"),
                                 _("value"): st.column_config.TextColumn(width="small"),
                                 _("verdict"): st.column_config.TextColumn(width="small"),

@@ -6,7 +6,7 @@ import streamlit as st
 
 from metrics import qa
 from metrics.explain import num
-from ui import files
+from ui import files, render
 from ui import reader_view as view
 from ui.i18n import N_, _, ngettext, shown
 
@@ -118,7 +118,7 @@ def one_question() -> None:
 
     st.subheader(_("1. Normalise (SQuAD)"))
     st.caption(_("Each answer goes through the same four stages; exact match compares the last row."))
-    st.dataframe(view.steps_frame(e), hide_index=True, width="stretch")
+    render.table(view.steps_frame(e))
 
     st.subheader(_("2. Compare the characters") if unit == "char" else _("2. Compare the tokens"))
     if scored:
@@ -130,7 +130,7 @@ def one_question() -> None:
         st.caption(_("Green: shared (each copy counted once, as in a multiset). "
                      "Red: only in the prediction, lowers precision. "
                      "Orange: only in the gold answer, lowers recall."))
-        st.dataframe(view.gold_frame(e), hide_index=True, width="stretch")
+        render.table(view.gold_frame(e))
         st.caption(_("With several gold answers, EM and F1 are the best over them."))
     else:
         st.write(e.reason)
@@ -143,7 +143,7 @@ def one_question() -> None:
                         "Top-1 looks at rank 1 only; top-k at the best of all {n} predicted answers.",
                         len(preds)).format(n=len(preds)))
     row = ev.per_question["q"]
-    st.dataframe(view.single_question_frame(row), hide_index=True, width="stretch",
+    render.table(view.single_question_frame(row),
                  column_config=view.score_columns())
 
 
@@ -200,12 +200,12 @@ def many_questions() -> None:
                                   no_answer=c["no_answer"], has_answer=c["has_answer"]))
     for w in ev.warnings:
         st.warning(w)
-    st.dataframe(view.metrics_frame(ev), hide_index=True, width="stretch",
+    render.table(view.metrics_frame(ev),
                  column_config=view.score_columns())
     st.subheader(_("Per question"))
     st.caption(_("The metrics above are the averages of these columns over the retrieved "
                  "questions (all of them, or the answerable ones only)."))
-    st.dataframe(view.per_question_frame(ev), hide_index=True, width="stretch",
+    render.table(view.per_question_frame(ev),
                  height=view.table_height(len(ev.per_question)),
                  column_config=view.score_columns())
 

@@ -22,9 +22,9 @@ import streamlit as st
 from . import charts, codec, state
 from .charts import PICK
 from .i18n import _
-from .views import escape_markdown, step_frame, with_gaps_shown, worked_solution
+from .views import escape_markdown, has_prose, step_frame, text_table, with_gaps_shown, worked_solution
 
-__all__ = ["plain", "messages", "notes", "chart", "strip", "step_table", "formula", "lesson_header", "empty_notice",
+__all__ = ["plain", "messages", "notes", "chart", "strip", "table", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution", "copy_link", "permalink", "values_shown"]
 
 
@@ -217,20 +217,69 @@ def strip(items: Sequence[Mapping], k: int, *, key: str, on_tile: Callable[[int]
     st.caption(_("Rank above each tile, grade in it (? = not judged); faded tiles are past k, not counted."))
 
 
+# a read-only table of prose up to this many rows is shown whole, in HTML that wraps; a longer one
+# stays on the canvas (it scrolls, sorts and searches), where a long text would be cut instead
+WHOLE_ROWS = 30
+_ROW_K = "background-color: #fff3bf; color: #111111; font-weight: 600"
+
+
+def table(data, *, column_config: Mapping | None = None, key: str | None = None, height: int | None = None,
+          whole: bool | None = None, decimals: int | None = None,
+          row_k: Callable[[pd.Series], bool] | None = None) -> None:
+    """A read-only table, every text of it readable whole at any width and on paper.
+
+    A table of prose (:func:`ui.views.has_prose`: notes, explanations, formulas) of up to
+    :data:`WHOLE_ROWS` rows, or any with ``whole=True`` (a step table), is an HTML table whose
+    cells wrap (``st.table``; each text made inert for Markdown, numbers right-aligned): a canvas
+    table (``st.dataframe``) cuts a text at its column's edge and prints only what fits the page.
+    Other tables stay on the canvas, with ``column_config``, ``key`` and ``height``; there a
+    column of prose is given the widest column the canvas has. ``row_k(row)``: the rows to
+    highlight (a step table's row k); ``decimals``: how many every float column shows.
+    """
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame(list(data))
+    config = dict(column_config or {})
+    if decimals is not None:
+        for col in frame.columns:
+            if pd.api.types.is_float_dtype(frame[col]):
+                config.setdefault(col, st.column_config.NumberColumn(format=f"%.{decimals}f"))
+    if whole if whole is not None else len(frame) <= WHOLE_ROWS and has_prose(frame):
+        formats = {str(c): v["type_config"].get("format") for c, v in config.items()
+                   if isinstance(v, Mapping) and isinstance(v.get("type_config"), Mapping)}
+        shown, numbers = text_table(frame, formats)
+        # text wraps, at a space when it can and inside a long id when it must, a header at its
+        # spaces; a number never (st.table keeps every cell on one line, which a scroller then
+        # hides and paper cuts)
+        text = [c for c in shown.columns if c not in numbers]
+        # a column of longer texts keeps a readable width on a phone (the table scrolls instead
+        # of stacking one word a line)
+        wide = [c for c in text if shown[c].map(lambda v: len(v.split()) > 3 or len(v) > 24).any()]
+        styled = (shown.style.set_table_styles([{"selector": "th", "props": "white-space: normal; overflow-wrap: break-word"}])
+                  .set_properties(subset=numbers, **{"text-align": "right", "white-space": "nowrap"})
+                  .set_properties(subset=text, **{"white-space": "normal", "overflow-wrap": "anywhere"})
+                  .set_properties(subset=wide, **{"min-width": "8em"}))
+        if row_k is not None:
+            marked = [bool(row_k(row)) for _i, row in frame.iterrows()]
+            styled = styled.apply(lambda row: [_ROW_K if marked[row.name] else ""] * len(row), axis=1)
+        st.table(styled, hide_index=True)
+        return
+    for col in frame.columns:
+        if not pd.api.types.is_numeric_dtype(frame[col]) and has_prose(frame[[col]]):
+            config.setdefault(col, st.column_config.TextColumn(width="large"))
+    st.dataframe(frame, hide_index=True, width="stretch", height=height or "auto", key=key, column_config=config)
+
+
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,
                name: str, caption: str = "") -> None:
-    """The per-rank table of an explanation, row k highlighted, with a CSV download."""
+    """The per-rank table of an explanation, row k highlighted, with a CSV download. Up to
+    :data:`WHOLE_ROWS` ranks it is shown whole (:func:`table`): it is what a printed lesson shows."""
     frame = step_frame(columns, labels=labels, k=k)
-    shown, gaps = with_gaps_shown(frame)
     rank = _("rank")  # step_frame's headers are in the session's language
-    if len(frame) <= 30 and rank in frame:  # a Styler costs a few ms per row; longer tables rely on the "at k" marker
-        shown = shown.style.apply(
-            # dark text on the pale row in both themes (a dark theme's light text on it was unreadable)
-            lambda row: ["background-color: #fff3bf; color: #111111; font-weight: 600" if row[rank] == k else ""] * len(row),
-            axis=1).format(precision=4)
-    height = min(38 + 35 * len(frame), 400)
-    st.dataframe(shown, hide_index=True, width="stretch", height=height, key=f"{key}.table",
-                 column_config={col: st.column_config.TextColumn(alignment="right") for col in gaps})
+    if len(frame) <= WHOLE_ROWS:
+        table(frame, whole=True, decimals=4, row_k=(lambda row: row[rank] == k) if rank in frame else None)
+    else:  # long: on the canvas, which scrolls; the "at k" marker shows row k
+        shown, gaps = with_gaps_shown(frame)
+        st.dataframe(shown, hide_index=True, width="stretch", height=400, key=f"{key}.table",
+                     column_config={col: st.column_config.TextColumn(alignment="right") for col in gaps})
     if caption:
         st.caption(caption)
     st.download_button(_("CSV of this table"), lambda: frame.to_csv(index=False), file_name=f"{name}.csv",

@@ -10,6 +10,7 @@ Nothing here computes a metric; it re-arranges what :mod:`metrics` returned.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -21,7 +22,8 @@ from metrics.explain import join_terms, num
 from .i18n import N_, _
 
 __all__ = ["step_frame", "confusion_counts", "worked_solution", "mean_latex", "markdown_table",
-           "item_rows", "falls", "curve", "rr_curve", "escape_markdown", "with_gaps_shown"]
+           "item_rows", "falls", "curve", "rr_curve", "escape_markdown", "with_gaps_shown",
+           "has_prose", "text_table"]
 
 
 # friendly headers for the explanation columns
@@ -85,6 +87,58 @@ def with_gaps_shown(frame: pd.DataFrame, mark: str = "—") -> tuple[pd.DataFram
         shown[col] = [mark if pd.isna(v) else num(v, fixed=isinstance(v, float)) for v in values]
         gaps.append(col)
     return shown, gaps
+
+
+def has_prose(frame: pd.DataFrame) -> bool:
+    """Whether a table holds prose: a text cell of words or a formula (more than one word), or a
+    text wider than 20 columns (a CJK character takes two), which a canvas table cuts at its
+    column's edge instead of wrapping it.
+
+    >>> has_prose(pd.DataFrame({"doc": ["a", "b#1"], "P@i": [0.5, 1.0]}))
+    False
+    >>> has_prose(pd.DataFrame({"note": ["", "the ideal is taken from the run"]}))
+    True
+    >>> has_prose(pd.DataFrame({"value": ["= sum / count"]}))
+    True
+    >>> has_prose(pd.DataFrame({"note": ["理想值来自全部已判断文档"]}))  # no spaces: 24 columns wide
+    True
+    """
+    def prose(v) -> bool:
+        return isinstance(v, str) and (len(v.split()) > 1 or sum(
+            2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in v) > 20)
+
+    return any(prose(v) for col in frame.columns if not pd.api.types.is_numeric_dtype(frame[col]) for v in frame[col])
+
+
+def text_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None) -> tuple[pd.DataFrame, list[str]]:
+    """A table as text cells for a table whose cells are Markdown (``st.table``): text and headers
+    made inert (:func:`escape_markdown`), numbers as Ranklab shows them (or ``formats[column]``,
+    a printf format such as ``"%.4f"``), ticks as ✓/✗, gaps as "—"; and the names of the number
+    columns (to right-align them).
+
+    >>> shown, numbers = text_table(pd.DataFrame({"<b>id</b>": ["[x](u)", "b"], "p": [0.123456, None],
+    ...                                           "ok": [True, False]}), {"p": "%.2f"})
+    >>> print(shown.columns[0], shown.iloc[0, 0])
+    \\<b\\>id\\<\\/b\\> \\[x\\]\\(u\\)
+    >>> shown["p"].tolist(), shown["ok"].tolist(), numbers
+    (['0.12', '—'], ['✓', '✗'], ['p'])
+    """
+    formats = formats or {}
+
+    def cell(v, fmt: str | None) -> str:
+        if v is None or v is pd.NA or (isinstance(v, float | np.floating) and v != v):
+            return "—"
+        if isinstance(v, bool | np.bool_):
+            return "✓" if v else "✗"
+        if isinstance(v, int | float | np.integer | np.floating):
+            return fmt % v if fmt else num(v.item() if isinstance(v, np.generic) else v)
+        return escape_markdown(v)
+
+    numbers = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])
+               and not pd.api.types.is_bool_dtype(frame[c])]
+    shown = pd.DataFrame({escape_markdown(c): [cell(v, formats.get(str(c))) for v in frame[c]] for c in frame.columns},
+                         index=range(len(frame)))
+    return shown, [escape_markdown(c) for c in numbers]
 
 
 def confusion_counts(summary: Mapping[str, object], population: int) -> dict[str, int]:

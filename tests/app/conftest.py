@@ -79,6 +79,36 @@ def charts(at: AppTest) -> list[tuple[dict, object]]:
     return out
 
 
+def tables(at: AppTest, *, numbers: bool = False) -> list:
+    """Every read-only table on the page in page order, as a DataFrame of what a reader sees: a
+    canvas table (st.dataframe) as it is, an HTML one (st.table, text escaped for Markdown, every
+    cell text) with the escapes taken off again and, with ``numbers``, its columns of numbers as
+    numbers (ui.render.table chooses which one a table is)."""
+    import re
+
+    import pandas as pd
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if child.type in ("dataframe", "table"):
+                yield child
+            else:
+                yield from walk(child)
+
+    out = []
+    for el in walk(at.main):
+        frame = el.value
+        if el.type == "table":
+            plain = lambda v: re.sub(r"\\(.)", r"\1", str(v)).replace("\u200b", "")  # noqa: E731
+            frame = frame.map(plain).rename(columns=plain)
+            for col in frame.columns if numbers else ():  # a column of numbers (gaps shown as "—") as numbers again
+                values = pd.to_numeric(frame[col].replace("—", None), errors="coerce")
+                if values.notna().sum() == (frame[col] != "—").sum() > 0:
+                    frame[col] = values
+        out.append(frame)
+    return out
+
+
 @pytest.fixture(autouse=True)
 def no_paint_pause(monkeypatch):
     """AppTest has no browser to paint: the pause after a page's values (ui.render.values_shown) is off."""

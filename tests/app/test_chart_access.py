@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.app.conftest import PAGES, new_app
+from tests.app.conftest import PAGES, new_app, tables
 
 
 def specs(at) -> list[dict]:
@@ -26,9 +26,9 @@ def test_every_chart_has_a_description(page):
 def test_the_data_table_shows_the_charts_numbers():
     at = new_app()
     at.run()
-    assert not at.dataframe or all("measure" not in d.value.columns for d in at.dataframe)
+    assert not tables(at) or all("measure" not in d.columns for d in tables(at))
     at.toggle(key="charts.data").set_value(True).run()
-    table = next(d.value for d in at.dataframe if "measure" in d.value.columns)
+    table = next(d for d in tables(at) if "measure" in d.columns)
     # seed 004's cat: P, R and nDCG at k = 1..8; P@4 = 2/4, R@4 = 2/4 (R = 4)
     assert len(table) == 24 and list(table.columns) == ["k", "measure", "value"]
     row = table[(table["measure"] == "P") & (table["k"] == 4)]

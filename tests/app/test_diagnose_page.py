@@ -9,7 +9,7 @@ from pathlib import Path
 import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP
+from tests.app.conftest import APP, tables
 from tests.test_io import simple_qrels_parse, simple_run_parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,9 +42,9 @@ def test_sample_collection_against_pytrec_eval_exponential_gain():
     at.text_area(key="diagnose.theirs_text").set_value(exponential_ndcg_text()).run()
     assert not at.exception and not at.error
     assert "Reproduced with gain" in shown(at.success[0].value)
-    changes = at.dataframe[0].value
+    changes = tables(at)[0]
     assert list(changes["value"]) == ["exponential"]
-    rows = at.dataframe[-1].value
+    rows = tables(at)[-1]
     assert len(rows) == 30 and set(rows["moved by"]) == {"gain=exponential"}
     assert all(rows["matches"])
 
@@ -102,7 +102,7 @@ def test_hostile_ids_stay_plain_text():
     at.text_input(key="diagnose.measure").set_value("RR")
     at.text_area(key="diagnose.theirs_text").set_value(f"{hostile},0.3\n").run()
     assert not at.exception and not at.error
-    assert list(at.dataframe[-1].value["query"]) == [hostile]
+    assert list(tables(at)[-1]["query"]) == [hostile]
     for element in [*at.markdown, *at.caption, *at.warning]:
         assert "](http" not in element.value
 
@@ -121,7 +121,7 @@ def test_their_numbers_uploaded_as_json():
         ("pytrec.json", json.dumps(res).encode(), "application/json")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert "Reproduced with relevance level" in shown(at.success[0].value)
-    assert list(at.dataframe[0].value["value"]) == ["2"]
+    assert list(tables(at)[0]["value"]) == ["2"]
     at.file_uploader(key="diagnose.theirs_upload").set_value(
         ("pytrec.json", b'{"101": {"map": "x"}}', "application/json")).run()
     assert "pytrec.json:1: query '101': expected a number" in at.code[0].value

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import submit
+from tests.app.conftest import submit, tables
 from ui import model, presets, state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -35,7 +35,7 @@ def texts(elements) -> str:
 
 
 def frames(at) -> str:
-    return " ".join(df.value.to_csv() for df in at.dataframe)
+    return " ".join(df.to_csv() for df in tables(at))
 
 
 # --------------------------------------------------------------------------- check my calculation
@@ -220,7 +220,7 @@ def test_practice_predict_question_and_hostile_title():
 
 def test_conventions_values_and_snippets():
     at = open_page("conventions")  # cat: AP = (1/2 + 2/4 + 3/5 + 4/7) / 4 = 0.5429 everywhere
-    table = at.dataframe[0].value
+    table = tables(at)[0]
     assert "0.5429" in table.to_csv()
     assert len(at.tabs) >= 2 and any("pytrec_eval" in c.value for c in at.code)
     at.selectbox(key="conventions.code_preset").set_value("sklearn").run()
@@ -231,7 +231,7 @@ def test_conventions_values_and_snippets():
 
 def test_conventions_graded_example_shows_what_moves():
     at = open_page("conventions", preset="dcg")
-    moves = at.dataframe[1].value
+    moves = tables(at)[1]
     assert "ideal='ranking'" in moves.to_csv() and "dcg='exp-log2'" in moves.to_csv()
 
 
@@ -266,7 +266,7 @@ def test_seed002_pitfall_shows_the_error_and_the_fix():
 def test_compare_three_queries_variant():
     at = open_page("compare", preset="three-queries")
     at.radio(key="compare.source").set_value("The example's queries vs. a variant").run()
-    csv = at.dataframe[0].value.to_csv()
+    csv = tables(at)[0].to_csv()
     assert "RR" in csv and "AP" in csv
     # B moves each first relevant document down one rank: RR falls on every query
     # A: (1/2 + 1 + 1/5) / 3 = 0.5667; B: (1/3 + 1/2 + 1/6) / 3 = 0.3333
@@ -288,7 +288,7 @@ def test_compare_sample_collection_agrees_with_pytrec_eval():
         # queries judged but missing from a run count 0 (the page compares on the same queries)
         expected.append(sum(per.get(q, {}).get("map", 0.0) for q in qrels) / len(qrels))
     at = open_page("compare")  # the default source is the sample collection
-    table = at.dataframe[0].value.set_index("measure")
+    table = tables(at)[0].set_index("measure")
     assert float(table.loc["AP", "mean A"]) == pytest.approx(expected[0], abs=5e-5)
     assert float(table.loc["AP", "mean B"]) == pytest.approx(expected[1], abs=5e-5)
     assert table.loc["AP", "t-test p"] not in ("—", "") and len(at.get("vega_lite_chart")) == 1
@@ -303,9 +303,9 @@ def test_compare_uploaded_files_and_a_broken_one():
     at.file_uploader(key="compare.upload.2").set_value(("b.txt", b"q1 Q0 x 1 2.0 B\nq2 Q0 b 1 2.0 B\n", "text/plain"))
     at.run()
     assert not at.exception and not at.error
-    table = at.dataframe[0].value.set_index("measure")
+    table = tables(at)[0].set_index("measure")
     assert table.loc["RR", "mean A"] == "0.5" and table.loc["RR", "queries A / B / tie"] == "1 / 1 / 0"
-    assert at.dataframe[1].value.set_index("measure").loc["RR", "A better on"] == "q1"
+    assert tables(at)[1].set_index("measure").loc["RR", "A better on"] == "q1"
     at.file_uploader(key="compare.upload.2").set_value(("b.txt", b"<script>\x00\xff garbage", "text/plain"))
     at.run()
     assert not at.exception and at.error and "run B" in texts(at.error)
@@ -329,7 +329,7 @@ def test_compare_typed_order_refused(text, error):
     at.text_area(key="compare.b_text").set_value(text).run()
     assert not at.exception
     assert error in texts(at.error)
-    assert not at.dataframe  # nothing is compared
+    assert not tables(at)  # nothing is compared
 
 
 def test_compare_typed_order_with_unjudged_ids():
@@ -338,7 +338,7 @@ def test_compare_typed_order_with_unjudged_ids():
     at.text_area(key="compare.b_text").set_value("<b>x</b> y").run()
     assert not at.exception and not at.error
     assert "2 id(s) are not judged and count as not relevant: '<b>x</b>', 'y'" in texts(at.caption)
-    table = at.dataframe[0].value.set_index("measure")
+    table = tables(at)[0].set_index("measure")
     # A: P@2 = 1/2, RR = 1/2; B retrieves nothing judged: 0 for both
     assert table.loc["P@2", "mean A"] == "0.5" and table.loc["P@2", "mean B"] == "0"
     assert table.loc["RR", "mean A"] == "0.5" and table.loc["RR", "mean B"] == "0"
@@ -361,7 +361,7 @@ def test_example_picker_switches_the_shared_example():
     at.selectbox(key="conventions.preset").set_value("dcg").run()
     assert not at.exception
     # REFERENCE.md: nDCG@6 = 6.861 / 8.740 = 0.785 (trec_eval); ideal from the list: 0.961
-    table = at.dataframe[0].value.set_index("measure")
+    table = tables(at)[0].set_index("measure")
     assert round(float(table.loc["nDCG@6", "trec_eval"].split()[0]), 3) == 0.785
     assert round(float(table.loc["nDCG@6", "sklearn"].split()[0]), 3) == 0.961
     at.switch_page("app_pages/swap_map.py").run()
@@ -424,7 +424,7 @@ def test_conventions_measures_box_names_what_it_leaves_out():
     at.text_input(key="conventions.measures.2").set_value(typed).run()
     assert not at.exception and not at.error
     assert "14 measures: only the first 12 are computed; left out: P@13, P@14." in texts(at.warning)
-    assert list(at.dataframe[0].value["measure"]) == [f"P@{i}" for i in range(1, 13)]
+    assert list(tables(at)[0]["measure"]) == [f"P@{i}" for i in range(1, 13)]
 
 
 def test_compare_measures_box_names_what_it_leaves_out():
@@ -432,7 +432,7 @@ def test_compare_measures_box_names_what_it_leaves_out():
     at.text_input(key="compare.measures.0.10").set_value(" ".join(f"P@{i}" for i in range(1, 14))).run()
     assert not at.exception and not at.error
     assert "13 measures: only the first 12 are computed; left out: P@13." in texts(at.warning)
-    assert list(at.dataframe[0].value["measure"]) == [f"P@{i}" for i in range(1, 13)]
+    assert list(tables(at)[0]["measure"]) == [f"P@{i}" for i in range(1, 13)]
 
 
 def test_compare_counts_two_queries_of_the_same_name():
@@ -446,7 +446,7 @@ def test_compare_counts_two_queries_of_the_same_name():
     at.text_input(key="compare.measures.2.2").set_value("AP").run()
     assert not at.exception and not at.error
     # AP of the first query: 1/1 = 1; of the second: (1/2) / 1 = 0.5; MAP = (1 + 0.5) / 2 = 0.75
-    assert at.dataframe[0].value.set_index("measure").loc["AP", "mean A"] == "0.75"
+    assert tables(at)[0].set_index("measure").loc["AP", "mean A"] == "0.75"
     shown = texts(at.caption)
     assert "2 queries." in shown and "q1 = “q”; q2 = “q”" in shown
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from .conftest import edit, example, new_app
+from .conftest import edit, example, new_app, tables
 from .test_teach_pages import open_page
 
 RBP_CAT = 0.2 * (0.8 + 0.8**3 + 0.8**4 + 0.8**6)  # (1 - p) * sum of p^(i-1) over ranks 2, 4, 5, 7
@@ -36,7 +36,7 @@ def test_users_lesson_shows_six_users():
     # step to rank 3: the RR user (stopped at rank 2) no longer reads; the RBP user with 0.8^2
     at.slider(key="lesson_users.step.8").set_value(3).run()
     assert not at.exception
-    now = at.dataframe[0].value.set_index("user")
+    now = tables(at, numbers=True)[0].set_index("user")
     assert now.loc["RR", "reads rank 3"] == 0.0
     assert now.loc["RBP", "reads rank 3"] == pytest.approx(0.64)
     assert now.loc["P@2", "reads rank 3"] == 0.0
@@ -44,9 +44,9 @@ def test_users_lesson_shows_six_users():
     at.slider(key="lesson_users.p").set_value(0.5).run()
     assert shown(at)["RBP(p=0.5)"] == pytest.approx(0.5 * (0.5 + 0.5**3 + 0.5**4 + 0.5**6), abs=1e-4)
     at.selectbox(key="lesson_users.user").set_value("AP").run()
-    table = at.dataframe[-1].value
+    table = tables(at, numbers=True)[-1]
     # AP's user: W_i = (1/R) * sum over relevant j >= i of 1/j; W_1 = (1/2 + 1/4 + 1/5 + 1/7) / 4
-    assert table["W: attention"][0] == pytest.approx((1 / 2 + 1 / 4 + 1 / 5 + 1 / 7) / 4)
+    assert table["W: attention"][0] == pytest.approx((1 / 2 + 1 / 4 + 1 / 5 + 1 / 7) / 4, abs=5e-5)  # 4 decimals shown
 
 
 def test_users_lesson_walks_down_the_list(monkeypatch):
@@ -97,9 +97,9 @@ def test_graded_example():
 def test_chart_numbers_as_tables():
     at = open_lesson("lesson_users")
     at.toggle(key="charts.data").set_value(True).run()
-    table = next(d.value for d in at.dataframe if "reach" in d.value.columns)
+    table = next(d for d in tables(at, numbers=True) if "reach" in d.columns)
     rbp = table[(table["user"] == "RBP") & (table["rank"] == 3)]
     assert float(rbp["reach"].iloc[0]) == pytest.approx(0.8**2)
     at.switch_page("app_pages/lesson_unjudged.py").run()
-    table = next(d.value for d in at.dataframe if "removed" in d.value.columns)
+    table = next(d for d in tables(at, numbers=True) if "removed" in d.columns)
     assert set(table["removed"]) == {i / 10 for i in range(10)}

@@ -11,9 +11,11 @@ text of its own.
 # the nearest ancestors that clip; a scroller (overflow auto or scroll) is not a cut, and text
 # past the right edge inside a scroller that ends within the viewport can be scrolled to. Each
 # finding: {"text", "why", "testid"}. Hidden elements, and those in a closed sidebar, are not
-# on the screen and are skipped.
+# on the screen and are skipped. Called with {paper: true}: nothing scrolls on paper, so a
+# scroller cuts as a clipping box does.
 CUT_TEXT = r"""
-(root) => {
+(arg) => {
+  const root = arg && arg.nodeType ? arg : null, paper = !!(arg && arg.paper);
   const out = [];
   const width = document.documentElement.clientWidth;
   const PAGE = ["stMain", "stAppViewContainer", "stApp", "stMainBlockContainer"];
@@ -33,24 +35,24 @@ CUT_TEXT = r"""
     if (r.width < 1 || r.height < 1) continue;
     const text = nodes.map((n) => n.textContent).join("").trim().slice(0, 60);
     const testid = (el.closest("[data-testid]") || el).getAttribute("data-testid") || "";
-    let found = null, scrolls = false;
+    let found = null, scrolls = false, unseen = false;
     for (let a = el, depth = 0; a && a !== document.body && depth < 8; a = a.parentElement, depth++) {
       const s = getComputedStyle(a);
       if (PAGE.includes(a.getAttribute("data-testid"))) break;
-      if (["auto", "scroll"].includes(s.overflowX)) { scrolls = true; break; }  // the reader can scroll to it
-      if (!["hidden", "clip"].includes(s.overflowX)) continue;
+      if (!paper && ["auto", "scroll"].includes(s.overflowX)) { scrolls = true; break; }  // the reader can scroll to it
+      if (!["hidden", "clip", ...(paper ? ["auto", "scroll"] : [])].includes(s.overflowX)) continue;
       const box = a.getBoundingClientRect();
-      if (box.width < 2 || box.height < 2) break;  // a box of a pixel or less: for screen readers only
+      if (box.width < 2 || box.height < 2) { unseen = true; break; }  // a box of a pixel or less: for screen readers only
       if (r.right > box.right + 1 || r.left < box.left - 1) {
         found = `cut: text ${Math.round(r.left)}..${Math.round(r.right)} in a box ${Math.round(box.left)}..${Math.round(box.right)}`;
         break;
       }
     }
-    for (let a = el.parentElement; !scrolls && a && a !== document.body; a = a.parentElement) {
+    for (let a = el.parentElement; !scrolls && !paper && a && a !== document.body; a = a.parentElement) {
       if (PAGE.includes(a.getAttribute("data-testid"))) break;  // the page itself: a reader never scrolls it sideways
       scrolls = ["auto", "scroll"].includes(getComputedStyle(a).overflowX) && a.getBoundingClientRect().right <= width + 1;
     }
-    if (!found && !scrolls && r.right > width + 1 && r.left < width) found = `past the right edge: ${Math.round(r.right)} > ${width}`;
+    if (!found && !scrolls && !unseen && r.right > width + 1 && r.left < width) found = `past the right edge: ${Math.round(r.right)} > ${width}`;
     if (found) out.push({text, why: found, testid});
   }
   return out;
@@ -92,5 +94,53 @@ EMPTY_GLYPHS = r"""
     }
   }
   return [...seen.values()].filter(Boolean);
+}
+"""
+
+# Text a read-only canvas table cuts. st.dataframe is drawn on a canvas (glide-data-grid): each cell on one
+# line, ended by an ellipsis at its column's edge, and the columns past the canvas's right edge
+# hidden until the reader scrolls it sideways (on paper, never). The texts are in the hidden table
+# the grid keeps for screen readers; each is measured in the grid's font. A finding: a text wider
+# than the widest column the canvas gives (its visible width, at most 500 px, less the cell's
+# padding), or prose (words, or a run of CJK or Hangul) in a canvas that hides columns past its
+# edge. Called with {paper: true}: every canvas table is a finding, for Chromium prints the
+# drawing the canvas made for the screen, which the page's margin cuts (the grid does not draw
+# itself again for the paper's width). Each finding: {"text", "why", "testid"}.
+CANVAS_CUT = r"""
+(arg) => {
+  const root = arg && arg.nodeType ? arg : null, paper = !!(arg && arg.paper);
+  const out = [];
+  const MAX_COLUMN = 500, PADDING = 16;  // Streamlit's widest auto-sized column; glide's 8 px each side
+  const canvas = document.createElement("canvas");
+  const ctx = canvas.getContext("2d");
+  const prose = (t) => /\S\s+\S/u.test(t) || /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{4,}/u.test(t);
+  for (const grid of (root || document.body).querySelectorAll("[data-testid='stDataFrame']")) {
+    const box = grid.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2) continue;
+    const scroller = grid.querySelector(".dvn-scroller");
+    const shown = scroller ? scroller.clientWidth : box.width;
+    const hides = scroller && scroller.scrollWidth > scroller.clientWidth + 1;
+    if (paper) {
+      out.push({text: [...grid.querySelectorAll("[role='columnheader']")].map((h) => h.textContent).join(", ").slice(0, 60),
+                testid: "stDataFrame", why: "a canvas table on paper: printed as drawn for the screen, cut at the page's margin"});
+      continue;
+    }
+    const all = [...grid.querySelectorAll("[role='gridcell']")];
+    if (all.some((c) => c.getAttribute("aria-readonly") === "false")) continue;  // an editor: its cells open whole
+    ctx.font = `14px ${getComputedStyle(grid).fontFamily}`;
+    const cells = all.map((c) => c.textContent.trim()).filter(Boolean);
+    const widest = cells.map((t) => [t, ctx.measureText(t).width]).sort((a, b) => b[1] - a[1])[0];
+    if (widest && widest[1] + PADDING > Math.min(MAX_COLUMN, shown)) {
+      out.push({text: widest[0].slice(0, 60), testid: "stDataFrame",
+                why: `canvas cell cut: text ${Math.round(widest[1])} px in a column of at most ${Math.round(Math.min(MAX_COLUMN, shown) - PADDING)}`});
+      continue;
+    }
+    const words = cells.find(prose);
+    if (hides && words) {
+      out.push({text: words.slice(0, 60), testid: "stDataFrame",
+                why: `prose in a canvas that hides columns past its edge: ${scroller.scrollWidth} px in ${scroller.clientWidth}`});
+    }
+  }
+  return out;
 }
 """

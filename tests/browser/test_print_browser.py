@@ -1,6 +1,8 @@
 """Printing a lesson: Chromium printed the sidebar and cut the formula and the step
 table at the right margin of A4. In print, the sidebar, the toolbar and the buttons are gone,
-the columns stack, and at A4's printable width (718 CSS px) no text is cut or past the edge."""
+the columns stack, and at A4's printable width (718 CSS px) no text is cut or past the edge: not
+in a box that would scroll on the screen, and not in a table drawn on a canvas (which prints only
+what it shows)."""
 
 from pathlib import Path
 
@@ -8,7 +10,7 @@ from ui.codec import encode
 from ui.presets import build_preset
 
 from .helpers import ARTIFACTS
-from .layout import CUT_TEXT
+from .layout import CANVAS_CUT, CUT_TEXT
 
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 A4_WIDTH = 718  # 210 mm at 96 px per inch, less Chromium's default margins of 0.4 in
@@ -34,7 +36,11 @@ def test_a_lesson_prints_on_a4_without_the_sidebar_and_nothing_cut(browser, serv
         assert pdf.read_bytes().startswith(b"%PDF")
         page.set_viewport_size({"width": A4_WIDTH, "height": 1000})
         page.wait_for_timeout(800)
-        assert page.evaluate(CUT_TEXT, None) == []
+        assert page.evaluate(CUT_TEXT, {"paper": True}) == []
+        assert page.evaluate(CANVAS_CUT, {"paper": True}) == []
+        # the step table is on the page, every rank of it
+        ranks = page.locator("[data-testid='stTable'] tbody tr")
+        assert ranks.count() == len(build_preset("cat").queries[0].ranking)
         # every formula inside the page's width
         rights = page.evaluate("() => [...document.querySelectorAll('.katex-display .katex')]"
                                ".map(e => e.getBoundingClientRect().right)")

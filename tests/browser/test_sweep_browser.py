@@ -1,5 +1,6 @@
 """Every page, in every language, at a projector's, a laptop's and a phone's size:
-no text cut in its box or past the right edge, and no character drawn as an empty box.
+no text cut in its box or past the right edge, none cut in a read-only canvas table (st.dataframe),
+and no character drawn as an empty box.
 
 The checks are generic (tests/browser/layout.py walks every rendered element with text of its
 own), not a list of known places. One server and one browser page for the whole sweep: each
@@ -13,7 +14,7 @@ import pytest
 from ui.i18n import LANGUAGES
 
 from .helpers import shot
-from .layout import CUT_TEXT, EMPTY_GLYPHS
+from .layout import CANVAS_CUT, CUT_TEXT, EMPTY_GLYPHS
 
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 SIZES = [(1024, 768), (1280, 720), (390, 844)]
@@ -50,10 +51,10 @@ def test_no_text_is_cut_and_no_glyph_is_empty(browser, server, lang):
                 page.set_viewport_size({"width": width, "height": height})
                 page.wait_for_timeout(300)  # the layout and the charts follow the new width
                 where = f"{path or 'playground'} {lang} {width}x{height}"
-                here = page.evaluate(CUT_TEXT, None) + page.evaluate(EMPTY_GLYPHS, None)
+                here = [f for check in (CUT_TEXT, CANVAS_CUT, EMPTY_GLYPHS) for f in page.evaluate(check, None)]
                 if here:  # a finding must still be there once the page has settled (a font, a late chart)
                     page.wait_for_timeout(1500)
-                    here = page.evaluate(CUT_TEXT, None) + page.evaluate(EMPTY_GLYPHS, None)
+                    here = [f for check in (CUT_TEXT, CANVAS_CUT, EMPTY_GLYPHS) for f in page.evaluate(check, None)]
                 found += [f"{where}: {json.dumps(f, ensure_ascii=False)}" for f in here]
                 if found and len(found) < 4:
                     shot(page, f"sweep_{path or 'playground'}_{lang}_{width}")
