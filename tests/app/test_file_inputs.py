@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app.conftest import tables
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 QRELS = b"q1 0 a 1\nq1 0 b 1\n"
@@ -64,7 +66,7 @@ def test_compare_reads_uploads_in_memory(no_temporary_files):
                                                         "application/gzip"))
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    table = at.dataframe[0].value.set_index("measure")
+    table = tables(at)[0].set_index("measure")
     assert table.loc["RR", "mean A"] == "1" and table.loc["RR", "mean B"] == "0"  # a at rank 1; B finds none
     at.file_uploader(key="compare.upload.1").set_value(("a.txt", b"q1 Q0 a 1 nan A\n", "text/plain")).run()
     assert not at.exception

@@ -152,7 +152,7 @@ def test_check_every_step_hints_name_the_step_and_keep_every_right_value_hidden(
     assert "First wrong step: discount at rank 1 — you typed 0, which is not right." in shown
     assert "log2(i) instead of log2(i + 1)" in texts(at.warning)
     assert not at.latex and "Show the worked solution" not in [e.label for e in at.expander]
-    table = at.dataframe[-1].value  # the verdicts, below the example's ranking
+    table = tables(at)[-1]  # the verdicts, below the example's ranking
     right = dict(zip(table["step"], table["right value"], strict=True))
     assert right["gain at rank 1"] == "3"  # typed right: its value is no secret
     assert right["discount at rank 1"].startswith("(hidden")
