@@ -74,6 +74,8 @@ IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"  # no
 
 # every chart drawn, every frame and image loaded, the fonts in: what a person sees is final
 DRAWN = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');   // the status widget shows only after a while
+  if (!app || app.dataset.testScriptState !== 'notRunning' || app.dataset.testConnectionState !== 'CONNECTED') return false;
   if (document.querySelector('[data-testid="stStatusWidget"]') || document.fonts.status !== 'loaded') return false;
   for (const c of document.querySelectorAll('[data-testid="stVegaLiteChart"]'))
     if (!c.querySelector('canvas, svg')) return false;
