@@ -8,9 +8,9 @@ The actions: a grade typed into the grid (a new value, a value typed back to the
 it, ``?``, a value the grid refuses), a click on a tile, a move with the ↑ / ↓ / ⤒ buttons,
 undo and redo, k one step with the slider's arrow keys, the binary/graded switch, a preset
 picked in "load an example", a list of known ids pasted (some with a grade). Each comes after
-a random pause of up to two seconds, so some arrive while the page is still running. No
-action is ever repeated: a second try that succeeds would hide a lost one. Not played yet:
-a drag of a tile, a click on the curve.
+a random pause of up to ``RANKLAB_MODEL_PAUSE`` seconds (1), so many arrive while the page is
+still running. No action is ever repeated: a second try that succeeds would hide a lost one.
+Not played yet: a drag of a tile (in the ranking, into or out of the tray), a click on the curve.
 
 Size: ``RANKLAB_MODEL_ACTIONS`` actions in all (300 by default, ten sequences; more by hand,
 see benchmarks/README.md), in sequences of ``RANKLAB_MODEL_LENGTH`` (30), seed
@@ -39,6 +39,7 @@ pytestmark = pytest.mark.browser
 SEED = int(os.environ.get("RANKLAB_MODEL_SEED", "20261127"))
 ACTIONS = int(os.environ.get("RANKLAB_MODEL_ACTIONS", "300"))
 LENGTH = int(os.environ.get("RANKLAB_MODEL_LENGTH", "30"))
+PAUSE = float(os.environ.get("RANKLAB_MODEL_PAUSE", "1"))   # the longest pause before an action, in s
 ONLY = int(os.environ.get("RANKLAB_MODEL_ONLY", "0"))   # play only this sequence (1-based), to reproduce one
 GRADE_X = 145          # the middle of the ranking grid's grade column (row markers, rank, grade)
 SUMMARY = [("P@{k}", "Precision@{k}"), ("R@{k}", "Recall@{k}"), ("F1@{k}", "F1@{k}"),
@@ -215,7 +216,7 @@ def plan(rng: random.Random, n: int) -> list[tuple]:
         else:
             action = (kind,)
         apply(m, action)
-        out.append((round(rng.uniform(0, 2), 2), action))
+        out.append((round(rng.uniform(0, PAUSE), 2), action))
     return out
 
 
