@@ -297,21 +297,23 @@ def act(page, action: tuple, m: Model) -> None:
         box.locator("input").first.click()
         page.get_by_role("option", name=PRESETS[action[1]].title).first.click()
     elif kind == "paste":
-        # the box closes when the example changes, so a run may close it under the pointer: it
-        # is opened (again) until the text is in it. Nothing reaches the app before the click
-        # on the button, which is made once.
+        # the box closes when the example changes, so the end of the last action's run may
+        # close it under the pointer: it is opened (again) and the text put in it until the
+        # button can be clicked. Nothing reaches the app before that click, which is made once
+        # (a click that finds no button is not made; the same list pasted twice changes nothing).
         head = page.locator("[data-testid='stExpander'] summary", has_text="Paste or import a list").first
         area = page.locator("[data-testid='stExpander'] textarea").first
+        button = page.get_by_role("button", name="Replace the ranking with this list").first
         for attempt in range(10):
             _scroll_to(page, head)
             if not area.is_visible():
                 head.click()
             try:
                 area.fill("\n".join(action[1]), timeout=3000)
+                button.click(timeout=3000)
                 break
             except Exception:
-                assert attempt < 9, "the paste box never opened"
-        page.get_by_role("button", name="Replace the ranking with this list").first.click()
+                assert attempt < 9, "the paste box never stayed open"
     elif kind in ("undo", "redo"):
         page.get_by_role("button", name="↶ Undo" if kind == "undo" else "↷ Redo").first.click()
 
@@ -422,6 +424,7 @@ def test_every_action_reaches_the_page_and_the_link(server, browser):
         if ONLY and n + 1 != ONLY:
             continue
         problems = run(browser, server, actions)
+        print(f"seed {SEED}, sequence {n + 1} of {len(sequences)}: {len(problems)} differences", flush=True)
         if problems:
             head = (f"seed {SEED}, sequence {n + 1} of {len(sequences)} ({len(actions)} actions, pause in s before "
                     f"each): {len(problems)} differences\n  " + "\n  ".join(problems) + f"\nsequence: {actions!r}")
