@@ -144,9 +144,13 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
     ss[KEYS["example"]] = example
     _changed(old, example)
     if not from_editor and (old is None or old.queries != example.queries):
-        # the grids start again only when their rows changed (not for a new k or mode,
-        # which used to remount every grid in the browser)
+        # the grids start again only when their rows changed (not for a new k, which
+        # used to remount every grid in the browser)
         _new_version(ss, old, example)
+    elif not from_editor and old.mode != example.mode:
+        # a new mode starts every grid again: a grid kept through the page's full run took
+        # the first click after it as nothing (no cell selected, the keys typed lost)
+        _new_version(ss)
     _publish(st, example)
     return True
 

@@ -460,14 +460,19 @@ def item_actions(page: str, index: int | None = None) -> None:
         return f"{place} · {item.label[:40] or item.id} (" + _("grade {grade}").format(grade=grade_text(item.grade)) + ")"
 
     long = len(everything) > DRAG_MOST
+    drawn = st.session_state[key]
     if not long:
         # the widget is made anew when the list's texts change: a selectbox keeps showing the
         # text of its old choice otherwise (after a drag, #1 still read as the item that was first)
         widget = f"{key}.{_digest([describe(c) for c in everything])}"
-        st.session_state[widget] = st.session_state[key]
+        st.session_state[widget] = drawn
 
     def picked() -> None:
-        st.session_state[key] = st.session_state[widget]
+        # a request the browser sent before it had the new picker carries the old one as it
+        # was drawn: that is no choice, and taking it put the pick back on an item that had
+        # moved since (the next move then moved the wrong item)
+        if st.session_state[widget] != drawn:
+            st.session_state[key] = st.session_state[widget]
 
     if long:
         _pick_by_position(key, len(q.ranking), len(q.tray))
@@ -532,6 +537,7 @@ def next_grade(grade: int | None, mode: str, top: int) -> int:
 
 
 TILE_CLICKS = "{page}.tile_clicks"  # session key: tiles clicked so far (a fresh strip after each)
+TILES_DONE = "{page}.tiles_done"    # session key: the last (strip key, rank) clicks applied
 
 
 def grade_strip(page: str, index: int, query, k: int, mode: str) -> None:
@@ -541,9 +547,23 @@ def grade_strip(page: str, index: int, query, k: int, mode: str) -> None:
     The strip's key changes after each click, so that it starts without a selection and a
     second click on the same tile counts again."""
     key = f"{page}.strip.{st.session_state.get(TILE_CLICKS.format(page=page), 0)}"
-    strip(views.item_rows(query.ranking), k, key=key, on_tile=functools.partial(cycle_grade, page, index))
+    strip(views.item_rows(query.ranking), k, key=key, on_tile=functools.partial(_tile_clicked, page, index, key))
     st.caption(_("Click a tile to switch it between relevant and not relevant.") if mode == "binary"
                else _("Click a tile to give it the next grade (after the highest, 0 again)."))
+
+
+def _tile_clicked(page: str, i: int, key: str, rank: int) -> None:
+    """A click on the tile at ``rank`` of the strip ``key``, applied once.
+
+    The browser's next request, sent before it had the new strip, carries the old strip's
+    selection again; taken as a click, it gave the tile a second grade (a click lost, seen
+    as two). A click on another tile of an old strip is a new one and counts."""
+    done = st.session_state.setdefault(TILES_DONE.format(page=page), [])
+    if (key, rank) in done:
+        return
+    done.append((key, rank))
+    del done[:-20]
+    cycle_grade(page, i, rank)
 
 
 def cycle_grade(page: str, i: int, rank: int) -> None:

@@ -262,6 +262,31 @@ def test_a_click_on_a_tile_steps_its_grade_and_wraps_at_the_top():
     assert at.session_state["playground.tile_clicks"] == 2   # each click a fresh strip
 
 
+def test_a_tile_click_the_browser_sends_again_counts_once():
+    # the browser's next request, sent before the new strip reached it, carries the old strip's
+    # selection again: the same (strip, rank) is one click; another tile of that strip is another
+    def script():
+        import streamlit as st
+
+        from ui import state, widgets
+
+        for name, rank in (("first", 1), ("again", 1), ("other", 2)):
+            st.button(name, key=name, on_click=widgets._tile_clicked,
+                      args=("playground", state.get_example().current, "playground.strip.0", rank))
+
+    items = (model.Item("a", "A", 0), model.Item("b", "B", 0))
+    at = AppTest.from_function(script, default_timeout=30)
+    at.query_params["ex"] = codec.encode(model.Example((model.Query("q", items),), k=2, mode="binary"))
+    at.run()
+    grades = lambda: [i.grade for i in at.session_state["state.example"].query.ranking]  # noqa: E731
+    at.button(key="first").click().run()
+    assert grades() == [1, 0]
+    at.button(key="again").click().run()
+    assert grades() == [1, 0]                # not 0 again: the same click, sent twice
+    at.button(key="other").click().run()
+    assert grades() == [1, 1]
+
+
 def test_a_click_on_a_tile_that_is_gone_changes_nothing():
     items = (model.Item("a", "A", 1),)
     at = _tile_app(codec.encode(model.Example((model.Query("q", items),), k=1, mode="graded")), 5)

@@ -139,6 +139,11 @@ def select_cell(page, grid, x: float, row: int, column: int) -> None:
     cell = f"[data-testid='glide-cell-{column}-{row - 1}'][aria-selected='true']"
     for attempt in range(3):
         box = grid.bounding_box()
+        for _ in range(40):   # no box while a run draws the grid again: looked at again, nothing done
+            if box:
+                break
+            page.wait_for_timeout(250)
+            box = grid.bounding_box()
         page.mouse.click(box["x"] + x, box["y"] + 35 * row + 17)
         try:
             grid.locator(cell).wait_for(state="attached", timeout=3000)

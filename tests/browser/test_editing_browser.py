@@ -375,3 +375,32 @@ def test_the_relevance_switch_and_the_copy_button_fit_at_1024_px(server, browser
         shot(page, f"top_row_1024_{path or 'playground'}_{lang}")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("to", ["graded (0..10)", "binary (0/1)"])
+def test_the_first_click_in_the_grid_after_a_mode_switch_opens_its_editor(server, page, to):
+    # one click on a grade cell once the switch has taken effect, then the keys: the first
+    # click after a switch selected nothing and the keys were lost (a second click worked)
+    open_playground(server, page)
+    if to == "binary (0/1)":
+        page.locator("[data-testid='stButtonGroup'] button", has_text="graded (0..10)").first.click()
+        wait_ready(page)
+    page.locator("[data-testid='stButtonGroup'] button", has_text=to).first.click()
+    wait_ready(page)
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(300)
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 145, box["y"] + 35 + 17)   # rank 1's grade, once
+    page.wait_for_timeout(300)
+    page.keyboard.type("2", delay=80)
+    page.wait_for_timeout(200)
+    page.keyboard.press("Enter")
+    # rank 1 graded 2 is relevant in both modes: P@2 = 2 / 2
+    try:
+        page.wait_for_function(cell_is(0, 1, "2"), timeout=TIMEOUT)
+        page.wait_for_function(precision_at_2_is("1"), timeout=TIMEOUT)
+    except Exception:
+        shot(page, "first_click_after_switch")
+        raise AssertionError(f"after the switch to {to}, one click and '2': the grid reads {rows(page)[0]!r}, "
+                             f"the page shows {summary_link(page, 'Precision@2').inner_text()!r}") from None
