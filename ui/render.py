@@ -22,7 +22,14 @@ import streamlit as st
 from . import charts, codec, state
 from .charts import PICK
 from .i18n import _
-from .views import escape_markdown, has_prose, step_frame, text_table, with_gaps_shown, worked_solution
+from .views import (
+    escape_markdown,
+    has_prose,
+    step_frame,
+    text_table,
+    with_gaps_shown,
+    worked_solution,
+)
 
 __all__ = ["plain", "messages", "notes", "chart", "strip", "table", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution", "copy_link", "permalink", "values_shown"]

@@ -10,6 +10,7 @@ from ui import codec, model
 
 from .helpers import (
     TIMEOUT,
+    drawn,
     open_playground,
     precision_at_2_is,
     shot,
@@ -382,11 +383,19 @@ def test_the_first_click_in_the_grid_after_a_mode_switch_opens_its_editor(server
     # one click on a grade cell once the switch has taken effect, then the keys: the first
     # click after a switch selected nothing and the keys were lost (a second click worked)
     open_playground(server, page)
+
+    def switch(mode: str) -> None:
+        # the switch has taken effect once the button reads as chosen and the run it started is
+        # over (the grids are built again in it: a click before that lands on the old grid)
+        page.locator("[data-testid='stButtonGroup'] button", has_text=mode).first.click()
+        page.wait_for_function("mode => [...document.querySelectorAll('[data-testid=\"stButtonGroup\"] button')]"
+                               ".some(b => b.innerText.trim() === mode && b.getAttribute('aria-checked') === 'true')",
+                               arg=mode, timeout=TIMEOUT)
+        drawn(page)
+
     if to == "binary (0/1)":
-        page.locator("[data-testid='stButtonGroup'] button", has_text="graded (0..10)").first.click()
-        wait_ready(page)
-    page.locator("[data-testid='stButtonGroup'] button", has_text=to).first.click()
-    wait_ready(page)
+        switch("graded (0..10)")
+    switch(to)
     grid = page.locator("[data-testid='stDataFrame']").first
     grid.evaluate("e => e.scrollIntoView({block: 'center'})")
     page.wait_for_timeout(300)
