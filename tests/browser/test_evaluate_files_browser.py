@@ -40,15 +40,24 @@ WILD_RUN = ("101 Q0 doc#D001 1 0.9 t\n101 Q0 doc#D002 2 0.8 t\n101 Q0 http://x.o
             "102 Q0 doc#D004 1 0.9 t\n102 Q0 文書/3 2 0.5 t\n")
 
 
-def test_pasted_ids_with_hash_are_evaluated(server, page):
-    page.set_viewport_size({"width": 1400, "height": 1000})
+def open_paste_boxes(server, page):
+    """Evaluate files with its two paste boxes open (qrels, then the run)."""
     page.goto(server + "/evaluate_files")
     page.get_by_text("Paste text").click(timeout=TIMEOUT)
     areas = page.locator("textarea")
     areas.nth(0).wait_for(timeout=TIMEOUT)
-    areas.nth(0).fill(WILD_QRELS)
-    areas.nth(1).fill(WILD_RUN)
-    areas.nth(1).press("Control+Enter")
+    return areas
+
+
+def paste(areas, qrels: str, run: str) -> None:
+    areas.nth(0).fill(qrels)
+    areas.nth(1).fill(run)
+    areas.nth(1).press("Control+Enter")   # the box applies its text as a person ends typing
+
+
+def test_pasted_ids_with_hash_are_evaluated(server, page):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    paste(open_paste_boxes(server, page), WILD_QRELS, WILD_RUN)
     page.get_by_text("pasted run against pasted qrels").wait_for(timeout=TIMEOUT)
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_hash_ids")
@@ -164,19 +173,14 @@ def test_the_trec_eval_download_is_what_the_command_line_prints(server, page, tm
     import sys
 
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto(server + "/evaluate_files")
-    page.get_by_text("Paste text").click(timeout=TIMEOUT)
-    areas = page.locator("textarea")
-    areas.nth(0).wait_for(timeout=TIMEOUT)
+    areas = open_paste_boxes(server, page)
     # the options first, then the files: the one evaluation there is is the one downloaded
     set_measures(page, measures)
     page.get_by_text("Count judged queries missing from the run as 0").click()
     page.get_by_role("checkbox", name="Count judged queries missing from the run as 0 (trec_eval -c)").wait_for(
         state="attached", timeout=TIMEOUT)
     wait_ready(page)
-    areas.nth(0).fill(ABSENT_QRELS)
-    areas.nth(1).fill(ABSENT_RUN)
-    areas.nth(1).press("Control+Enter")
+    paste(areas, ABSENT_QRELS, ABSENT_RUN)
     page.get_by_text("pasted run against pasted qrels").wait_for(timeout=TIMEOUT)
     page.get_by_text("Read 5 run lines and 7 judgments; evaluated 3 queries").wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_complete")

@@ -80,6 +80,9 @@ def settle(page) -> None:
     page.wait_for_timeout(500)
 
 
+TABLES = "[data-testid='stDataFrame'], [data-testid='stTable']"   # on the canvas, or HTML (a short one)
+
+
 def test_a_k_step_draws_a_lessons_details_again(server, page):
     # a k step reruns the lesson's fragment: everything under its values (the step table,
     # the charts) must follow the new k, none of them left twice or stale
@@ -87,10 +90,10 @@ def test_a_k_step_draws_a_lessons_details_again(server, page):
     wait_ready(page)
     # the confusion matrix, the curve over k and the step table (the strip is a chart too)
     page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length >= 3"
-                           " && document.querySelector('[data-testid=\"stDataFrame\"]')", timeout=TIMEOUT)
+                           f" && document.querySelector(\"{TABLES}\")", timeout=TIMEOUT)
     settle(page)
     charts = page.locator("[data-testid='stVegaLiteChart']").count()
-    tables = page.locator("[data-testid='stDataFrame']").count()
+    tables = page.locator(TABLES).count()
     slider = page.locator(SLIDER).first
     k = int(slider.input_value())
     for step in (1, 2):
@@ -101,7 +104,7 @@ def test_a_k_step_draws_a_lessons_details_again(server, page):
                                timeout=TIMEOUT)
         settle(page)
         assert page.locator("[data-testid='stVegaLiteChart']").count() == charts
-        assert page.locator("[data-testid='stDataFrame']").count() == tables
+        assert page.locator(TABLES).count() == tables
         assert page.locator("[data-stale='true']").count() == 0
     assert f"Row k = {k} is highlighted" not in page.inner_text("body")
     assert page.locator("[data-testid='stException']").count() == 0
