@@ -202,3 +202,24 @@ def test_an_empty_line_of_measures_is_no_measure():
 
     with pytest.raises(UsageError, match="no measure given"):
         asked_from_line("  \t ")
+
+
+def test_a_hostile_line_of_measures_is_a_result_or_a_usage_error_fuzz():
+    """The app's measure box takes any pasted text: seeded random lines (quotes and parentheses
+    left open, control characters, scripts, very long words) are read or refused with a
+    UsageError, never another exception."""
+    import random
+
+    from metrics.cli.errors import UsageError
+    from metrics.cli.evaluate import asked_from_line
+    from tests.strength import scaled
+
+    rng = random.Random(20261127)
+    pieces = ["P@5", "ndcg_cut.5,10", "map", "nDCG(dcg='exp-log2')@10", "(", ")", "'", '"', "@", ",", ".",
+              "=", " ", "\t", "\n", "\x00", "\u200b", "<script>", "ب", "猫", "-1", "1e400", "nan", "x" * 300]
+    for _ in range(scaled(2000)):
+        line = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        try:
+            asked_from_line(line)
+        except UsageError as err:
+            assert str(err)
