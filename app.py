@@ -3,7 +3,7 @@ navigation."""
 
 import streamlit as st
 
-from ui import i18n, render, style
+from ui import i18n, render, style, widgets
 from ui.i18n import _
 
 # the presenter view (ui/presenter.py) starts with the sidebar collapsed
@@ -12,6 +12,7 @@ st.set_page_config(page_title="Ranklab", page_icon=":material/leaderboard:", lay
                    initial_sidebar_state="collapsed" if present else "auto")
 i18n.start(st)  # this session's language, before the first text
 style.apply()   # app-wide layout rules: labels wrap, printing
+widgets.edits_first()   # a grid's edit reaches the server before a click that follows it
 
 pages = {
     _("Ranklab"): [st.Page("app_pages/start.py", title=_("Start here"), icon=":material/home:")],

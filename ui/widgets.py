@@ -18,10 +18,74 @@ from .i18n import N_, _, ngettext, shown
 from .render import copy_link, messages, permalink, plain, strip
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
-           "tray_editor", "item_actions", "move_item", "drag_order", "example_bar", "GRADE_HELP"]
+           "tray_editor", "item_actions", "move_item", "drag_order", "example_bar", "edits_first", "GRADE_HELP"]
 
 GRADE_HELP = N_("0 = not relevant; 1 to {grade_max} = relevant, higher is better; "
                 "{unjudged} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
+
+
+# Streamlit's data editor sends an edit to the server 150 ms after it is made (a trailing
+# debounce), while a click elsewhere is sent at once. A button clicked within that time after
+# Enter reached the server first, without the edit, and the change it made (a move, a tile,
+# undo, a preset) started the grid afresh: the grade typed was lost. So a click outside the
+# grids that comes that soon after a key pressed in one is held until the edit has gone, then
+# given to its element again. Nothing is repeated: the held click is the only one. A click on
+# a grid is left alone (the grid flushes its own edit when it loses its editor to a click).
+# The script must hold no "<" before a letter or "/": Streamlit's sanitiser drops such a script.
+_EDITS_FIRST = """<script>
+(() => {
+  if (window.__ranklabEditsFirst) return;
+  window.__ranklabEditsFirst = true;
+  const HOLD = 200;   // the editor's 150 ms, and time for its message to be sent
+  let keyed = -Infinity;
+  const inGrid = (t) => t instanceof Element
+    && t.closest('[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"], #portal, .gdg-overlay') !== null;
+  window.addEventListener("keydown", (e) => { if (inGrid(e.target)) keyed = performance.now(); }, true);
+  window.addEventListener("click", (e) => {
+    const wait = keyed + HOLD - performance.now();
+    if (wait <= 0 || !e.isTrusted || inGrid(e.target)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    const target = e.target;
+    // the run the edit starts may draw the page anew, and move it (a message above): the
+    // click then goes to the same place in the same widget (Streamlit gives a keyed widget's
+    // box the class st-key- and its key), once the run has drawn it; else where it was made
+    const box = target.closest('[class*="st-key-"]');
+    const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
+    const at = box && box.getBoundingClientRect();
+    const dx = at ? e.clientX - at.left : 0, dy = at ? e.clientY - at.top : 0;
+    const init = (x, y) => ({
+      bubbles: true, cancelable: true, composed: true, view: window, detail: e.detail,
+      clientX: x, clientY: y, screenX: e.screenX, screenY: e.screenY,
+      button: e.button, buttons: e.buttons, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey,
+      altKey: e.altKey, metaKey: e.metaKey});
+    const give = (tries) => {
+      if (!key) {
+        const to = target.isConnected ? target : document.elementFromPoint(e.clientX, e.clientY);
+        if (to) to.dispatchEvent(new MouseEvent("click", init(e.clientX, e.clientY)));
+        return;
+      }
+      const now = document.querySelector("." + CSS.escape(key));
+      if (!now) {   // not drawn yet by the run under way: looked for again, for 10 s at most
+        if (tries > 0) setTimeout(() => give(tries - 1), 50);
+        return;
+      }
+      const r = now.getBoundingClientRect();
+      const x = r.left + dx, y = r.top + dy;
+      const hit = document.elementFromPoint(x, y);
+      const to = hit && now.contains(hit) ? hit : (now.querySelector("button") || now);
+      to.dispatchEvent(new MouseEvent("click", init(x, y)));
+    };
+    setTimeout(() => give(200), wait);
+  }, true);
+})();
+</script>"""
+
+
+def edits_first() -> None:
+    """Keep a grid's edit ahead of a click that follows it closely (see ``_EDITS_FIRST``);
+    once per page, before the pages' widgets."""
+    st.html(_EDITS_FIRST, unsafe_allow_javascript=True)
 
 
 def grade_help() -> str:
@@ -499,6 +563,7 @@ def move_item(key: str, i: int, action: str) -> None:
     the pick follows the item. Reruns the whole page when the example changed."""
     apply_pending_edits()
     where, n = st.session_state.get(key, ("r", 0))
+    import sys, time; print("MOVE", time.time(), action, where, n, len(state.get_example().queries[i].ranking), file=sys.stderr, flush=True)
     cur = state.get_example().queries[i]
     lists = {"r": list(cur.ranking), "t": list(cur.tray)}
     here, there = lists[where], lists["t" if where == "r" else "r"]

@@ -144,7 +144,14 @@ def select_cell(page, grid, x: float, row: int, column: int) -> None:
                 break
             page.wait_for_timeout(250)
             box = grid.bounding_box()
-        page.mouse.click(box["x"] + x, box["y"] + 35 * row + 17)
+        y = box["y"] + 35 * row + 17
+        height = page.viewport_size["height"]
+        if not 20 < y < height - 20:   # off the screen: scrolled to, as a person does, before the click
+            grid.evaluate("e => e.scrollIntoView({block: 'center'})")
+            page.wait_for_timeout(200)
+            box = grid.bounding_box() or box
+            y = box["y"] + 35 * row + 17
+        page.mouse.click(box["x"] + x, y)
         try:
             grid.locator(cell).wait_for(state="attached", timeout=3000)
             return
