@@ -563,7 +563,6 @@ def move_item(key: str, i: int, action: str) -> None:
     the pick follows the item. Reruns the whole page when the example changed."""
     apply_pending_edits()
     where, n = st.session_state.get(key, ("r", 0))
-    import sys, time; print("MOVE", time.time(), action, where, n, len(state.get_example().queries[i].ranking), file=sys.stderr, flush=True)
     cur = state.get_example().queries[i]
     lists = {"r": list(cur.ranking), "t": list(cur.tray)}
     here, there = lists[where], lists["t" if where == "r" else "r"]
