@@ -29,8 +29,9 @@ GRADE_HELP = N_("0 = not relevant; 1 to {grade_max} = relevant, higher is better
 # Enter reached the server first, without the edit, and the change it made (a move, a tile,
 # undo, a preset) started the grid afresh: the grade typed was lost. So a click outside the
 # grids that comes that soon after a key pressed in one is held until the edit has gone, then
-# given to its element again. Nothing is repeated: the held click is the only one. A click on
-# a grid is left alone (the grid flushes its own edit when it loses its editor to a click).
+# given again; a click made while one is held waits behind it, so the server gets them in the
+# order they were made. Nothing is repeated: each held click is given once. A click on a grid
+# is left alone (the grid sends its own edit at once when it loses its editor to a click).
 # The script must hold no "<" before a letter or "/": Streamlit's sanitiser drops such a script.
 _EDITS_FIRST = """<script>
 (() => {
@@ -38,45 +39,69 @@ _EDITS_FIRST = """<script>
   window.__ranklabEditsFirst = true;
   const HOLD = 200;   // the editor's 150 ms, and time for its message to be sent
   let keyed = -Infinity;
+  const held = [];
+  let giving = false;
   const inGrid = (t) => t instanceof Element
     && t.closest('[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"], #portal, .gdg-overlay') !== null;
-  window.addEventListener("keydown", (e) => { if (inGrid(e.target)) keyed = performance.now(); }, true);
-  window.addEventListener("click", (e) => {
-    const wait = keyed + HOLD - performance.now();
-    if (wait <= 0 || !e.isTrusted || inGrid(e.target)) return;
-    e.preventDefault();
-    e.stopImmediatePropagation();
+
+  // The run the edit starts may draw the page anew, and move it (a message above): a held
+  // click then goes to the same place in the same widget (Streamlit gives a keyed widget's
+  // box the class st-key- and its key) once the run has drawn it; else where it was made.
+  function hold(e) {
     const target = e.target;
-    // the run the edit starts may draw the page anew, and move it (a message above): the
-    // click then goes to the same place in the same widget (Streamlit gives a keyed widget's
-    // box the class st-key- and its key), once the run has drawn it; else where it was made
     const box = target.closest('[class*="st-key-"]');
     const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
     const at = box && box.getBoundingClientRect();
     const dx = at ? e.clientX - at.left : 0, dy = at ? e.clientY - at.top : 0;
-    const init = (x, y) => ({
+    const click = (to, x, y) => to.dispatchEvent(new MouseEvent("click", {
       bubbles: true, cancelable: true, composed: true, view: window, detail: e.detail,
       clientX: x, clientY: y, screenX: e.screenX, screenY: e.screenY,
       button: e.button, buttons: e.buttons, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey,
-      altKey: e.altKey, metaKey: e.metaKey});
-    const give = (tries) => {
+      altKey: e.altKey, metaKey: e.metaKey}));
+    return (tries) => {   // true once given (or given up), false while its widget is not drawn yet
       if (!key) {
         const to = target.isConnected ? target : document.elementFromPoint(e.clientX, e.clientY);
-        if (to) to.dispatchEvent(new MouseEvent("click", init(e.clientX, e.clientY)));
-        return;
+        if (to) click(to, e.clientX, e.clientY);
+        return true;
       }
       const now = document.querySelector("." + CSS.escape(key));
-      if (!now) {   // not drawn yet by the run under way: looked for again, for 10 s at most
-        if (tries > 0) setTimeout(() => give(tries - 1), 50);
-        return;
-      }
+      if (!now) return tries === 0;
       const r = now.getBoundingClientRect();
       const x = r.left + dx, y = r.top + dy;
       const hit = document.elementFromPoint(x, y);
-      const to = hit && now.contains(hit) ? hit : (now.querySelector("button") || now);
-      to.dispatchEvent(new MouseEvent("click", init(x, y)));
+      click(hit && now.contains(hit) ? hit : (now.querySelector("button") || now), x, y);
+      return true;
     };
-    setTimeout(() => give(200), wait);
+  }
+
+  // held clicks are given again as far apart as they were made: sent together, two clicks
+  // reach the script in one run, whose callbacks go in the page's order, not the person's
+  let late = 0;
+  function next() {
+    if (giving || held.length === 0) return;
+    giving = true;
+    const step = (tries) => {
+      const [give, made, after] = held[0];
+      const wait = Math.max(after + HOLD, made + late) - performance.now();
+      if (wait > 0) { setTimeout(() => step(tries), wait); return; }
+      if (!give(tries)) { setTimeout(() => step(tries - 1), 50); return; }   // 10 s at most
+      late = performance.now() - made;
+      held.shift();
+      giving = false;
+      next();
+    };
+    step(200);
+  }
+
+  window.addEventListener("keydown", (e) => { if (inGrid(e.target)) keyed = performance.now(); }, true);
+  window.addEventListener("click", (e) => {
+    if (!e.isTrusted || inGrid(e.target)) return;
+    if (held.length === 0 && keyed + HOLD - performance.now() <= 0) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (held.length === 0) late = 0;
+    held.push([hold(e), performance.now(), keyed]);   // held for the keys pressed before it only
+    next();
   }, true);
 })();
 </script>"""

@@ -197,6 +197,50 @@ def test_the_first_edit_after_loading_a_preset_is_applied(server, page):
     page.wait_for_function("() => document.body.innerText.includes('(edited since)')", timeout=TIMEOUT)
 
 
+def ids_and_grades(page) -> list[tuple[str, str]]:
+    return [(r[3], r[1]) for r in rows(page)]
+
+
+def test_a_button_clicked_at_once_after_a_grade_keeps_the_grade(server, page):
+    # the grid sends an edit 150 ms after Enter, a button its click at once: the move reached
+    # the server first and the grade typed was lost. One try each, no pause between them.
+    open_playground(server, page)
+    type_grade(page, 1, "1")            # rank 1, "cat" (id 1): 0 -> 1
+    page.get_by_role("button", name="↓ down").first.click()   # the picker is on #1: it goes to rank 2
+    # by hand: ids 2, 1 (both relevant now), the rest as they were; P@2 = 2 / 2
+    expected = [("2", "1"), ("1", "1"), ("3", "0"), ("4", "1"), ("5", "1"), ("6", "0"), ("7", "1"), ("8", "0")]
+    try:
+        page.wait_for_function(precision_at_2_is("1"), timeout=TIMEOUT)
+        wait_ready(page)
+        page.wait_for_timeout(1000)
+        assert ids_and_grades(page) == expected
+    except Exception:
+        shot(page, "click_after_grade")
+        raise AssertionError(f"the grid reads {ids_and_grades(page)!r}, the page shows "
+                             f"{summary_link(page, 'Precision@2').inner_text()!r}") from None
+
+
+def test_undo_clicked_at_once_after_a_grade_undoes_that_grade(server, page):
+    open_playground(server, page)
+    page.get_by_role("button", name="↓ down").first.click()   # a first change: ids 2, 1, 3, ...
+    page.wait_for_function(precision_at_2_is("0.5"), timeout=TIMEOUT)
+    page.wait_for_function(cell_is(0, 3, "2"), timeout=TIMEOUT)
+    wait_ready(page)
+    type_grade(page, 3, "1")            # rank 3, "box" (id 3): 0 -> 1
+    page.get_by_role("button", name="↶ Undo").first.click()   # undoes the grade, not the move
+    expected = [("2", "1"), ("1", "0"), ("3", "0"), ("4", "1"), ("5", "1"), ("6", "0"), ("7", "1"), ("8", "0")]
+    wait_ready(page)
+    page.wait_for_timeout(1500)
+    wait_ready(page)
+    got = ids_and_grades(page)
+    if got != expected:
+        shot(page, "undo_after_grade")
+    assert got == expected, f"the grid reads {got!r}"
+    # and redo brings the grade back
+    page.get_by_role("button", name="↷ Redo").first.click()
+    page.wait_for_function(cell_is(2, 1, "1"), timeout=TIMEOUT)
+
+
 def ndcg_at_5(grades: list[int], tray: list[int]) -> float:
     """nDCG@5 by hand: gain = grade, discount log2(rank + 1), the ideal list from every grade."""
     def dcg(gs):
