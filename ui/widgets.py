@@ -45,47 +45,63 @@ _EDITS_FIRST = """<script>
     && t.closest('[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"], #portal, .gdg-overlay') !== null;
 
   // The run the edit starts may draw the page anew, and move it (a message above): a held
-  // click then goes to the same place in the same widget (Streamlit gives a keyed widget's
-  // box the class st-key- and its key) once the run has drawn it; else where it was made.
+  // click goes to the same element of the same widget (Streamlit gives a keyed widget's box
+  // the class st-key- and its key), found again if the run drew it anew; a widget whose key
+  // changed (a chart made anew) is waited for until the run is over, then the click goes to
+  // what is where it was made.
+  const running = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !!app && app.dataset.testScriptState === "running";
+  };
   function hold(e) {
     const target = e.target;
     const box = target.closest('[class*="st-key-"]');
     const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
     const at = box && box.getBoundingClientRect();
     const dx = at ? e.clientX - at.left : 0, dy = at ? e.clientY - at.top : 0;
+    const sx = window.scrollX, sy = window.scrollY;
+    const route = [];   // the child indices from the box down to the element clicked
+    for (let n = target; box && n !== box; n = n.parentElement) route.unshift([...n.parentElement.children].indexOf(n));
     const click = (to, x, y) => to.dispatchEvent(new MouseEvent("click", {
       bubbles: true, cancelable: true, composed: true, view: window, detail: e.detail,
       clientX: x, clientY: y, screenX: e.screenX, screenY: e.screenY,
       button: e.button, buttons: e.buttons, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey,
       altKey: e.altKey, metaKey: e.metaKey}));
-    return (tries) => {   // true once given (or given up), false while its widget is not drawn yet
-      if (!key) {
-        const to = target.isConnected ? target : document.elementFromPoint(e.clientX, e.clientY);
-        if (to) click(to, e.clientX, e.clientY);
+    return (tries) => {   // true once given, false while the run may still draw its widget
+      const now = box && box.isConnected ? box : key && document.querySelector("." + CSS.escape(key));
+      if (now) {
+        const r = now.getBoundingClientRect();
+        let to = now;
+        for (const i of route) to = to && to.children[i];
+        if (!to || to.tagName !== target.tagName) {
+          const hit = document.elementFromPoint(r.left + dx, r.top + dy);
+          to = hit && now.contains(hit) ? hit : (now.querySelector("button") || now);
+        }
+        click(to, r.left + dx, r.top + dy);
         return true;
       }
-      const now = document.querySelector("." + CSS.escape(key));
-      if (!now) return tries === 0;
-      const r = now.getBoundingClientRect();
-      const x = r.left + dx, y = r.top + dy;
-      const hit = document.elementFromPoint(x, y);
-      click(hit && now.contains(hit) ? hit : (now.querySelector("button") || now), x, y);
+      if (!target.isConnected && running() && tries > 0) return false;
+      const x = e.clientX - (window.scrollX - sx), y = e.clientY - (window.scrollY - sy);
+      const to = target.isConnected ? target : document.elementFromPoint(x, y);
+      if (to) click(to, x, y);
       return true;
     };
   }
 
-  // held clicks are given again as far apart as they were made: sent together, two clicks
-  // reach the script in one run, whose callbacks go in the page's order, not the person's
-  let late = 0;
+  // Clicks go to the server as far apart as they were made: sent together, two clicks reach
+  // the script in one run, whose callbacks go in the page's order, not the person's. So a
+  // click that comes sooner after a held one than it was made is held too.
+  let lastMade = 0, lastGiven = 0;   // performance.now() starts at 0
+  const due = (made, after) => Math.max(after + HOLD, lastGiven + (made - lastMade));
   function next() {
     if (giving || held.length === 0) return;
     giving = true;
     const step = (tries) => {
       const [give, made, after] = held[0];
-      const wait = Math.max(after + HOLD, made + late) - performance.now();
+      const wait = due(made, after) - performance.now();
       if (wait > 0) { setTimeout(() => step(tries), wait); return; }
       if (!give(tries)) { setTimeout(() => step(tries - 1), 50); return; }   // 10 s at most
-      late = performance.now() - made;
+      [lastMade, lastGiven] = [made, performance.now()];
       held.shift();
       giving = false;
       next();
@@ -96,11 +112,14 @@ _EDITS_FIRST = """<script>
   window.addEventListener("keydown", (e) => { if (inGrid(e.target)) keyed = performance.now(); }, true);
   window.addEventListener("click", (e) => {
     if (!e.isTrusted || inGrid(e.target)) return;
-    if (held.length === 0 && keyed + HOLD - performance.now() <= 0) return;
+    const made = performance.now();
+    if (held.length === 0 && due(made, keyed) <= made) {
+      [lastMade, lastGiven] = [made, made];
+      return;
+    }
     e.preventDefault();
     e.stopImmediatePropagation();
-    if (held.length === 0) late = 0;
-    held.push([hold(e), performance.now(), keyed]);   // held for the keys pressed before it only
+    held.push([hold(e), made, keyed]);   // held for the keys pressed before it only
     next();
   }, true);
 })();

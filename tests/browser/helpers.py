@@ -70,7 +70,13 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"browser_{name}.png"))
 
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"  # no script run shown
+# no script run: the app says so (the status widget shows a run only after a while, so a fresh
+# page's late second run was missed when only the widget was read), and no run is shown
+IDLE = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]');
+}"""
 
 # every chart drawn, every frame and image loaded, the fonts in: what a person sees is final
 DRAWN = """() => {
@@ -97,7 +103,7 @@ QUIET = """([quiet, most]) => new Promise(done => {
 
 
 def wait_ready(page) -> None:
-    """The page is drawn and idle: the status widget no longer shows a run."""
+    """The page is drawn and idle: no script run under way, none shown."""
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
     page.wait_for_function(IDLE, timeout=TIMEOUT)
 

@@ -13,10 +13,9 @@ import pytest
 
 from ui.i18n import LANGUAGES
 
-from .helpers import shot
+from .helpers import IDLE, shot
 from .layout import CANVAS_CUT, CUT_TEXT, EMPTY_GLYPHS
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 SIZES = [(1024, 768), (1280, 720), (390, 844)]
 # every page of app.py's navigation, by its address ("" is the default page)
 PAGES = ["", "start", "many_queries", "lesson_precision_recall", "lesson_reciprocal_rank", "lesson_average_precision",

@@ -15,12 +15,11 @@ import pytest
 
 from ui import codec, model, validation
 
-from .helpers import shot
+from .helpers import IDLE, shot
 from .layout import CANVAS_CUT, CUT_TEXT
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 SIZES = [(1280, 800), (1024, 768), (390, 844)]
 SAMPLE = Path(__file__).resolve().parents[2] / "assets" / "collection"
 
