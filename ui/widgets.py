@@ -29,10 +29,11 @@ GRADE_HELP = N_("0 = not relevant; 1 to {grade_max} = relevant, higher is better
 # Enter reached the server first, without the edit, and the change it made (a move, a tile,
 # undo, a preset) started the grid afresh: the grade typed was lost. So a click outside the
 # grids that comes that soon after a key pressed in one is held until the edit has gone, then
-# given again; a click made while one is held waits behind it, so the server gets them in the
-# order they were made. Nothing is repeated: each held click is given once. A click on a grid
-# is left alone (the grid sends its own edit at once when it loses its editor to a click).
-# The script must hold no "<" before a letter or "/": Streamlit's sanitiser drops such a script.
+# given again, once. Clicks keep their order and their spacing: one made soon after a held
+# click is held too (two clicks sent together reach the script in one run, whose callbacks go
+# in the page's order, not the person's). A click on a grid is left alone (the grid sends its
+# edit at once when a click takes its editor away).
+# The script must hold no "<" before a letter, "/" or "!": Streamlit's sanitiser drops it then.
 _EDITS_FIRST = """<script>
 (() => {
   if (window.__ranklabEditsFirst) return;
@@ -88,11 +89,13 @@ _EDITS_FIRST = """<script>
     };
   }
 
-  // Clicks go to the server as far apart as they were made: sent together, two clicks reach
-  // the script in one run, whose callbacks go in the page's order, not the person's. So a
-  // click that comes sooner after a held one than it was made is held too.
+  // A click made soon after a held one is held too, and given as long after it as it was
+  // made, up to SPACE: sent together, two clicks reach the script in one run, whose callbacks
+  // go in the page's order, not the person's. Capped, a held click's delay is not carried on
+  // to every click after it.
+  const SPACE = 250;
   let lastMade = 0, lastGiven = 0;   // performance.now() starts at 0
-  const due = (made, after) => Math.max(after + HOLD, lastGiven + (made - lastMade));
+  const due = (made, after) => Math.max(after + HOLD, lastGiven + Math.min(made - lastMade, SPACE));
   function next() {
     if (giving || held.length === 0) return;
     giving = true;
