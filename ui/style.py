@@ -3,7 +3,7 @@
 - A label that does not fit its box (a button, a page link, a measure's name) wraps onto a
   second line instead of ending in an ellipsis: a cut word hid the text a reader needed
   ("nDCG@2 — in fo…", "remove qu…").
-- The first screen: less empty space above a page's title.
+- The first screen: less empty space above a page's title (and none for a script-only element).
 - Printing (Chromium's "Print", A4): no sidebar, header or toolbar, the main column as wide
   as the page, and wide formulas and tables scaled or wrapped to the page's width.
 """
@@ -19,6 +19,9 @@ CSS = """<style>
   /* Streamlit leaves 6rem above a page's title; 2.5rem keeps the toolbar clear, so that the first
      screen at 1024x768 reaches a measure's value */
   [data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }
+  /* a script-only st.html (the page's language, the grid's edits kept ahead of clicks) shows
+     nothing, but each element gets the column's gap: it would push the title down */
+  [data-testid='stElementContainer']:has([data-testid='stHtml'] > script:only-child) { display: none; }
 }
 [data-testid='stMain'] .stMarkdownEllipsis,
 [data-testid='stMain'] .stMarkdownEllipsis p,
