@@ -24,7 +24,7 @@ GRADE_HELP = N_("0 = not relevant; 1 to {grade_max} = relevant, higher is better
                 "{unjudged} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
 
 
-# Streamlit's data editor sends an edit to the server 150 ms after it is made (a trailing
+# Streamlit's data editor sends an edit to the server a moment after it is made (a trailing
 # debounce), while a click elsewhere is sent at once. A button clicked within that time after
 # Enter reached the server first, without the edit, and the change it made (a move, a tile,
 # undo, a preset) started the grid afresh: the grade typed was lost. So a click outside the
@@ -38,7 +38,7 @@ _EDITS_FIRST = """<script>
 (() => {
   if (window.__ranklabEditsFirst) return;
   window.__ranklabEditsFirst = true;
-  const HOLD = 200;   // the editor's 150 ms, and time for its message to be sent
+  const HOLD = 200;   // the editor's debounce (150 ms in its source), and time to send the edit
   let keyed = -Infinity;
   const held = [];
   let giving = false;
