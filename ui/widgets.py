@@ -533,8 +533,11 @@ def drag_order(page: str, index: int | None = None, *, across: bool = False, ext
     ranked = [tile("#", n, item) for n, item in enumerate(q.ranking, start=1)]
     missed = [tile(_("tray") + " ", n, item) for n, item in enumerate(q.tray, start=1)]
     lookup = dict(zip(ranked + missed, q.ranking + q.tray, strict=True))
-    # a new list (an edit, a move) makes a new component, which starts from the list as it is now
-    digest = _digest((ranked, missed))
+    # a new list (an edit, a move) makes a new component, which starts from the list as it is now.
+    # The ids are in the key, not only the texts: two tiles can read the same ("cat in a box",
+    # grade 1), and swapping them leaves every text as it was; the old component's reply, read
+    # against the new list, then swapped them back on every run, without end
+    digest = _digest(([item.id for item in q.ranking], [item.id for item in q.tray], ranked, missed))
     with st.container(key=f"{page}-drag-{i}-{digest}"):  # a keyed block: the browser remounts the component
         result = sort_items([{"header": _("ranking, best first"), "items": ranked},
                              {"header": _("relevant but not retrieved"), "items": missed}],

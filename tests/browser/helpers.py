@@ -124,6 +124,19 @@ def tiles(page):
     return page.frame_locator("iframe[title='streamlit_sortables.sortable_items'] >> nth=-1")
 
 
+def drag_to(page, source, x: float, y: float) -> None:
+    """Drag the tile ``source`` (a locator in :func:`tiles`) to the page's point (x, y) as a
+    person does: pressed, moved a little (the list starts a drag only then), carried there and
+    let go once the list has made room under it."""
+    a = source.bounding_box()
+    page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2 - 8, steps=4)
+    page.mouse.move(x, y, steps=12)
+    page.wait_for_timeout(300)
+    page.mouse.up()
+
+
 def summary_link(page, name: str):
     return page.locator("[data-testid='stPageLink']", has_text=f"{name} = ").first
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .helpers import TIMEOUT, drawn, shot, summary_link, tiles, type_grade, wait_ready
+from .helpers import TIMEOUT, drag_to, drawn, shot, summary_link, tiles, type_grade, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -146,18 +146,9 @@ def test_dragging_a_tile_reorders_the_ranking(server, page):
     source.wait_for(timeout=TIMEOUT)
     source.scroll_into_view_if_needed()
 
-    def drag() -> None:
-        # dnd-kit starts a drag after the pointer moves a little with the button down
-        a, b = source.bounding_box(), target.bounding_box()
-        page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2 - 8, steps=4)
-        page.mouse.move(b["x"] + 40, b["y"] + 2, steps=12)
-        page.wait_for_timeout(300)
-        page.mouse.up()
-
     # the relevant "cat in a box" moves to rank 1: RR@2 = 1/1 and P@2 stays 1/2
-    drag()
+    b = target.bounding_box()
+    drag_to(page, source, b["x"] + 40, b["y"] + 2)
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
                            ".some(a => /RR@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
     assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())

@@ -5,12 +5,12 @@ with :func:`metrics.score`. The link is then opened in a second browser context,
 show the same.
 
 The actions: a grade typed into the grid (a new value, a value typed back to the one before
-it, ``?``, a value the grid refuses), a click on a tile, a move with the ↑ / ↓ / ⤒ buttons,
-undo and redo, k one step with the slider's arrow keys, the binary/graded switch, a preset
+it, ``?``, a value the grid refuses), a click on a tile, a move with the ↑ / ↓ / ⤒ buttons, a
+tile dragged (in the ranking, into the tray, out of the tray), undo and redo, k one step with
+the slider's arrow keys, k picked with a click on the curve, the binary/graded switch, a preset
 picked in "load an example", a list of known ids pasted (some with a grade). Each comes after
-a random pause of up to ``RANKLAB_MODEL_PAUSE`` seconds (1), so many arrive while the page is
+a random pause of up to ``RANKLAB_MODEL_PAUSE`` seconds (2), so many arrive while the page is
 still running. No action is ever repeated: a second try that succeeds would hide a lost one.
-Not played yet: a drag of a tile (in the ranking, into or out of the tray), a click on the curve.
 
 Size: ``RANKLAB_MODEL_ACTIONS`` actions in all (300 by default, ten sequences; more by hand,
 see benchmarks/README.md), in sequences of ``RANKLAB_MODEL_LENGTH`` (30), seed
@@ -32,14 +32,14 @@ import metrics
 from ui.presets import PRESETS as PRESET_TABLE
 from ui.presets import build_preset
 
-from .helpers import TIMEOUT, select_cell, tiles, wait_ready
+from .helpers import TIMEOUT, drag_to, select_cell, tiles, wait_ready
 
 pytestmark = pytest.mark.browser
 
 SEED = int(os.environ.get("RANKLAB_MODEL_SEED", "20261127"))
 ACTIONS = int(os.environ.get("RANKLAB_MODEL_ACTIONS", "300"))
 LENGTH = int(os.environ.get("RANKLAB_MODEL_LENGTH", "30"))
-PAUSE = float(os.environ.get("RANKLAB_MODEL_PAUSE", "1"))   # the longest pause before an action, in s
+PAUSE = float(os.environ.get("RANKLAB_MODEL_PAUSE", "2"))   # the longest pause before an action, in s
 ONLY = int(os.environ.get("RANKLAB_MODEL_ONLY", "0"))   # play only this sequence (1-based), to reproduce one
 GRADE_X = 145          # the middle of the ranking grid's grade column (row markers, rank, grade)
 SUMMARY = [("P@{k}", "Precision@{k}"), ("R@{k}", "Recall@{k}"), ("F1@{k}", "F1@{k}"),
@@ -59,7 +59,7 @@ class Model:
     ids: list
     labels: list
     grades: list
-    tray: list            # (id, grade) judged but not retrieved
+    tray: list            # (id, label, grade) judged but not retrieved
     k: int
     mode: str
     box: str = "cat"      # the preset the "load an example" box shows (the last one loaded)
@@ -87,6 +87,8 @@ class Model:
 
     def _set(self, ids, labels, grades, tray, mode) -> None:
         self.ids, self.labels, self.grades, self.tray, self.mode = ids, labels, grades, tray, mode
+        if self.pick >= len(ids):   # the picker goes back to #1 when its place is gone
+            self.pick = 0
 
     def _change(self, ids, labels, grades, mode, tray=None) -> None:
         after = (ids, labels, grades, list(self.tray) if tray is None else tray, mode)
@@ -121,8 +123,6 @@ class Model:
         self._change(list(self.ids), list(self.labels), grades, self.mode)
 
     def move(self, action: str) -> None:
-        if self.pick >= len(self.ids):   # the picker goes back to #1 when its item is gone
-            self.pick = 0
         n = self.pick
         to = {"up": n - 1, "down": n + 1, "top": 0}[action]
         if not 0 <= to < len(self.ids) or to == n:
@@ -132,6 +132,33 @@ class Model:
             values.insert(to, values.pop(n))
         self.pick = to
         self._change(*lists, self.mode)
+
+    def drag(self, source: int, to: int) -> None:
+        """A tile of the ranking dropped on the place of the tile at ``to``: the others close up
+        (the picker keeps its place, not its item)."""
+        lists = [list(self.ids), list(self.labels), list(self.grades)]
+        for values in lists:
+            values.insert(to, values.pop(source))
+        self._change(*lists, self.mode)
+
+    def drag_out(self, source: int) -> None:
+        """A tile of the ranking dropped in the tray, after the tray's last."""
+        lists = [list(self.ids), list(self.labels), list(self.grades)]
+        item = tuple(values.pop(source) for values in lists)
+        self._change(*lists, self.mode, tray=list(self.tray) + [item])
+
+    def drag_in(self, source: int, to: int) -> None:
+        """A tile of the tray dropped on the place of the ranking's tile at ``to`` (``to`` = the
+        ranking's length: after its last)."""
+        tray = list(self.tray)
+        item = tray.pop(source)
+        lists = [list(self.ids), list(self.labels), list(self.grades)]
+        for values, value in zip(lists, item, strict=True):
+            values.insert(to, value)
+        self._change(*lists, self.mode, tray=tray)
+
+    def pick_k(self, k: int) -> None:
+        self.k = k
 
     def switch(self) -> None:
         self._change(list(self.ids), list(self.labels), list(self.grades),
@@ -181,7 +208,9 @@ class Model:
         grades = ["?" if g is None else str(g) for g in self.grades]
         tiles = [f"#{n} · {label[:40] or i} · grade {g}"
                  for n, (i, label, g) in enumerate(zip(self.ids, self.labels, grades, strict=True), start=1)]
-        return {"grid": grades, "tiles": tiles, "k": str(k), "measures": values}
+        tray = [f"tray {n} · {label[:40] or i} · grade {'?' if g is None else g}"
+                for n, (i, label, g) in enumerate(self.tray, start=1)]
+        return {"grid": grades, "tiles": tiles, "tray": tray, "k": str(k), "measures": values}
 
 
 # --------------------------------------------------------------------------- the actions
@@ -191,7 +220,7 @@ def plan(rng: random.Random, n: int) -> list[tuple]:
     there is something to undo), each with the pause before it."""
     m, out = Model.fresh(), []
     for _ in range(n):
-        kinds = ["type", "type", "back", "tile", "move", "k", "switch", "preset", "paste"]
+        kinds = ["type", "type", "back", "tile", "move", "drag", "k", "curve", "switch", "preset", "paste"]
         kinds += ["undo"] * bool(m.done) + ["redo"] * bool(m.undone)
         kind = rng.choice(kinds)
         row = rng.randrange(len(m.ids))
@@ -205,8 +234,20 @@ def plan(rng: random.Random, n: int) -> list[tuple]:
             action = ("tile", row)
         elif kind == "move":
             action = ("move", rng.choice(["up", "down", "top"]))
+        elif kind == "drag":   # in the ranking, into the tray (two stay ranked), out of the tray
+            ways = ["drag"] * (len(m.ids) > 1) + ["out"] * (len(m.ids) > 2) + ["in"] * bool(m.tray)
+            way = rng.choice(ways)
+            if way == "drag":
+                source, to = rng.sample(range(len(m.ids)), 2)
+                action = ("drag", source, to)
+            elif way == "out":
+                action = ("out", row)
+            else:
+                action = ("in", rng.randrange(len(m.tray)), rng.randint(0, len(m.ids)))
         elif kind == "k":
             action = ("k", rng.choice([-1, 1]))
+        elif kind == "curve":
+            action = ("curve", rng.randint(1, len(m.ids)))
         elif kind == "preset":
             action = ("preset", rng.choice([name for name in PRESETS if name != m.box]))
         elif kind == "paste":   # known ids in a new order, some with a grade
@@ -228,8 +269,16 @@ def apply(m: Model, action: tuple) -> None:
         m.click_tile(action[1])
     elif kind == "move":
         m.move(action[1])
+    elif kind == "drag":
+        m.drag(action[1], action[2])
+    elif kind == "out":
+        m.drag_out(action[1])
+    elif kind == "in":
+        m.drag_in(action[1], action[2])
     elif kind == "k":
         m.step_k(action[1])
+    elif kind == "curve":
+        m.pick_k(action[1])
     elif kind == "switch":
         m.switch()
     elif kind == "undo":
@@ -242,15 +291,28 @@ def apply(m: Model, action: tuple) -> None:
         m.paste(list(action[1]))
 
 
-def _scroll_to(page, locator) -> None:
+def _scroll_to(page, locator, middle: bool = False) -> None:
     """Bring ``locator`` into view as a person scrolls to it (the element may be being drawn
-    again by a run: looked for again; nothing is done to the app here)."""
+    again by a run: looked for again; nothing is done to the app here). ``middle``: to the
+    middle of the window, and the scroll over: a select box at the window's edge scrolls the
+    page when focused, and its menu closes on any scroll of the page, so a person who clicks
+    it there sees the menu flash and close."""
     for _ in range(20):
         try:
-            locator.scroll_into_view_if_needed(timeout=2000)
-            return
+            if not middle:
+                locator.scroll_into_view_if_needed(timeout=2000)
+                return
+            locator.evaluate("e => e.scrollIntoView({block: 'center'})", timeout=2000)
+            before = None
+            for _ in range(10):
+                at = locator.bounding_box(timeout=2000)
+                if at == before:
+                    return
+                before = at
+                page.wait_for_timeout(100)
         except Exception:
-            page.wait_for_timeout(250)
+            pass
+        page.wait_for_timeout(250)
     raise AssertionError(f"{locator} never shown")
 
 
@@ -285,6 +347,18 @@ def act(page, action: tuple, m: Model) -> None:
     elif kind == "move":
         label = {"up": "↑ up", "down": "↓ down", "top": "⤒ top"}[action[1]]
         page.get_by_role("button", name=label).first.click()
+    elif kind in ("drag", "out", "in"):
+        drag(page, action)
+    elif kind == "curve":
+        curve = page.locator("[data-testid='stVegaLiteChart']", has=page.locator(".mark-line")).first
+        _scroll_to(page, curve, middle=True)
+        # the points of one k share an x: a point at the k-th x from the left (read, not done)
+        points = curve.evaluate(POINTS)
+        xs = sorted({x for x, _ in points})
+        at = curve.bounding_box()
+        assert len(xs) >= action[1] and at, f"the curve shows {len(xs)} values of k"
+        x, y = next(p for p in points if p[0] == xs[action[1] - 1])
+        page.mouse.click(at["x"] + x, at["y"] + y)
     elif kind == "k":
         page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
         page.keyboard.press("ArrowRight" if action[1] > 0 else "ArrowLeft")
@@ -293,7 +367,7 @@ def act(page, action: tuple, m: Model) -> None:
         page.locator("[data-testid='stButtonGroup'] button", has_text=name).first.click()
     elif kind == "preset":
         box = page.locator("[data-testid='stSelectbox']", has_text="load an example").first
-        _scroll_to(page, box)
+        _scroll_to(page, box, middle=True)
         box.locator("input").first.click()
         page.get_by_role("option", name=PRESETS[action[1]].title).first.click()
     elif kind == "paste":
@@ -318,6 +392,33 @@ def act(page, action: tuple, m: Model) -> None:
         page.get_by_role("button", name="↶ Undo" if kind == "undo" else "↷ Redo").first.click()
 
 
+POINTS = """e => { const r = e.getBoundingClientRect();
+  return [...e.querySelectorAll('.role-mark.mark-symbol path')].map(p => { const b = p.getBoundingClientRect();
+    return [Math.round(b.left + b.width / 2 - r.left), Math.round(b.top + b.height / 2 - r.top)]; }); }"""
+
+
+def drag(page, action: tuple) -> None:
+    """A tile dragged: in the ranking, dropped on the top edge of the tile whose place it takes
+    when going up, on the bottom edge when going down; into the tray, below the tray's last
+    tile; out of the tray, on the top edge of the ranking's tile whose place it takes, or the
+    bottom edge of its last."""
+    frame = tiles(page)
+    ranking, tray = (frame.locator(".sortable-container").nth(n) for n in (0, 1))
+    kind = action[0]
+    source = (tray if kind == "in" else ranking).locator(".sortable-item").nth(action[1])
+    _scroll_to(page, source, middle=True)
+    if kind == "out":
+        b = tray.locator(".sortable-container-body").bounding_box()
+        x, y = b["x"] + 40, b["y"] + b["height"] - 4
+    else:
+        items = ranking.locator(".sortable-item")
+        last = action[2] == items.count()   # into the ranking after its last tile
+        b = items.nth(action[2] - last).bounding_box()
+        below = last or (kind == "drag" and action[2] > action[1])
+        x, y = b["x"] + 40, b["y"] + (b["height"] - 3 if below else 3)
+    drag_to(page, source, x, y)
+
+
 SHOWN = """() => {
   const grid = document.querySelector('[data-testid="stDataFrame"]');
   const rows = [...grid.querySelectorAll('tr')].map(r => [...r.querySelectorAll('td')].map(c => c.innerText))
@@ -334,12 +435,12 @@ SHOWN = """() => {
 
 def shown(page) -> dict:
     out = page.evaluate(SHOWN)
-    frame = tiles(page)
-    items = frame.locator(".sortable-container").first.locator(".sortable-item")
-    try:
-        out["tiles"] = [t.strip() for t in items.all_inner_texts()]
-    except Exception as err:   # the tiles' frame is made anew after each change: read it again
-        out["tiles"] = f"(being drawn: {err.__class__.__name__})"
+    containers = tiles(page).locator(".sortable-container")
+    for part, n in (("tiles", 0), ("tray", 1)):
+        try:
+            out[part] = [t.strip() for t in containers.nth(n).locator(".sortable-item").all_inner_texts()]
+        except Exception as err:   # the tiles' frame is made anew after each change: read it again
+            out[part] = f"(being drawn: {err.__class__.__name__})"
     return out
 
 
@@ -395,7 +496,7 @@ def run(browser, server, actions: list[tuple]) -> list[str]:
 
 def _differences(where: str, got: dict, expected: dict) -> list[str]:
     out = []
-    for part in ("grid", "tiles", "k"):
+    for part in ("grid", "tiles", "tray", "k"):
         if got.get(part) != expected[part]:
             out.append(f"{where} {part}: shown {got.get(part)!r}, model {expected[part]!r}")
     for name, value in expected["measures"].items():
