@@ -3,6 +3,7 @@ protocol, each opening a new example on a random page every 1.5–3.5 s (2.5 s o
 
     python benchmarks/class_load.py --students 40 --edits 20 --workers 1 2
     python benchmarks/class_load.py --poll --kill-after 20 --workers 2     # a poll; a worker killed
+    python benchmarks/class_load.py --url http://127.0.0.1:8501 --students 10 --edits 200 --limit 3600
 
 For each ``--workers`` count it starts Ranklab (one ``streamlit run`` for 1, or
 ``scripts/serve.py``'s workers behind nginx for more), connects the students (all traffic to
@@ -19,6 +20,10 @@ page confirmed ("Sent: ...") or one sent after it: no confirmed vote lost. ``--k
 supervisor of ``scripts/serve.py`` keeps the class running; a student whose websocket drops
 reconnects as a browser does (same cookie, new session) and the time from the drop to its
 first finished run is its recovery time.
+
+``--url``: load a Ranklab that is already running there instead (as the model check's server
+is loaded, ``RANKLAB_TEST_SERVER`` in tests/browser/conftest.py): the same students, no
+warm-up, no memory figures.
 """
 
 from __future__ import annotations
@@ -248,6 +253,17 @@ def measure(workers: int, args) -> str:
     return run_class(workers, args)["row"]
 
 
+def load_running(url: str, args) -> str:
+    """The class against a server someone else started: its table row, memory left out."""
+    t0 = time.perf_counter()
+    crowd = asyncio.run(class_run(url, args.students, args.edits, args.limit, args.seed))
+    wall = time.perf_counter() - t0
+    times = [t for s in crowd for t in s.times]
+    return (f"| {url} | {args.students} | {len(times)} | {len(times) / wall if wall else 0:.1f} | "
+            f"{pct(times, .5) * 1000:.0f} | {pct(times, .95) * 1000:.0f} | {max(times, default=0) * 1000:.0f} | "
+            f"{sum(s.errors for s in crowd)} | - | - | - |")
+
+
 def run_class(workers: int, args) -> dict:
     """One configuration under load: its table row and the figures a test checks."""
     # one worker is served on its own (no proxy), as `make run` serves; more sit behind nginx
@@ -335,9 +351,12 @@ def main() -> None:
     parser.add_argument("--poll", action="store_true", help="every step answers a class poll")
     parser.add_argument("--kill-after", type=float, default=0,
                         help="seconds into the run to SIGKILL one worker (2 or more workers)")
+    parser.add_argument("--url", help="load the Ranklab already running at this address (no --workers, no --poll)")
     args = parser.parse_args()
     if not (1 <= args.students <= 200 and 1 <= args.edits <= 200):
         raise SystemExit("--students and --edits: 1 to 200")
+    if args.url and (not args.url.startswith(("http://", "https://")) or args.poll):
+        raise SystemExit("--url: an http:// address, without --poll")
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     head = ("| workers | students | reruns | reruns/s | p50 ms | p95 ms | max ms | errors | RSS start (MB) | "
             "peak | after close |")
@@ -345,7 +364,9 @@ def main() -> None:
         head += " students confirmed | confirmed votes lost | reconnects | longest recovery (s) | restarted |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
-    for w in args.workers:
+    if args.url:
+        print(load_running(args.url.rstrip("/"), args), flush=True)
+    for w in [] if args.url else args.workers:
         print(measure(w, args), flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

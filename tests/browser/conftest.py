@@ -6,6 +6,8 @@ RANKLAB_REQUIRE_BROWSER=1 (CI sets it): then they fail. The helpers the tests sh
 ``helpers.py``.
 """
 
+import os
+
 import pytest
 
 from .helpers import ARGS, CHROMIUM, app_server, need_browser
@@ -13,6 +15,12 @@ from .helpers import ARGS, CHROMIUM, app_server, need_browser
 
 @pytest.fixture(scope="session")
 def server():
+    # RANKLAB_TEST_SERVER: a Ranklab someone started, to test it while something else loads
+    # it (benchmarks/class_load.py --url); its settings are the tester's
+    if os.environ.get("RANKLAB_TEST_SERVER"):
+        need_browser()
+        yield os.environ["RANKLAB_TEST_SERVER"].rstrip("/")
+        return
     with app_server() as url:
         yield url
 
