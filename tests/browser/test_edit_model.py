@@ -14,7 +14,8 @@ still running. No action is ever repeated: a second try that succeeds would hide
 
 Size: ``RANKLAB_MODEL_ACTIONS`` actions in all (300 by default, ten sequences; more by hand,
 see benchmarks/README.md), in sequences of ``RANKLAB_MODEL_LENGTH`` (30), seed
-``RANKLAB_MODEL_SEED`` (20261127); ``RANKLAB_MODEL_ONLY=n`` plays only the n-th sequence. A
+``RANKLAB_MODEL_SEED`` (20261127); ``RANKLAB_MODEL_ONLY=n`` plays only the n-th sequence,
+``RANKLAB_MODEL_SHARD=i/n`` those numbered i modulo n (n drivers, one server, for a long run). A
 failure prints the seed, the sequence and its shortest failing prefix, found by replaying
 shorter ones.
 """
@@ -41,6 +42,8 @@ ACTIONS = int(os.environ.get("RANKLAB_MODEL_ACTIONS", "300"))
 LENGTH = int(os.environ.get("RANKLAB_MODEL_LENGTH", "30"))
 PAUSE = float(os.environ.get("RANKLAB_MODEL_PAUSE", "2"))   # the longest pause before an action, in s
 ONLY = int(os.environ.get("RANKLAB_MODEL_ONLY", "0"))   # play only this sequence (1-based), to reproduce one
+# "i/n": play only the sequences whose number is i modulo n, so that n drivers share a long run
+SHARD = tuple(int(x) for x in os.environ.get("RANKLAB_MODEL_SHARD", "0/1").split("/"))
 GRADE_X = 145          # the middle of the ranking grid's grade column (row markers, rank, grade)
 SUMMARY = [("P@{k}", "Precision@{k}"), ("R@{k}", "Recall@{k}"), ("F1@{k}", "F1@{k}"),
            ("Success@{k}", "Success@{k}"), ("RR@{k}", "RR@{k}"), ("AP@{k}", "AP@{k}"),
@@ -523,7 +526,7 @@ def test_every_action_reaches_the_page_and_the_link(server, browser):
     sequences = [plan(rng, min(LENGTH, ACTIONS - i)) for i in range(0, ACTIONS, LENGTH)]
     failed = []   # every sequence is played: one failure does not hide the others
     for n, actions in enumerate(sequences):
-        if ONLY and n + 1 != ONLY:
+        if (ONLY and n + 1 != ONLY) or (n + 1) % SHARD[1] != SHARD[0] % SHARD[1]:
             continue
         try:
             problems = run(browser, server, actions)
