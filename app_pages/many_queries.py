@@ -5,7 +5,7 @@ from dataclasses import replace
 import streamlit as st
 
 import metrics
-from ui import charts, history, render, state, views, widgets
+from ui import charts, render, state, views, widgets
 from ui.i18n import _
 
 PAGE = "many"
@@ -67,7 +67,7 @@ def main() -> None:
     with top[0]:
         widgets.preset_note()
     with top[1]:
-        history.buttons(PAGE)
+        widgets.undo_buttons(PAGE)
         widgets.k_slider(PAGE, longest)
     k = max(1, min(ex.k, longest))
     qrels, run = ex.qrels_run()

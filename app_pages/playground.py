@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ui import charts, history, paste_box, presenter, render, state, views, widgets
+from ui import charts, paste_box, presenter, render, state, views, widgets
 from ui.i18n import N_, _
 
 PAGE = "playground"
@@ -105,7 +105,7 @@ def main() -> None:
     with drag:
         widgets.drag_order(PAGE)
     with undo_row:
-        history.buttons(PAGE)
+        widgets.undo_buttons(PAGE)
     with top[0]:
         widgets.preset_note()
     link = render.permalink()

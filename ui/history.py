@@ -7,7 +7,7 @@ What is not: the cutoff ``k`` and which query is shown. They are settings of the
 of the example: a change of only those is not a step, and undo/redo leave them as they are
 (the query shown moves to the query that undo changed, when there is exactly one).
 
-:func:`record` is called by :func:`ui.state.set_example` with the example before and after
+:func:`record` listens to :func:`ui.state.on_change`: it gets the example before and after
 each change; a new change clears the redo list. The browser's Back is untouched: it reloads
 an older ``?ex=`` link, which is recorded like any other change.
 
@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .i18n import _
+import streamlit as st
 
-__all__ = ["DEPTH", "History", "record", "undo", "redo", "buttons"]
+from . import state
+
+__all__ = ["DEPTH", "History", "record", "undo", "redo", "can_undo", "can_redo"]
 
 DEPTH = 50          # steps kept; the oldest is dropped beyond
 
@@ -91,31 +93,23 @@ def _keep_view(then, now):
 
 # --------------------------------------------------------------------------- the session
 
-def _st():
-    import streamlit as st
-
-    return st
-
-
 def _history() -> History:
-    from .state import KEYS
-
-    ss = _st().session_state
-    h = ss.get(KEYS["history"])
+    ss = st.session_state
+    h = ss.get(state.KEYS["history"])
     if not isinstance(h, History):
-        h = ss[KEYS["history"]] = History()
+        h = ss[state.KEYS["history"]] = History()
     return h
 
 
 def record(before, after) -> None:
-    """Called by :func:`ui.state.set_example` for every applied change."""
+    """Every applied change of the example, as :func:`ui.state.on_change` reports it."""
     _history().record(before, after)
 
 
-def _go(forward: bool) -> None:
-    from . import state, widgets
+state.on_change(record)
 
-    widgets.apply_pending_edits()   # a grade typed just before the click is a step to undo
+
+def _go(forward: bool) -> None:
     h = _history()
     now = state.get_example()
     then = h.redo(now) if forward else h.undo(now)
@@ -132,7 +126,8 @@ def _go(forward: bool) -> None:
 
 
 def undo() -> None:
-    """Go back one change of the example (nothing when there is none)."""
+    """Go back one change of the example (nothing when there is none). A grid's edit not yet
+    applied is applied first by the caller (:func:`ui.widgets.undo_buttons`): it is a step too."""
     _go(False)
 
 
@@ -141,12 +136,10 @@ def redo() -> None:
     _go(True)
 
 
-def buttons(page: str) -> None:
-    """"↶ Undo" and "↷ Redo" side by side; draw them after the editors so they see this run's edits."""
-    st = _st()
-    h = _history()
-    row = st.container(horizontal=True)
-    row.button(_("↶ Undo"), key=f"{page}.undo", on_click=undo, disabled=not h.can_undo,
-               help=_("undo the last change of the example (up to {depth}; k is not undone)").format(depth=DEPTH))
-    row.button(_("↷ Redo"), key=f"{page}.redo", on_click=redo, disabled=not h.can_redo,
-               help=_("redo the change just undone"))
+
+def can_undo() -> bool:
+    return _history().can_undo
+
+
+def can_redo() -> bool:
+    return _history().can_redo

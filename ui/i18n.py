@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextvars
 import gettext
 import io
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -82,14 +81,20 @@ def from_locale(locale: object) -> str:
     return parsed.language if parsed.language in LANGUAGES else DEFAULT
 
 
-def _session():
-    """The running session's state, or None outside a Streamlit run."""
-    if "streamlit" not in sys.modules:  # no run without it: a notebook or a script need not load it
-        return None
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
+# the running session's state, or None outside a session: the session layer (ui.session.state)
+# gives the lookup, so that this module, and every text, needs no Streamlit (a notebook, a script)
+def _no_session() -> object:
+    return None
 
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return None if ctx is None else ctx.session_state
+
+_session: Callable[[], object] = _no_session
+
+
+def use_session(lookup: Callable[[], object]) -> None:
+    """Read the session's language (:data:`KEY`) from what ``lookup()`` returns: a mapping,
+    or None outside a session."""
+    global _session
+    _session = lookup
 
 
 def current_language() -> str:

@@ -30,6 +30,7 @@ from metrics.teaching.users import users
 
 from .i18n import _, current_language, language
 from .model import Example, Item, Query, effective_k
+from .views import escape_markdown
 
 __all__ = ["PageView", "PAGES", "page_view", "build", "write", "literal", "example_source",
            "ranklab_version", "CONVENTIONS", "exercise_notebook", "write_exercise"]
@@ -358,8 +359,6 @@ def _exercise_notebook(exercise, teacher: bool, version: str, code: str):
 
     from metrics.teaching import exercises
     from metrics.teaching.exercises import _answer_text
-
-    from .views import escape_markdown
 
     level = _(exercises.LEVELS[exercise.level])
     intro = _("Work each answer out on paper, type it in the answer cell and run the check cell: it says "

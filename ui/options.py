@@ -44,6 +44,7 @@ from urllib.parse import urlencode
 
 from metrics.teaching import exercises
 
+from . import state
 from .i18n import N_, _
 
 __all__ = ["Option", "OptionError", "OPTIONS", "option", "encode_params", "decode_params",
@@ -183,8 +184,6 @@ def sync(page: str, *, messages: list | None = None) -> None:
     ``messages`` (``ui.state``'s queue by default). Then the widgets' values are written back
     to the URL, a default by removing its parameter.
     """
-    from . import state
-
     st = _st()
     ss = st.session_state
     seen = ss.setdefault(SEEN, {})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import paste, state
+from . import paste, state, widgets
 from .i18n import N_, _, ngettext
 from .views import escape_markdown
 
@@ -51,8 +51,6 @@ def _apply(page: str, index: int | None) -> None:
     except paste.PasteError as err:
         ss[_result_key(page)] = ("error", _("{error}. The example is kept.").format(error=err), (), _version())
         return
-    from . import widgets
-
     widgets.apply_pending_edits()   # the tray's grid may hold an edit the paste keeps
     ex = state.get_example()
     i = ex.current if index is None else index

@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from . import charts, codec, state
+from . import charts, codec, options, state
 from .charts import PICK
-from .i18n import _
+from .i18n import _, current_language
 from .views import (
     escape_markdown,
     has_prose,
@@ -330,7 +330,6 @@ def exercise_notebook_buttons(page: str, seed: int, level: int) -> None:
     """Practice exercise ``seed`` at ``level`` as a notebook to work in, and the teacher's
     version with the answers filled in (:func:`ui.notebook.exercise_notebook`)."""
     from . import notebook  # lazily, as notebook_button
-    from .i18n import current_language
 
     code = current_language()  # the download runs after this run: keep its language
     with st.container(horizontal=True):
@@ -406,8 +405,6 @@ _LINK_ICON = ('<svg viewBox="0 -960 960 960" aria-hidden="true" fill="currentCol
 def permalink(page: str | None = None) -> str | None:
     """This page's address with the current example in it (None when it is too large), and
     ``page``'s options (:mod:`ui.options`) when they differ from the defaults."""
-    from . import options
-
     state.get_example()  # mirrors the example into the URL: its code is kept, not encoded again
     code = st.session_state.get(state.KEYS["url"])
     return f"{st.context.url or ''}?{options.query_string(page, {codec.PARAM: code})}" if code else None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from . import presets
+from . import i18n, presets
 from .codec import PARAM, decode, permalink_params
 from .i18n import _
 from .model import Example, Query, effective_k
@@ -27,7 +27,7 @@ from .validation import LIMITS, ExampleError, validate
 
 __all__ = [
     "get_example", "set_example", "update", "load_preset", "current_query", "set_current_query",
-    "take_messages", "editor_key", "reset_editors", "KEYS",
+    "take_messages", "editor_key", "reset_editors", "on_change", "KEYS",
     # re-exported for the pages that reach them through state
     "Query", "LIMITS", "ExampleError", "PARAM", "permalink_params", "effective_k",
 ]
@@ -50,6 +50,21 @@ def _st():
     import streamlit as st  # lazy: importing this module needs no Streamlit session
 
     return st
+
+
+def _session_state():
+    """The running session's state, or None outside a Streamlit run (a script, a test)."""
+    import sys
+
+    if "streamlit" not in sys.modules:   # nothing runs a session without it: not loaded for this
+        return None
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return None if ctx is None else ctx.session_state
+
+
+i18n.use_session(_session_state)   # every text in this session's language
 
 
 def _messages(st) -> list:
@@ -174,12 +189,20 @@ def _new_version(ss, old: Example | None = None, new: Example | None = None) -> 
 LISTS = ("ranking", "tray")  # a query's lists that have an editor of their own
 
 
-def _changed(before: Example | None, after: Example) -> None:
-    """Tell the undo history (:mod:`ui.history`) about an applied change."""
-    if before is not None:
-        from .history import record
+_LISTENERS: list = []   # called with (before, after) for every applied change
 
-        record(before, after)
+
+def on_change(listener) -> None:
+    """Call ``listener(before, after)`` after every applied change of the example (the undo
+    history, :mod:`ui.history`, listens; this module knows nothing of it)."""
+    if listener not in _LISTENERS:
+        _LISTENERS.append(listener)
+
+
+def _changed(before: Example | None, after: Example) -> None:
+    if before is not None:
+        for listener in _LISTENERS:
+            listener(before, after)
 
 
 def update(**changes) -> bool:

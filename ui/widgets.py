@@ -13,7 +13,8 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from . import model, presets, state, validation, views
+from . import history, model, presets, state, validation, views
+from .charts import GRADE_COLORS, UNJUDGED_FILL, grade_text_color
 from .i18n import N_, _, ngettext, shown
 from .render import copy_link, messages, permalink, plain, strip
 
@@ -389,6 +390,19 @@ def _rows_with(delta: dict, base_items, ranked: bool) -> list[dict] | None:
     return rows
 
 
+def undo_buttons(page: str) -> None:
+    """"↶ Undo" and "↷ Redo" side by side; draw them after the editors so they see this run's edits."""
+    def go(step) -> None:
+        apply_pending_edits()   # a grade typed just before the click is a step to undo
+        step()
+
+    row = st.container(horizontal=True)
+    row.button(_("↶ Undo"), key=f"{page}.undo", on_click=go, args=(history.undo,), disabled=not history.can_undo(),
+               help=_("undo the last change of the example (up to {depth}; k is not undone)").format(depth=history.DEPTH))
+    row.button(_("↷ Redo"), key=f"{page}.redo", on_click=go, args=(history.redo,), disabled=not history.can_redo(),
+               help=_("redo the change just undone"))
+
+
 def apply_pending_edits() -> None:
     """Apply what the grids hold but the example does not have yet, before a change made
     elsewhere (a move, a tile click, undo, the mode, a paste) is computed from the example.
@@ -490,8 +504,6 @@ DRAG_MOST = 20  # items (ranked and in the tray) up to which the list can be dra
 def _drag_css(ranking, tray, *, across: bool = False) -> str:
     """Compact tiles in the grade colours of the charts (our CSS: user text is never in it);
     ``across``: larger tiles side by side, for a projector."""
-    from .charts import GRADE_COLORS, UNJUDGED_FILL, grade_text_color
-
     rules = [".sortable-component{padding:0}.sortable-container{margin:0 0 6px;padding:0}"
              ".sortable-container-header{font-size:14px;color:#555;padding:2px 0}"
              ".sortable-item{font-size:14px;padding:2px 10px;margin:2px 0;text-align:left;border:1px solid #ced4da;"

@@ -1,0 +1,80 @@
+"""The shape of ``ui/``: its modules import one another without a cycle, counting the imports
+made inside functions (an import moved into a function hides a cycle; it does not remove it)."""
+
+import ast
+from pathlib import Path
+
+UI = Path(__file__).resolve().parents[2] / "ui"
+
+
+def _imports(path: Path) -> set[str]:
+    """The ui modules that ``path`` imports anywhere in it, as dotted names under ui."""
+    package = path.relative_to(UI.parent).with_suffix("").parts[:-1]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = list(package[: len(package) - node.level + 1]) if node.level else []
+            module = base + (node.module.split(".") if node.module else [])
+            if not module or module[0] != "ui":
+                continue
+            for alias in node.names:   # "from . import state" names a module; "from .x import f" does not
+                sub = ".".join([*module, alias.name])
+                out.add(sub if _module_path(sub) else ".".join(module))
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] == "ui")
+    return {m for m in out if _module_path(m)}
+
+
+def _module_path(dotted: str) -> Path | None:
+    base = UI.parent.joinpath(*dotted.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _graph() -> dict[str, set[str]]:
+    graph = {}
+    for path in UI.rglob("*.py"):
+        name = ".".join(path.relative_to(UI.parent).with_suffix("").parts).removesuffix(".__init__")
+        graph[name] = _imports(path) - {name}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle, as the modules along it, else None."""
+    state: dict[str, int] = {}   # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_the_graph_is_read_from_the_files():
+    # a few edges known by reading the modules: state reads the codec, widgets the state
+    graph = _graph()
+    assert "ui.codec" in graph["ui.state"] and "ui.state" in graph["ui.widgets"]
+
+
+def test_the_cycle_finder_finds_a_cycle_and_none_where_there_is_none():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_ui_imports_without_a_cycle():
+    cycle = _cycle(_graph())
+    assert cycle is None, "an import cycle in ui/: " + " -> ".join(cycle)
