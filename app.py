@@ -3,8 +3,9 @@ navigation."""
 
 import streamlit as st
 
-from ui import i18n, render, style, widgets
-from ui.i18n import _
+from ui import render, style, widgets
+from ui.core import i18n
+from ui.core.i18n import _
 
 # the presenter view (ui/presenter.py) starts with the sidebar collapsed
 present = st.query_params.get("view") == "present"

@@ -10,9 +10,11 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import check, exercises
-from ui import lessons, options, render, teach_view, views
-from ui.i18n import N_, _, shown
-from ui.views import escape_markdown
+from ui import lessons, render
+from ui.core import teach_view, views
+from ui.core.i18n import N_, _, shown
+from ui.core.views import escape_markdown
+from ui.session import options
 
 PAGE = "check_calculation"
 MEASURE = f"{PAGE}.measure"

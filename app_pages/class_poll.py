@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import poll_view, render
-from ui.i18n import _
+from ui.core.i18n import _
 
 PAGE = "class_poll"
 

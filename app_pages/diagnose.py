@@ -10,11 +10,12 @@ import metrics
 import metrics.io
 from metrics.io.theirs import read_theirs
 from metrics.teaching import diagnose as dg
-from ui import diagnose_view as view
-from ui import render, state
+from ui import render
+from ui.core import diagnose_view as view
+from ui.core.i18n import N_, _, ngettext, shown
+from ui.core.views import escape_markdown
 from ui.files import Source, file_source, read, text_source, upload_source
-from ui.i18n import N_, _, ngettext, shown
-from ui.views import escape_markdown
+from ui.session import state
 
 PAGE = "diagnose"
 COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"

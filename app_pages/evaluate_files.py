@@ -19,12 +19,12 @@ from metrics.io import DEDUP, FileFormatError
 from metrics.io.source import format_size
 from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream, should_stream
 from metrics.io.writers import write_csv, write_json, write_trec
-from ui import evaluation_view as view
 from ui import files as ui_files
-from ui import state
+from ui.core import evaluation_view as view
+from ui.core.i18n import N_, _, shown
+from ui.core.views import escape_markdown
 from ui.files import Source, file_source, read, text_source, upload_source
-from ui.i18n import N_, _, shown
-from ui.views import escape_markdown
+from ui.session import state
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "collection"

@@ -3,8 +3,10 @@
 import streamlit as st
 
 import metrics
-from ui import charts, lessons, options, render, views
-from ui.i18n import N_, _, shown
+from ui import lessons, render
+from ui.core import charts, views
+from ui.core.i18n import N_, _, shown
+from ui.session import options
 
 PAGE = "lesson_dcg"
 

@@ -3,8 +3,9 @@
 import streamlit as st
 
 import metrics
-from ui import charts, lessons, render, views
-from ui.i18n import _
+from ui import lessons, render
+from ui.core import charts, views
+from ui.core.i18n import _
 
 PAGE = "lesson_pr"
 

@@ -5,8 +5,10 @@ from dataclasses import replace
 import streamlit as st
 
 import metrics
-from ui import charts, render, state, views, widgets
-from ui.i18n import _
+from ui import render, widgets
+from ui.core import charts, views
+from ui.core.i18n import _
+from ui.session import state
 
 PAGE = "many"
 

@@ -3,8 +3,10 @@
 import streamlit as st
 
 import metrics
-from ui import charts, paste_box, presenter, render, state, views, widgets
-from ui.i18n import N_, _
+from ui import paste_box, presenter, render, widgets
+from ui.core import charts, views
+from ui.core.i18n import N_, _
+from ui.session import state
 
 PAGE = "playground"
 

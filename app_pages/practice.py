@@ -7,9 +7,11 @@ import secrets
 import streamlit as st
 
 from metrics.teaching import exercises
-from ui import options, render, state, teach_view
-from ui.i18n import _, shown
-from ui.views import escape_markdown
+from ui import render
+from ui.core import teach_view
+from ui.core.i18n import _, shown
+from ui.core.views import escape_markdown
+from ui.session import options, state
 
 PAGE = "practice"
 SCORE = f"{PAGE}.score"
@@ -18,7 +20,7 @@ MAX_SHEET = 10
 
 
 def _int_param(name: str, low: int, high: int):
-    """The URL's ``name`` (seed or level), checked by :mod:`ui.options`; None (and a message) when bad."""
+    """The URL's ``name`` (seed or level), checked by :mod:`ui.session.options`; None (and a message) when bad."""
     raw = st.query_params.get(name)
     if raw is None:
         return None

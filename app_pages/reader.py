@@ -8,7 +8,7 @@ from metrics import qa
 from metrics.explain import num
 from ui import files, render
 from ui import reader_view as view
-from ui.i18n import N_, _, ngettext, shown
+from ui.core.i18n import N_, _, ngettext, shown
 
 K = view.KEYS
 LIMITS = view.LIMITS

@@ -6,9 +6,10 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import swap
-from ui import lessons, render, teach_view, teaching_charts
-from ui.i18n import _
-from ui.views import escape_markdown
+from ui import lessons, render
+from ui.core import teach_view, teaching_charts
+from ui.core.i18n import _
+from ui.core.views import escape_markdown
 
 PAGE = "swap_map"
 

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 import streamlit as st
 
 import metrics
-from ui import options, predict, presenter, render, state, widgets
-from ui.model import Example, Query
+from ui.core.model import Example, Query
 
-from .i18n import _
+from . import predict, presenter, render, widgets
+from .core.i18n import _
+from .session import options, state
 
 __all__ = ["LessonInputs", "inputs", "current", "run", "example_controls", "MAX_MEASURES", "read_measures",
            "measures_box"]
@@ -48,7 +49,7 @@ class LessonInputs:
 def inputs(example: Example, k: int | None = None) -> LessonInputs:
     """``example``'s current query read in its mode, at ``k`` (default: k clipped to the ranking).
 
-    >>> from ui.presets import build_preset
+    >>> from ui.core.presets import build_preset
     >>> cat = inputs(build_preset("cat"))
     >>> cat.name, cat.k, cat.ranking[:3], cat.judgments["2"], cat.labels["3"], cat.groups
     ('cat in the box', 2, ['1', '2', '3'], 1, '📦 box', [])
@@ -60,7 +61,7 @@ def inputs(example: Example, k: int | None = None) -> LessonInputs:
 
 
 def current() -> LessonInputs:
-    """The current query of the session's example (:func:`ui.state.get_example`)."""
+    """The current query of the session's example (:func:`ui.session.state.get_example`)."""
     return inputs(state.get_example())
 
 

@@ -1,6 +1,6 @@
-"""The Playground's "Paste or import a list" box: a text area or a file, read by :mod:`ui.paste`.
+"""The Playground's "Paste or import a list" box: a text area or a file, read by :mod:`ui.core.paste`.
 
-Applying replaces the current query's ranking through :func:`ui.state.set_current_query`
+Applying replaces the current query's ranking through :func:`ui.session.state.set_current_query`
 (one undoable step); when nothing can be read, the example is kept and the box says why.
 Every message quotes the user's text, so it is escaped for Markdown.
 """
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import paste, state, widgets
-from .i18n import N_, _, ngettext
-from .views import escape_markdown
+from . import widgets
+from .core import paste
+from .core.i18n import N_, _, ngettext
+from .core.views import escape_markdown
+from .session import state
 
 __all__ = ["paste_box"]
 

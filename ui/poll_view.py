@@ -1,6 +1,6 @@
 """The class poll page: the teacher opens a poll on the current example ("what is AP@5 of this
 ranking?"), students answer from their phones with the code or the QR code, the teacher's
-screen shows the answers live and reveals the right one. The store is :mod:`ui.poll_store`.
+screen shows the answers live and reveals the right one. The store is :mod:`ui.core.poll_store`.
 
 Nothing personal is kept: a student is a random token (of the browser behind ``make serve``, of
 the session otherwise), and a network address only as a hash, for the per-client limits.
@@ -18,11 +18,12 @@ import streamlit as st
 
 import metrics
 
-from . import charts, codec, render, state, views
-from .addresses import PUBLIC_ENV, is_loopback, network_address, public_base
-from .i18n import _, ngettext, shown
-from .model import Example
-from .poll_store import (
+from . import render
+from .core import charts, codec, views
+from .core.addresses import PUBLIC_ENV, is_loopback, network_address, public_base
+from .core.i18n import _, ngettext, shown
+from .core.model import Example
+from .core.poll_store import (
     MAX_VOTERS,
     PollError,
     PollUnavailable,
@@ -31,6 +32,7 @@ from .poll_store import (
     normalize_code,
 )
 from .presenter import FOCUS
+from .session import state
 
 __all__ = ["store", "voter", "question", "join", "teacher", "student", "student_link", "owns_a_poll",
            "REFRESH", "PUBLIC_ENV"]
@@ -83,7 +85,7 @@ def question(example: Example, focus: str) -> tuple[str, float]:
     """The poll's question about ``example`` and its answer: the value of the measure in
     ``focus`` (a key of :data:`ui.presenter.FOCUS`) at the example's k.
 
-    >>> from ui.presets import build_preset
+    >>> from ui.core.presets import build_preset
     >>> question(build_preset("cat"), "AP")     # relevant at 2, 4, 5, 7: AP@2 = (1/2) / 4
     ('What is AP@2 of this ranking?', 0.125)
     """

@@ -16,8 +16,10 @@ import streamlit as st
 
 import metrics
 
-from . import charts, render, state, validation, views, widgets
-from .i18n import N_, _
+from . import render, widgets
+from .core import charts, validation, views
+from .core.i18n import N_, _
+from .session import state
 
 __all__ = ["VIEW", "PRESENT", "FOCUS", "active", "note_lesson", "toggle", "show", "focus"]
 

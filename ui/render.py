@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from . import charts, codec, options, state
-from .charts import PICK
-from .i18n import _, current_language
-from .views import (
+from .core import charts, codec
+from .core.charts import PICK
+from .core.i18n import _, current_language
+from .core.views import (
     escape_markdown,
     has_prose,
     step_frame,
@@ -30,6 +30,7 @@ from .views import (
     with_gaps_shown,
     worked_solution,
 )
+from .session import options, state
 
 __all__ = ["plain", "messages", "notes", "chart", "strip", "table", "step_table", "formula", "lesson_header", "empty_notice",
            "download_solution", "copy_link", "permalink", "values_shown"]
@@ -61,7 +62,7 @@ def values_shown() -> None:
 
 def plain(text: str, limit: int = 80) -> str:
     """``text`` cut to ``limit`` characters and made inert for Markdown
-    (:func:`ui.views.escape_markdown`: no links, images, HTML or formatting).
+    (:func:`ui.core.views.escape_markdown`: no links, images, HTML or formatting).
 
     >>> plain("[click](http://x) <b>hi</b>", limit=12)
     '\\\\[click\\\\]\\\\(htt…'
@@ -73,7 +74,7 @@ def plain(text: str, limit: int = 80) -> str:
 
 
 def messages() -> None:
-    """Show the messages queued by :mod:`ui.state` (bad edits, damaged permalinks). They quote
+    """Show the messages queued by :mod:`ui.session.state` (bad edits, damaged permalinks). They quote
     user text (a query name, a label, an id), so they are shown as plain text."""
     state.get_example()  # reads the URL first, so a damaged permalink is reported on this run
     notes(state.take_messages())
@@ -149,9 +150,9 @@ def _svg(plot: charts.Plot) -> Callable[[], str]:
 
 def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_k: bool = False,
           on_tile: Callable[[int], None] | None = None, export: bool = True, **kwargs) -> None:
-    """Show ``builder(*args, **kwargs)`` (a :mod:`ui.charts` function) with PNG/SVG downloads.
+    """Show ``builder(*args, **kwargs)`` (a :mod:`ui.core.charts` function) with PNG/SVG downloads.
 
-    The chart's template spec is cached (:class:`ui.charts.Plot`); only its data are new on
+    The chart's template spec is cached (:class:`ui.core.charts.Plot`); only its data are new on
     each run. When ``pick_k``, clicking a point sets k for every page; ``on_tile(rank)`` is
     called with the rank of a ranking strip's tile clicked (the chart's selection ``TILE``).
     """
@@ -183,7 +184,7 @@ DATA_TABLES = "charts.data"  # session key of the sidebar switch that shows ever
 
 
 def altair_chart(chart, *, key: str, title: str) -> None:
-    """An ``alt.Chart`` from :mod:`ui.teaching_charts`, described for screen readers as
+    """An ``alt.Chart`` from :mod:`ui.core.teaching_charts`, described for screen readers as
     :func:`chart` does, its numbers shown as a table when the sidebar's switch asks for them."""
     st.altair_chart(chart.properties(description=describe({"title": title}, key, True)), width="stretch",
                     key=key)
@@ -216,7 +217,7 @@ def describe(spec: Mapping, name: str, with_table: bool) -> str:
 
 
 def strip(items: Sequence[Mapping], k: int, *, key: str, on_tile: Callable[[int], None] | None = None) -> None:
-    """The ranked list as coloured tiles (:func:`ui.charts.ranking_strip`), no downloads;
+    """The ranked list as coloured tiles (:func:`ui.core.charts.ranking_strip`), no downloads;
     ``on_tile(rank)``: called when a tile is clicked."""
     chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, export=False,
           name=_("the ranked list as tiles coloured by grade, faded past k"), on_tile=on_tile,
@@ -235,7 +236,7 @@ def table(data, *, column_config: Mapping | None = None, key: str | None = None,
           row_k: Callable[[pd.Series], bool] | None = None) -> None:
     """A read-only table, every text of it readable whole at any width and on paper.
 
-    A table of prose (:func:`ui.views.has_prose`: notes, explanations, formulas) of up to
+    A table of prose (:func:`ui.core.views.has_prose`: notes, explanations, formulas) of up to
     :data:`WHOLE_ROWS` rows, or any with ``whole=True`` (a step table), is an HTML table whose
     cells wrap (``st.table``; each text made inert for Markdown, numbers right-aligned): a canvas
     table (``st.dataframe``) cuts a text at its column's edge and prints only what fits the page.
@@ -308,9 +309,9 @@ def download_solution(explanation, *, k: int, labels: Mapping[str, str], key: st
 
 def notebook_button(page: str, *, title: str = "", text: str = "") -> None:
     """The "Open as a notebook" button: the page's example, conventions, k, measures and charts as an
-    ``.ipynb`` (:mod:`ui.notebook`), with the lesson's ``title`` and ``text``. Called where the
+    ``.ipynb`` (:mod:`ui.core.notebook`), with the lesson's ``title`` and ``text``. Called where the
     page's k and option widgets have their values for this run (in a fragment: in it)."""
-    from . import notebook  # lazily: nbformat loads on the first page that offers a notebook
+    from .core import notebook  # lazily: nbformat loads on the first page that offers a notebook
 
     chosen = {name: st.session_state.get(f"{page}.{name}") for name in notebook.CONVENTIONS}
     patience = st.session_state.get(f"{page}.p")  # the users lesson's RBP p
@@ -328,8 +329,8 @@ def notebook_button(page: str, *, title: str = "", text: str = "") -> None:
 
 def exercise_notebook_buttons(page: str, seed: int, level: int) -> None:
     """Practice exercise ``seed`` at ``level`` as a notebook to work in, and the teacher's
-    version with the answers filled in (:func:`ui.notebook.exercise_notebook`)."""
-    from . import notebook  # lazily, as notebook_button
+    version with the answers filled in (:func:`ui.core.notebook.exercise_notebook`)."""
+    from .core import notebook  # lazily, as notebook_button
 
     code = current_language()  # the download runs after this run: keep its language
     with st.container(horizontal=True):
@@ -373,7 +374,7 @@ _COPY_BUTTON = """
     text.textContent = ok ? {copied} : {failed};
     setTimeout(() => {{ text.textContent = {again}; }}, 2500);
   }}
-  // the page's own address is the permalink (ui.state mirrors the example and the page's
+  // the page's own address is the permalink (ui.session.state mirrors the example and the page's
   // options into it), read when clicked: this frame's text never changes, so the browser
   // does not load it again on every rerun
   const current = () => window.parent.location.href;
@@ -404,7 +405,7 @@ _LINK_ICON = ('<svg viewBox="0 -960 960 960" aria-hidden="true" fill="currentCol
 
 def permalink(page: str | None = None) -> str | None:
     """This page's address with the current example in it (None when it is too large), and
-    ``page``'s options (:mod:`ui.options`) when they differ from the defaults."""
+    ``page``'s options (:mod:`ui.session.options`) when they differ from the defaults."""
     state.get_example()  # mirrors the example into the URL: its code is kept, not encoded again
     code = st.session_state.get(state.KEYS["url"])
     return f"{st.context.url or ''}?{options.query_string(page, {codec.PARAM: code})}" if code else None

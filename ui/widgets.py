@@ -1,4 +1,4 @@
-"""Widgets bound to the shared example (:mod:`ui.state`): k, mode, presets, the editors.
+"""Widgets bound to the shared example (:mod:`ui.session.state`): k, mode, presets, the editors.
 
 Each widget has a page-prefixed key (``"<page>.<name>"``) and writes its changes back into
 the example through a callback, so every page sees the same example.
@@ -13,10 +13,11 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from . import history, model, presets, state, validation, views
-from .charts import GRADE_COLORS, UNJUDGED_FILL, grade_text_color
-from .i18n import N_, _, ngettext, shown
+from .core import model, presets, validation, views
+from .core.charts import GRADE_COLORS, UNJUDGED_FILL, grade_text_color
+from .core.i18n import N_, _, ngettext, shown
 from .render import copy_link, messages, permalink, plain, strip
+from .session import history, state
 
 __all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "ranking_editor",
            "tray_editor", "item_actions", "move_item", "drag_order", "example_bar", "edits_first", "GRADE_HELP"]
@@ -283,7 +284,7 @@ def _frame(items, *, ranked: bool) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["id", "label", "grade"])
     # text, not a number column: the browser's number editor bent what was typed (−1 became 1,
     # 1e3 became 3, 11 became 1) before the server could refuse it; text reaches
-    # ui.validation exactly as typed, which reads it strictly and says what is wrong
+    # ui.core.validation exactly as typed, which reads it strictly and says what is wrong
     frame["grade"] = pd.array([grade_text(row["grade"]) for row in rows], dtype="string")
     if ranked:
         frame.insert(0, "rank", pd.array(range(1, len(rows) + 1), dtype="Int64"))
@@ -474,7 +475,7 @@ def tray_editor(page: str, index: int | None = None) -> None:
 
 def _list_editor(page: str, field: str, index: int | None, *, ranked: bool, prefix: str,
                  height: int | None) -> None:
-    """One editor for a query's ``ranking`` or ``tray``, applied through ui.state."""
+    """One editor for a query's ``ranking`` or ``tray``, applied through ui.session.state."""
     ex = state.get_example()
     i = ex.current if index is None else index
     q = ex.queries[i]

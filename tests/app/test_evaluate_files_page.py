@@ -11,7 +11,7 @@ import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
 from tests.test_io import simple_qrels_parse, simple_run_parse
-from ui import codec, validation
+from ui.core import codec, validation
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "app_pages" / "evaluate_files.py")
@@ -20,7 +20,7 @@ TREC = {"P@10": "P_10", "R@100": "recall_100", "RR": "recip_rank", "AP": "map", 
 
 
 def shown(text: str) -> str:
-    """What a reader sees of escaped Markdown (``ui.views.escape_markdown``)."""
+    """What a reader sees of escaped Markdown (``ui.core.views.escape_markdown``)."""
     return re.sub(r"\\(.)", r"\1", text).replace("\u200b", "")
 
 
@@ -161,7 +161,7 @@ def test_ids_with_hash_slash_and_other_scripts_are_evaluated():
 
 
 def test_an_unusable_id_costs_the_link_not_the_page(monkeypatch):
-    from ui import evaluation_view
+    from ui.core import evaluation_view
 
     def refuse(*args, **kwargs):
         raise validation.ExampleError("id 'doc#D001' may only use letters, digits and _ . : -")
@@ -173,7 +173,7 @@ def test_an_unusable_id_costs_the_link_not_the_page(monkeypatch):
 
 
 def test_any_unexpected_error_is_a_message_not_a_traceback(monkeypatch):
-    from ui import evaluation_view
+    from ui.core import evaluation_view
 
     def broken(*args, **kwargs):
         raise RuntimeError("something no one foresaw")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import i18n
+from ui.core import i18n
 
 from .conftest import new_app, submit
 

@@ -11,8 +11,9 @@ from streamlit.testing.v1 import AppTest
 
 import metrics
 from tests.notebook.test_generator import execute, printed
-from ui import notebook, presets, state
-from ui.i18n import _, language
+from ui.core import notebook, presets
+from ui.core.i18n import _, language
+from ui.session import state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LABEL = "Open as a notebook (.ipynb)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.conftest import example, links_shown, new_app
-from ui import model, presets, validation
+from ui.core import model, presets, validation
 
 
 def paste_and_apply(at, text: str):

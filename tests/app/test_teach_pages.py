@@ -9,7 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import submit, tables
-from ui import model, presets, state
+from ui.core import model, presets
+from ui.session import state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 HOSTILE = ["<script>alert(1)</script>", "**bold** [x](http://e) $x$", "x" * 10_000, "nan", "-1e308", "🐱" * 50]

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 import pytest
 
 import metrics
-from ui.presets import PRESETS as PRESET_TABLE
-from ui.presets import build_preset
+from ui.core.presets import PRESETS as PRESET_TABLE
+from ui.core.presets import build_preset
 
 from .helpers import TIMEOUT, drag_to, select_cell, tiles, wait_ready
 

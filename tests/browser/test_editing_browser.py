@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ui import codec, model
+from ui.core import codec, model
 
 from .helpers import (
     IDLE,
@@ -120,7 +120,7 @@ def test_quick_presses_on_the_k_slider_are_all_counted(server, page, path, at_12
     # 100 items, so a rerun is still running when the next press comes (and a run waits after
     # its values, ui.render.PAINT_PAUSE): the request for it carried the address of two runs
     # ago, which was read as a permalink and took k back
-    from ui import codec, model
+    from ui.core import codec, model
 
     items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
     example = model.Example((model.Query("100 items", items),), k=5, mode="graded")

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from ui.codec import encode
-from ui.presets import build_preset
+from ui.core.codec import encode
+from ui.core.presets import build_preset
 
 from .helpers import drawn
 

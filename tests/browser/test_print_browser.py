@@ -6,8 +6,8 @@ what it shows)."""
 
 from pathlib import Path
 
-from ui.codec import encode
-from ui.presets import build_preset
+from ui.core.codec import encode
+from ui.core.presets import build_preset
 
 from .helpers import ARTIFACTS
 from .layout import CANVAS_CUT, CUT_TEXT

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from ui.i18n import LANGUAGES
+from ui.core.i18n import LANGUAGES
 
 from .helpers import IDLE, shot
 from .layout import CANVAS_CUT, CUT_TEXT, EMPTY_GLYPHS

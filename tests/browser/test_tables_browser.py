@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import codec, model, validation
+from ui.core import codec, model, validation
 
 from .helpers import IDLE, shot
 from .layout import CANVAS_CUT, CUT_TEXT

@@ -9,8 +9,8 @@ import pytest
 import metrics
 from metrics.teaching import exercises
 from tests.notebook.test_generator import execute
-from ui import notebook
-from ui.i18n import _, language
+from ui.core import notebook
+from ui.core.i18n import _, language
 
 
 def outputs(cell) -> str:

@@ -9,8 +9,8 @@ import nbformat
 
 from tests.notebook.test_generator import SEED, example_cell, valid_hostile_examples
 from tests.strength import scaled
-from ui import notebook
-from ui.model import Example, Item, Query
+from ui.core import notebook
+from ui.core.model import Example, Item, Query
 
 
 def test_hostile_examples_round_trip_as_data():

@@ -1,8 +1,8 @@
-"""ui.charts: every builder produces a spec that validates against the Vega-Lite schema
+"""ui.core.charts: every builder produces a spec that validates against the Vega-Lite schema
 (the app skips validation at run time), uses the one grade colour scale, and integer k axes."""
 
 import metrics
-from ui import charts, presets, views
+from ui.core import charts, presets, views
 
 
 def _inputs(name="white-cat"):

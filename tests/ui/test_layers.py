@@ -1,7 +1,13 @@
-"""The shape of ``ui/``: its modules import one another without a cycle, counting the imports
-made inside functions (an import moved into a function hides a cycle; it does not remove it)."""
+"""The shape of ``ui/``: three layers, each importing only the ones below it, and no import
+cycle, counting the imports made inside functions (an import moved into a function hides a
+cycle; it does not remove it).
+
+- ``ui/core/``: no Streamlit (ruff bans it there), and nothing from the layers above;
+- ``ui/session/``: the session's keys, on top of the core;
+- ``ui/`` itself: what the pages draw (widgets, tables, the poll, the presenter view)."""
 
 import ast
+import re
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
@@ -67,12 +73,35 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_graph_is_read_from_the_files():
     # a few edges known by reading the modules: state reads the codec, widgets the state
     graph = _graph()
-    assert "ui.codec" in graph["ui.state"] and "ui.state" in graph["ui.widgets"]
+    assert "ui.core.codec" in graph["ui.session.state"] and "ui.session.state" in graph["ui.widgets"]
 
 
 def test_the_cycle_finder_finds_a_cycle_and_none_where_there_is_none():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 and parts[1] in ("core", "session") else "ui"
+
+
+BELOW = {"core": {"core"}, "session": {"core", "session"}, "ui": {"core", "session", "ui"}}
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    wrong = sorted(f"{name} ({_layer(name)}) imports {other} ({_layer(other)})"
+                   for name, imports in _graph().items() for other in imports
+                   if _layer(other) not in BELOW[_layer(name)])
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_core_imports_no_streamlit_even_inside_a_function():
+    # ruff bans it too (ui/core/ruff.toml); this also catches importlib and __import__
+    loads = re.compile(r"^\s*(import|from) streamlit\b|(import_module|__import__)\(\s*['\"]streamlit", re.M)
+    found = [str(path.relative_to(UI.parent)) for path in (UI / "core").rglob("*.py")
+             if loads.search(path.read_text(encoding="utf-8"))]
+    assert not found, found
 
 
 def test_ui_imports_without_a_cycle():

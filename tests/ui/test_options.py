@@ -1,11 +1,11 @@
-"""ui.options: every lesson option round-trips through the link; bad values are refused clearly."""
+"""ui.session.options: every lesson option round-trips through the link; bad values are refused clearly."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.strength import scaled
-from ui import options
+from ui.session import options
 
 
 def _value(opt: options.Option):

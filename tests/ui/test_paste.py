@@ -1,4 +1,4 @@
-"""ui.paste: the pasted-list reader. Hand-made cases, limits, and a fuzz test."""
+"""ui.core.paste: the pasted-list reader. Hand-made cases, limits, and a fuzz test."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.strength import scaled
-from ui import paste
-from ui.validation import LIMITS
+from ui.core import paste
+from ui.core.validation import LIMITS
 
 
 def ids(rows):

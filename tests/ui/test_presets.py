@@ -1,4 +1,4 @@
-"""ui.presets: presets are files in assets/presets, read with the permalink's checks."""
+"""ui.core.presets: presets are files in assets/presets, read with the permalink's checks."""
 
 import json
 import shutil
@@ -6,9 +6,9 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import codec, presets
-from ui.model import Example, Item, Query
-from ui.validation import ExampleError
+from ui.core import codec, presets
+from ui.core.model import Example, Item, Query
+from ui.core.validation import ExampleError
 
 GOOD = {"title": "Two documents", "source": "a teacher's own", "version": 1, "k": 1, "mode": "graded",
         "queries": [{"name": "mine", "ranking": [["a", "A doc", 2], ["b", "B doc", "?"]],

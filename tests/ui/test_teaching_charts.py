@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 
 from metrics.teaching import compare, explorer, swap
-from ui import teaching_charts
+from ui.core import teaching_charts
 
 
 def data(chart):

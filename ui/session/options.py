@@ -1,6 +1,6 @@
 """Lesson and Teach page options in the link: which URL parameter holds which widget's value.
 
-The example itself travels in ``?ex=`` (:mod:`ui.state`); the options a page offers on top
+The example itself travels in ``?ex=`` (:mod:`ui.session.state`); the options a page offers on top
 of it (the nDCG lesson's gain/discount and ideal ordering, the AP lesson's denominator,
 Check my calculation's choices, Practice's exercise) travel in short parameters of their
 own, written only when they differ from the default:
@@ -28,7 +28,7 @@ default selected and queues a message (escaped where it is shown), never an exce
 >>> dcg.read("exp")
 Traceback (most recent call last):
 ...
-ui.options.OptionError: the link's dcg='exp' is not one of log2, exp-log2, jarvelin; the default (log2) is used
+ui.session.options.OptionError: the link's dcg='exp' is not one of log2, exp-log2, jarvelin; the default (log2) is used
 >>> link = encode_params("check_calculation", {"measure": "nDCG(dcg='exp-log2')@{k}", "seed": 7})
 >>> link
 {'seed': '7', 'measure': "nDCG(dcg='exp-log2')@k"}
@@ -44,8 +44,8 @@ from urllib.parse import urlencode
 
 from metrics.teaching import exercises
 
+from ..core.i18n import N_, _
 from . import state
-from .i18n import N_, _
 
 __all__ = ["Option", "OptionError", "OPTIONS", "option", "encode_params", "decode_params",
            "sync", "params", "stale", "query_string"]
@@ -181,7 +181,7 @@ def sync(page: str, *, messages: list | None = None) -> None:
 
     A URL value this session has not read yet (a link just opened, the browser's Back) is
     checked and put into its widget; a bad one selects the default and queues a message on
-    ``messages`` (``ui.state``'s queue by default). Then the widgets' values are written back
+    ``messages`` (``ui.session.state``'s queue by default). Then the widgets' values are written back
     to the URL, a default by removing its parameter.
     """
     st = _st()

@@ -1,7 +1,7 @@
 """Validation of an example: every field checked, with a message that says what and where.
 
 :func:`validate` is the one gate every example passes: an edit, a permalink
-(:func:`ui.codec.decode`), a preset file (:mod:`ui.presets`), a paste. It returns a cleaned
+(:func:`ui.core.codec.decode`), a preset file (:mod:`ui.core.presets`), a paste. It returns a cleaned
 copy or raises :class:`ExampleError`; :data:`LIMITS` says what the app accepts.
 """
 
@@ -140,7 +140,7 @@ def _grade(value, where: str) -> int | None:
     >>> _grade("1e3", "rank 4")
     Traceback (most recent call last):
     ...
-    ui.validation.ExampleError: rank 4: grade '1e3' is not allowed: use a whole number from 0 to 10, or ? for unjudged
+    ui.core.validation.ExampleError: rank 4: grade '1e3' is not allowed: use a whole number from 0 to 10, or ? for unjudged
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
@@ -191,7 +191,7 @@ def validate(example: Example) -> Example:
     >>> validate(Example((Query("q", (Item("a", "A", 99),)),)))
     Traceback (most recent call last):
     ...
-    ui.validation.ExampleError: query 1 'q', ranking, position 1: grade 99 is not allowed: use a whole number from 0 to 10, or ? for unjudged
+    ui.core.validation.ExampleError: query 1 'q', ranking, position 1: grade 99 is not allowed: use a whole number from 0 to 10, or ? for unjudged
     """
     if not isinstance(example, Example):
         raise ExampleError(_('expected an Example, got {name}').format(name=type(example).__name__))

@@ -12,9 +12,9 @@ only orders them (``60-my-example.json`` is the preset ``my-example``). A file h
 
 Each ranking row is ``[id, label, grade]`` (grade ``null`` or ``"?"``: unjudged); a query
 may also hold ``"groups"`` (the RAG study guide's lists of ids). Every file is read with the permalink's
-checks (:func:`ui.codec.from_data` in its long-named :data:`ui.codec.FILE` form). A file
+checks (:func:`ui.core.codec.from_data` in its long-named :data:`ui.core.codec.FILE` form). A file
 that fails is left out, and :data:`PROBLEMS` says which file and why; the app shows that
-once per session (:func:`ui.state.get_example`) and never stops because of it.
+once per session (:func:`ui.session.state.get_example`) and never stops because of it.
 
 >>> list(PRESETS)
 ['cat', 'white-cat', 'three-queries', 'dcg', 'grouped']
@@ -38,7 +38,7 @@ from .validation import LIMITS, ExampleError, check_text
 __all__ = ["Preset", "PRESETS", "PROBLEMS", "DEFAULT_PRESET", "FOLDER", "read_preset", "load_presets",
            "build_preset", "default_example"]
 
-FOLDER = Path(__file__).resolve().parents[1] / "assets" / "presets"
+FOLDER = Path(__file__).resolve().parents[2] / "assets" / "presets"
 DEFAULT_PRESET = "cat"
 _ORDER = re.compile(r"^[0-9]+-")   # a leading "10-" orders the files and is not part of the name
 _ABOUT = ("title", "source")       # the fields that describe the preset, beside the example's
@@ -65,7 +65,7 @@ def preset_name(path: Path) -> str:
 
 
 def read_preset(path: Path) -> Preset:
-    """One preset file, checked like a permalink; :class:`~ui.validation.ExampleError` naming
+    """One preset file, checked like a permalink; :class:`~ui.core.validation.ExampleError` naming
     the file (and the line, for broken JSON) when it cannot be used."""
     where = f"preset file {path.name}"
     try:

@@ -116,7 +116,7 @@ class Plot:
 @lru_cache(maxsize=256)
 def _template_json(template: Callable[..., alt.TopLevelMixin], shape: tuple, language: str) -> str:
     # validated in the tests (Plot.to_dict), not on every build; one per language: the
-    # templates' titles and axes are translated (ui.i18n) when they are built
+    # templates' titles and axes are translated (ui.core.i18n) when they are built
     del language  # a cache key only: the template reads the session's language itself
     return json.dumps(template(*shape).to_dict(validate=False))
 

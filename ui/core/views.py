@@ -212,7 +212,7 @@ def mean_latex(name: str, values: Sequence[float], mean: float) -> str:
 
 
 def item_rows(items) -> list[dict]:
-    """Rows (rank, label, grade) of a query's ranked items for :func:`ui.charts.ranking_strip`."""
+    """Rows (rank, label, grade) of a query's ranked items for :func:`ui.core.charts.ranking_strip`."""
     return [{"rank": i, "label": it.label, "grade": it.grade} for i, it in enumerate(items, start=1)]
 
 

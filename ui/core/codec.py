@@ -1,11 +1,11 @@
 """The permalink codec: an example as a compact URL-safe string, and back, validated.
 
 The link's text is ``"1."`` + base64url(zlib(JSON)). Its JSON uses short field names
-(:data:`LINK`); a preset file (:mod:`ui.presets`) holds the same fields under their long
+(:data:`LINK`); a preset file (:mod:`ui.core.presets`) holds the same fields under their long
 names (:data:`FILE`). Both are read by :func:`from_data`, the same checks, then
-:func:`ui.validation.validate`.
+:func:`ui.core.validation.validate`.
 
->>> from ui.model import Example, Item, Query
+>>> from ui.core.model import Example, Item, Query
 >>> ex = Example((Query("cat", (Item("1", "🐱 cat", 0), Item("2", "📦 box", 1))),), k=2)
 >>> decode(encode(ex)) == ex   # the permalink round-trips exactly
 True
@@ -86,7 +86,7 @@ def from_data(data, form: Form = LINK, *, what: str | None = None) -> Example:
     >>> from_data({"v": 1, "k": 2, "m": "g", "q": [], "x": 0})
     Traceback (most recent call last):
     ...
-    ui.validation.ExampleError: the link holds an unknown field 'x'
+    ui.core.validation.ExampleError: the link holds an unknown field 'x'
     """
     what = _("the link") if what is None else _(what)
     key = form.keys
@@ -174,14 +174,14 @@ _DAMAGED = N_("this link is damaged (its data does not unpack); the example was 
 def decode(text: str) -> Example:
     """Read an :func:`encode`-d example back, validating everything.
 
-    Whatever the text, this returns a valid :class:`~ui.model.Example` or raises
-    :class:`~ui.validation.ExampleError` (never another exception): a damaged link must
+    Whatever the text, this returns a valid :class:`~ui.core.model.Example` or raises
+    :class:`~ui.core.validation.ExampleError` (never another exception): a damaged link must
     leave the app as it was.
 
     >>> decode("1.AAAA")
     Traceback (most recent call last):
     ...
-    ui.validation.ExampleError: this link is damaged (its data does not unpack); the example was not changed
+    ui.core.validation.ExampleError: this link is damaged (its data does not unpack); the example was not changed
     """
     if not isinstance(text, str) or not text:
         raise ExampleError(_('the link holds no example'))

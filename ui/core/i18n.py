@@ -45,7 +45,7 @@ DEFAULT = "en"
 PARAM = "lang"        # the link's parameter: ?lang=ko
 KEY = "i18n.lang"     # session key: this session's language, settled by start()
 WIDGET = "app.lang"   # the picker's key
-LOCALEDIR = Path(__file__).resolve().parent / "locales"
+LOCALEDIR = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "messages"
 
 T = TypeVar("T")

@@ -1,10 +1,10 @@
 """The session: which example is current, every session key, and the URL kept in step.
 
-Every page works on one example (:mod:`ui.model`). It lives in ``st.session_state`` under
+Every page works on one example (:mod:`ui.core.model`). It lives in ``st.session_state`` under
 the keys listed in :data:`KEYS`; change it with :func:`set_example` (or :func:`load_preset`,
 :func:`update`), read it with :func:`get_example`. Every change is validated
-(:func:`ui.validation.validate`) and mirrored into the URL (query parameter ``ex``, the
-codec :mod:`ui.codec`), so the browser's address is a permalink to the example.
+(:func:`ui.core.validation.validate`) and mirrored into the URL (query parameter ``ex``, the
+codec :mod:`ui.core.codec`), so the browser's address is a permalink to the example.
 
 The model, its validation, the codec and the presets have their own modules; the few of
 their names that pages use through ``state`` (``state.Query``, ``state.LIMITS``,
@@ -18,12 +18,12 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from . import i18n, presets
-from .codec import PARAM, decode, permalink_params
-from .i18n import _
-from .model import Example, Query, effective_k
-from .presets import build_preset, default_example
-from .validation import LIMITS, ExampleError, validate
+from ..core import i18n, presets
+from ..core.codec import PARAM, decode, permalink_params
+from ..core.i18n import _
+from ..core.model import Example, Query, effective_k
+from ..core.presets import build_preset, default_example
+from ..core.validation import LIMITS, ExampleError, validate
 
 __all__ = [
     "get_example", "set_example", "update", "load_preset", "current_query", "set_current_query",
@@ -41,7 +41,7 @@ KEYS = {
     "preset": "state.preset",          # name of the preset last loaded (or None)
     "published": "state.published",    # [(code, time)] of the last links written to the URL
     "encoded": "state.encoded",        # (example, its link code): the last example encoded
-    "history": "state.history",        # this session's undo/redo History (ui.history)
+    "history": "state.history",        # this session's undo/redo History (ui.session.history)
     "grids": "state.grids",            # {grid's base slot: (page, list, query index, prefix)} (ui.widgets)
 }
 
@@ -110,7 +110,7 @@ def _lagging(ss, text: str) -> bool:
 
 def get_example() -> Example:
     """The current example, created from the URL (a permalink) or the default preset
-    (:func:`ui.presets.default_example`).
+    (:func:`ui.core.presets.default_example`).
 
     A permalink in the URL that this session has not seen yet replaces the example; a
     damaged one leaves it unchanged and queues a message (see :func:`take_messages`).
@@ -194,7 +194,7 @@ _LISTENERS: list = []   # called with (before, after) for every applied change
 
 def on_change(listener) -> None:
     """Call ``listener(before, after)`` after every applied change of the example (the undo
-    history, :mod:`ui.history`, listens; this module knows nothing of it)."""
+    history, :mod:`ui.session.history`, listens; this module knows nothing of it)."""
     if listener not in _LISTENERS:
         _LISTENERS.append(listener)
 

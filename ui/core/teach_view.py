@@ -3,7 +3,7 @@
 The current query and the example controls are :mod:`ui.lessons`; messages are
 :func:`ui.render.messages`.
 
-User text shown in Markdown goes through :func:`ui.views.escape_markdown`, the one escaper.
+User text shown in Markdown goes through :func:`ui.core.views.escape_markdown`, the one escaper.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ prints its value and shows its explanation, and the page's charts follow.
 Ids, labels and query names are data: they enter code cells only as Python literals written
 by :func:`repr` (:func:`literal`), never formatted into code, and never enter Markdown cells.
 
->>> from ui.presets import build_preset
+>>> from ui.core.presets import build_preset
 >>> view = page_view("lesson_pr", build_preset("cat"), title="P", text="")
 >>> view.measures
 ('P@2', 'R@2', 'F1@2')
@@ -86,7 +86,7 @@ def page_view(page: str, example: Example, *, conventions: Mapping[str, str] | N
     users lesson RBP's ``patience`` p, and for the unjudged lesson the share of judgments
     ``removed`` (:func:`metrics.teaching.users.kept_judgments`).
 
-    >>> from ui.presets import build_preset
+    >>> from ui.core.presets import build_preset
     >>> page_view("lesson_dcg", build_preset("cat"), conventions={"dcg": "exp-log2"}).measures
     ("CG(dcg='exp-log2')@2", "DCG(dcg='exp-log2')@2", "IDCG(dcg='exp-log2')@2", "nDCG(dcg='exp-log2')@2")
     """
@@ -151,7 +151,7 @@ def _query(q: Query) -> str:
 
 
 def example_source(example: Example) -> str:
-    """Python source that rebuilds ``example`` as ``example`` (ui.model's classes).
+    """Python source that rebuilds ``example`` as ``example`` (ui.core.model's classes).
 
     >>> ex = Example((Query("q", (Item("a'", "<b>", None),)),), k=3, mode="graded")
     >>> namespace = {"Example": Example, "Query": Query, "Item": Item}
@@ -283,8 +283,8 @@ def _build(view: PageView, version: str):
     if view.text:
         cells.append(_markdown(view.text))
     cells.append(_markdown("## " + _("The example")))
-    cells.append(_code("import metrics\nfrom ui import charts, views\nfrom ui.i18n import language\n"
-                       "from ui.model import Example, Item, Query\n\n"
+    cells.append(_code("import metrics\nfrom ui import charts, views\nfrom ui.core.i18n import language\n"
+                       "from ui.core.model import Example, Item, Query\n\n"
                        "# Item(id, label, grade): grade None is unjudged; tray: judged but not retrieved\n"
                        + example_source(ex)))
     conventions = dict(view.conventions)
@@ -367,7 +367,7 @@ def _exercise_notebook(exercise, teacher: bool, version: str, code: str):
                        + (_("Teacher's version: the answers are filled in.") + "\n\n" if teacher else "")
                        + intro + "\n\n" + _("Made with Ranklab {version}.").format(version=version)),
              _code(install_source(version)),
-             _code("from metrics.teaching import exercises\nfrom ui.i18n import language\n\n"
+             _code("from metrics.teaching import exercises\nfrom ui.core.i18n import language\n\n"
                    f"LANGUAGE = {literal(code)}\n"
                    f"exercise = exercises.generate({literal(exercise.seed)}, level={literal(exercise.level)})\n"
                    "print('ranking (best first):', ', '.join(exercise.ranking))\n"

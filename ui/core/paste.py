@@ -30,7 +30,7 @@ is ever raised, and the work is linear in the size of the text.
 >>> parse("\\n# nothing\\n")
 Traceback (most recent call last):
 ...
-ui.paste.PasteError: nothing to read: paste one id per line, a CSV with a header, or TREC run and qrels lines
+ui.core.paste.PasteError: nothing to read: paste one id per line, a CSV with a header, or TREC run and qrels lines
 """
 
 from __future__ import annotations

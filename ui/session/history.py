@@ -7,11 +7,11 @@ What is not: the cutoff ``k`` and which query is shown. They are settings of the
 of the example: a change of only those is not a step, and undo/redo leave them as they are
 (the query shown moves to the query that undo changed, when there is exactly one).
 
-:func:`record` listens to :func:`ui.state.on_change`: it gets the example before and after
+:func:`record` listens to :func:`ui.session.state.on_change`: it gets the example before and after
 each change; a new change clears the redo list. The browser's Back is untouched: it reloads
 an older ``?ex=`` link, which is recorded like any other change.
 
->>> from ui.presets import build_preset
+>>> from ui.core.presets import build_preset
 >>> h = History()
 >>> cat, white = build_preset("cat"), build_preset("white-cat")
 >>> h.record(cat, white)
@@ -102,7 +102,7 @@ def _history() -> History:
 
 
 def record(before, after) -> None:
-    """Every applied change of the example, as :func:`ui.state.on_change` reports it."""
+    """Every applied change of the example, as :func:`ui.session.state.on_change` reports it."""
     _history().record(before, after)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ui.i18n import _
+from ui.core.i18n import _
 
 
 def means_with_ci(result) -> alt.Chart:

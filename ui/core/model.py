@@ -6,8 +6,8 @@ read (``"binary"``: every positive grade counts as 1; ``"graded"``: grades as gi
 model is immutable (frozen dataclasses) and knows nothing of Streamlit; it converts itself
 to the ``(qrels, run)`` that :mod:`metrics` reads (:meth:`Example.qrels_run`).
 
-Validation is :func:`ui.validation.validate`, the link codec :mod:`ui.codec`, the presets
-:mod:`ui.presets` and the session (which example is current) :mod:`ui.state`.
+Validation is :func:`ui.core.validation.validate`, the link codec :mod:`ui.core.codec`, the presets
+:mod:`ui.core.presets` and the session (which example is current) :mod:`ui.session.state`.
 
 >>> ex = Example((Query("q", (Item("a", "A", 2), Item("b", "B", 0))), Query("q", (Item("c", "C", 1),))))
 >>> ex.qrels_run()   # two queries named "q" stay two: each has its own id
@@ -156,7 +156,7 @@ def items_from_rows(rows: Iterable[Mapping], reserved: Iterable[str] = (), prefi
 
     A row without an id (a row just added in an editor) gets ``<prefix><n>``, the first n
     not in ``reserved`` nor used by another row, so the same edits always give the same ids.
-    Labels and grades are not checked here: :func:`ui.state.set_example` validates them.
+    Labels and grades are not checked here: :func:`ui.session.state.set_example` validates them.
 
     >>> rows = [{"id": "d1", "label": "x", "grade": 1}, {"label": "new", "grade": 2}]
     >>> [i.id for i in items_from_rows(rows, reserved={"n1"})]
