@@ -207,6 +207,7 @@ def preset_picker(page: str) -> None:
     def load() -> None:
         name = st.session_state.get(key)
         if name:
+            apply_pending_edits()   # an edit made just before is a step that undo goes back to
             state.load_preset(name)
 
     # the box keeps showing the preset loaded (resetting it to empty after a load left the
@@ -236,8 +237,13 @@ def preset_note() -> None:
                     title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
         # always there, greyed out until an edit: appearing with the first edit, it pushed the
         # k slider and the tiles down under the pointer, and a quick second click hit nothing
-        st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=state.load_preset,
+        st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=restore,
                   args=(name,), help=_("load the preset again, as it was"), disabled=unchanged)
+
+
+def restore(name: str) -> None:
+    apply_pending_edits()   # the edited example, as it was, is the step undo goes back to
+    state.load_preset(name)
 
 
 def query_picker(page: str) -> int:
@@ -411,8 +417,16 @@ def apply_pending_edits() -> None:
     A grade typed and, a moment later, a button clicked reach the server in one run: the
     button's callback runs before the page's script, where the grid applies its edits. The
     change computed from the example without the edit then started the grids afresh, and the
-    grade typed was lost. Called first by every such callback."""
+    grade typed was lost. Called first by every such callback. A tile dropped in the drag list
+    is applied here too, for the same reason (:func:`drag_order` applies it otherwise)."""
     ss = st.session_state
+    for (_page, i), (key, lookup, lists) in list((ss.get(state.KEYS["drags"]) or {}).items()):
+        ex = ss.get(state.KEYS["example"])
+        if ex is None or i >= len(ex.queries) or (ex.queries[i].ranking, ex.queries[i].tray) != lists:
+            continue   # the list changed since it was drawn: a reply of it is for an older list
+        dropped = _dropped(key, lookup)
+        if dropped is not None and dropped != lists:
+            state.set_current_query(replace(ex.queries[i], ranking=dropped[0], tray=dropped[1]), index=i)
     ex = ss.get(state.KEYS["example"])
     for slot, (page, field, i, prefix) in list((ss.get(state.KEYS["grids"]) or {}).items()):
         stored, key = ss.get(slot), state.editor_key(page, field, i)
@@ -547,25 +561,39 @@ def drag_order(page: str, index: int | None = None, *, across: bool = False, ext
     missed = [tile(_("tray") + " ", n, item) for n, item in enumerate(q.tray, start=1)]
     lookup = dict(zip(ranked + missed, q.ranking + q.tray, strict=True))
     # a new list (an edit, a move) makes a new component, which starts from the list as it is now.
-    # The ids are in the key, not only the texts: two tiles can read the same ("cat in a box",
-    # grade 1), and swapping them leaves every text as it was; the old component's reply, read
-    # against the new list, then swapped them back on every run, without end
-    digest = _digest(([item.id for item in q.ranking], [item.id for item in q.tray], ranked, missed))
+    # The key holds the ids, not only the texts: two tiles can read the same ("cat in a box",
+    # grade 1), and swapping them leaves every text as it was. It holds the example's version
+    # too, which every change but a grid's own edit bumps: undo brings back an earlier list,
+    # and that list's old component still held the drop undone. Either way an old component's
+    # reply, read against the list of now, made the change again (without end, for the swap).
+    version = st.session_state.get(state.KEYS["version"], 0)
+    digest = _digest((version, [item.id for item in q.ranking], [item.id for item in q.tray], ranked, missed))
+    key = f"{page}.drag.{i}.{digest}"
     with st.container(key=f"{page}-drag-{i}-{digest}"):  # a keyed block: the browser remounts the component
         result = sort_items([{"header": _("ranking, best first"), "items": ranked},
                              {"header": _("relevant but not retrieved"), "items": missed}],
                             multi_containers=True, direction="horizontal" if across else "vertical",
-                            custom_style=_drag_css(q.ranking, q.tray, across=across) + extra_css, key=f"{page}.drag.{i}.{digest}")
+                            custom_style=_drag_css(q.ranking, q.tray, across=across) + extra_css, key=key)
+    st.session_state.setdefault(state.KEYS["drags"], {})[(page, i)] = (key, lookup, (q.ranking, q.tray))
+    dropped = _dropped(result, lookup)
+    if dropped is not None and dropped != (q.ranking, q.tray):
+        # the reply arrives while the page is drawn (the editors above already show the old
+        # order): apply it and draw the page again
+        if state.set_current_query(replace(q, ranking=dropped[0], tray=dropped[1]), index=i):
+            st.rerun()
+
+
+def _dropped(result, lookup: dict) -> tuple[tuple, tuple] | None:
+    """The ranking and the tray a drag list's reply (``result``, or its widget key) holds, as
+    items; None for no reply, one of an older list, or anything else the browser sent."""
+    if isinstance(result, str):
+        result = st.session_state.get(result)
     try:
         ranking = tuple(lookup[text] for text in result[0]["items"])
         tray = tuple(lookup[text] for text in result[1]["items"])
     except (KeyError, IndexError, TypeError):
-        return  # a reply from an older list: ignore it
-    if (ranking, tray) != (q.ranking, q.tray) and len(ranking) + len(tray) == len(lookup):
-        # the reply arrives while the page is drawn (the editors above already show the old
-        # order): apply it and draw the page again
-        if state.set_current_query(replace(q, ranking=ranking, tray=tray), index=i):
-            st.rerun()
+        return None
+    return (ranking, tray) if len(ranking) + len(tray) == len(lookup) else None
 
 
 def item_actions(page: str, index: int | None = None) -> None:

@@ -124,16 +124,26 @@ def tiles(page):
     return page.frame_locator("iframe[title='streamlit_sortables.sortable_items'] >> nth=-1")
 
 
-def drag_to(page, source, x: float, y: float) -> None:
+def drag_to(page, source, x: float, y: float, until=None) -> None:
     """Drag the tile ``source`` (a locator in :func:`tiles`) to the page's point (x, y) as a
     person does: pressed, moved a little (the list starts a drag only then), carried there and
-    let go once the list has made room under it."""
+    let go once the list has made room under it. ``until``: a condition on the list (read in
+    its frame) that a person sees before letting go, such as the tile shown at its place; the
+    pointer is held there, moved a pixel now and then, for up to 5 s while it is not met."""
     a = source.bounding_box()
     page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2)
     page.mouse.down()
     page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2 - 8, steps=4)
     page.mouse.move(x, y, steps=12)
     page.wait_for_timeout(300)
+    for n in range(50 if until else 0):
+        try:
+            if until():
+                break
+        except Exception:
+            pass   # the list's frame went away: nothing to see; let go as a person would
+        page.mouse.move(x + (n % 3) - 1, y, steps=2)
+        page.wait_for_timeout(100)
     page.mouse.up()
 
 

@@ -351,7 +351,7 @@ def act(page, action: tuple, m: Model) -> None:
         label = {"up": "↑ up", "down": "↓ down", "top": "⤒ top"}[action[1]]
         page.get_by_role("button", name=label).first.click()
     elif kind in ("drag", "out", "in"):
-        drag(page, action)
+        drag(page, action, m)
     elif kind == "curve":
         curve = page.locator("[data-testid='stVegaLiteChart']", has=page.locator(".mark-line")).first
         _scroll_to(page, curve, middle=True)
@@ -369,10 +369,19 @@ def act(page, action: tuple, m: Model) -> None:
         name = "graded (0..10)" if m.mode == "binary" else "binary (0/1)"
         page.locator("[data-testid='stButtonGroup'] button", has_text=name).first.click()
     elif kind == "preset":
+        # the menu closes when the page scrolls or the box is drawn again, as a run may do
+        # under the pointer: it is opened again until the preset can be clicked. Opening it
+        # sends nothing to the app; the preset is clicked once.
         box = page.locator("[data-testid='stSelectbox']", has_text="load an example").first
-        _scroll_to(page, box, middle=True)
-        box.locator("input").first.click()
-        page.get_by_role("option", name=PRESETS[action[1]].title).first.click()
+        option = page.get_by_role("option", name=PRESETS[action[1]].title).first
+        for attempt in range(10):
+            _scroll_to(page, box, middle=True)
+            box.locator("input").first.click()
+            try:
+                option.click(timeout=3000)   # raised only when no click was made
+                break
+            except Exception:
+                assert attempt < 9, "the preset menu never stayed open"
     elif kind == "paste":
         # the box closes when the example changes, so the end of the last action's run may
         # close it under the pointer: it is opened (again) and the text put in it until the
@@ -400,26 +409,53 @@ POINTS = """e => { const r = e.getBoundingClientRect();
     return [Math.round(b.left + b.width / 2 - r.left), Math.round(b.top + b.height / 2 - r.top)]; }); }"""
 
 
-def drag(page, action: tuple) -> None:
-    """A tile dragged: in the ranking, dropped on the top edge of the tile whose place it takes
-    when going up, on the bottom edge when going down; into the tray, below the tray's last
-    tile; out of the tray, on the top edge of the ranking's tile whose place it takes, or the
-    bottom edge of its last."""
+ORDER = """() => [...document.querySelectorAll('.sortable-container')].map(c =>
+  [...c.querySelectorAll('.sortable-item')].map(i => [i.getBoundingClientRect().top, i.innerText.trim()])
+    .sort((a, b) => a[0] - b[0]).map(p => p[1]))"""
+
+
+def drag(page, action: tuple, m: Model) -> None:
+    """A tile dragged as a person drags one: a tile of the list shown (the list is made anew
+    after each change, so the tiles are first seen to be the model's), carried to its place
+    and let go once the list shows it there. In the ranking it is carried to the top edge of
+    the tile whose place it takes when going up, the bottom edge when going down; into the
+    tray, below the tray's last tile; out of the tray, to the top edge of the ranking's tile
+    whose place it takes, or the bottom edge of its last. Nothing reaches the app before the
+    tile is let go, and it is let go once."""
+    expected = m.shown()
     frame = tiles(page)
-    ranking, tray = (frame.locator(".sortable-container").nth(n) for n in (0, 1))
+    containers = frame.locator(".sortable-container")
+    for _ in range(80):   # read, not done: the list of the last change may still be on its way
+        try:
+            if [[t.strip() for t in containers.nth(n).locator(".sortable-item").all_inner_texts()]
+                    for n in (0, 1)] == [expected["tiles"], expected["tray"]]:
+                break
+        except Exception:
+            pass
+        page.wait_for_timeout(250)
+    ranking, tray = containers.nth(0), containers.nth(1)
     kind = action[0]
     source = (tray if kind == "in" else ranking).locator(".sortable-item").nth(action[1])
     _scroll_to(page, source, middle=True)
+    lists = [list(expected["tiles"]), list(expected["tray"])]
     if kind == "out":
         b = tray.locator(".sortable-container-body").bounding_box()
         x, y = b["x"] + 40, b["y"] + b["height"] - 4
+        lists[1].append(lists[0].pop(action[1]))
     else:
         items = ranking.locator(".sortable-item")
         last = action[2] == items.count()   # into the ranking after its last tile
         b = items.nth(action[2] - last).bounding_box()
         below = last or (kind == "drag" and action[2] > action[1])
         x, y = b["x"] + 40, b["y"] + (b["height"] - 3 if below else 3)
-    drag_to(page, source, x, y)
+        lists[0].insert(action[2], lists[0 if kind == "drag" else 1].pop(action[1]))
+    frame_page = tiles_frame(page)
+    drag_to(page, source, x, y, until=lambda: frame_page.evaluate(ORDER) == lists)
+
+
+def tiles_frame(page):
+    """The newest drag list's frame as a Frame (to evaluate in it)."""
+    return [f for f in page.frames if "sortable" in (f.url or "")][-1]
 
 
 SHOWN = """() => {

@@ -358,6 +358,36 @@ def test_two_tiles_that_read_the_same_swapped_by_a_drag_stay_swapped(server, pag
     assert [row[3] for row in grid.evaluate(GRID_ROWS)] == ids
 
 
+def test_undo_clicked_at_once_after_a_drop_undoes_the_drop(server, page):
+    # tile 1 clicked (grade 0 -> 1), then tile 6 dropped on tile 2 and "↶ Undo" clicked at
+    # once: the undo takes back the drop, not the click before it. The list's reply and the
+    # click reach the server in one run, and the undo's callback runs first: it went back
+    # over the tile click, and the drop was applied after it. The window is tall enough to
+    # show the button and the tiles at once: the click comes without a scroll.
+    page.set_viewport_size({"width": 1280, "height": 1800})
+    open_playground(server, page)
+    click_tile(page, 1)
+    page.wait_for_function(cell_is(0, 1, "1"), timeout=TIMEOUT)
+    wait_ready(page)
+    frame = tiles(page)
+    frame.get_by_text("#1 · 🐱 cat · grade 1").wait_for(timeout=TIMEOUT)
+    source, target = (frame.get_by_text(f"#{n} · ", exact=False).first for n in (6, 2))
+    source.scroll_into_view_if_needed()
+    b = target.bounding_box()
+    undo = page.get_by_role("button", name="↶ Undo").first
+    at = undo.bounding_box()
+    drag_to(page, source, b["x"] + 40, b["y"] + 3)
+    page.mouse.click(at["x"] + at["width"] / 2, at["y"] + at["height"] / 2)
+    wait_ready(page)
+    page.wait_for_timeout(1000)
+    wait_ready(page)
+    grid = page.locator("[data-testid='stDataFrame']").first
+    rows = grid.evaluate(GRID_ROWS)
+    # the cat in the box, ids 1..8 in order, with tile 1's grade 1 kept
+    assert [r[3] for r in rows] == [str(n) for n in range(1, 9)], rows
+    assert rows[0][1] == "1", rows
+
+
 def click_tile(page, rank: int) -> None:
     """Click the strip's tile at ``rank`` where a person would: its middle, on its label."""
     tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").nth(rank - 1)

@@ -43,6 +43,7 @@ KEYS = {
     "encoded": "state.encoded",        # (example, its link code): the last example encoded
     "history": "state.history",        # this session's undo/redo History (ui.session.history)
     "grids": "state.grids",            # {grid's base slot: (page, list, query index, prefix)} (ui.widgets)
+    "drags": "state.drags",            # {(page, query index): the drag list drawn last} (ui.widgets)
 }
 
 
