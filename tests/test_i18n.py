@@ -64,7 +64,7 @@ def test_no_text_is_marked_inside_an_f_string():
     import ast
 
     hidden = []
-    for path in sorted([ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py"),
+    for path in sorted([ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/**/*.py"),
                         *ROOT.glob("metrics/**/*.py")]):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.JoinedStr):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")), *sorted((ROOT / "ui").rglob("*.py"))]
 CATALOGS = sorted((ROOT / "ui" / "locales").glob("*/LC_MESSAGES/messages.po"))
 # emoji drawn as pictures: the supplementary planes' symbols, the emoji variation selector, and
 # the few in the basic plane that have emoji presentation by default
