@@ -270,11 +270,11 @@ def test_a_tile_click_the_browser_sends_again_counts_once():
     def script():
         import streamlit as st
 
-        from ui import widgets
         from ui.session import state
+        from ui.widgets import strip
 
         for name, rank in (("first", 1), ("again", 1), ("other", 2)):
-            st.button(name, key=name, on_click=widgets._tile_clicked,
+            st.button(name, key=name, on_click=strip._tile_clicked,
                       args=("playground", state.get_example().current, "playground.strip.0", rank))
 
     items = (model.Item("a", "A", 0), model.Item("b", "B", 0))

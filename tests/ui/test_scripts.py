@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from ui import widgets
+from ui.widgets import editors
 
 
-@pytest.mark.parametrize("script", [widgets._EDITS_FIRST], ids=["edits_first"])
+@pytest.mark.parametrize("script", [editors._EDITS_FIRST], ids=["edits_first"])
 def test_a_page_script_holds_nothing_the_sanitiser_drops(script):
     assert script.startswith("<script>") and script.endswith("</script>")
     body = script.removeprefix("<script>").removesuffix("</script>")

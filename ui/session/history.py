@@ -127,7 +127,7 @@ def _go(forward: bool) -> None:
 
 def undo() -> None:
     """Go back one change of the example (nothing when there is none). A grid's edit not yet
-    applied is applied first by the caller (:func:`ui.widgets.undo_buttons`): it is a step too."""
+    applied is applied first by the caller (:func:`ui.widgets.controls.undo_buttons`): it is a step too."""
     _go(False)
 
 

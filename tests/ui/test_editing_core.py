@@ -1,0 +1,68 @@
+"""The widgets' logic without Streamlit (ui/core/editing.py): what a move button does to the
+lists, a tile click's next grade, and a grid's rows with the browser's edits applied. Values
+worked out by hand."""
+
+import pytest
+
+from ui.core import editing
+from ui.core.model import Item
+
+A, B, C = Item("a", "A", 1), Item("b", "B", 0), Item("c", "C", None)
+X = Item("x", "X", 2)
+
+
+@pytest.mark.parametrize(("where", "n", "action", "after"), [
+    ("r", 1, "up", ((B, A, C), (X,), ("r", 0))),
+    ("r", 1, "down", ((A, C, B), (X,), ("r", 2))),
+    ("r", 2, "top", ((C, A, B), (X,), ("r", 0))),
+    ("r", 0, "move", ((B, C), (X, A), ("t", 1))),      # to the end of the tray
+    ("t", 0, "move", ((A, B, C, X), (), ("r", 3))),    # back to the end of the ranking
+    ("r", 1, "remove", ((A, C), (X,), None)),
+    ("t", 0, "remove", ((A, B, C), (), None)),
+])
+def test_a_move_button(where, n, action, after):
+    assert editing.move((A, B, C), (X,), where, n, action) == after
+
+
+@pytest.mark.parametrize(("where", "n", "action"), [
+    ("r", 0, "up"), ("r", 2, "down"), ("r", 0, "top"),   # nowhere to go
+    ("t", 0, "up"),                                      # the tray has no order to change
+    ("r", 3, "up"), ("t", 1, "move"),                    # no such item (a list that changed)
+    ("r", 0, "jump"),
+])
+def test_a_move_that_changes_nothing_is_none(where, n, action):
+    assert editing.move((A, B, C), (X,), where, n, action) is None
+
+
+def test_a_tiles_next_grade_binary_and_graded():
+    assert [editing.next_grade(g, "binary", 3) for g in (0, 1, 3, None)] == [1, 0, 0, 0]
+    assert [editing.next_grade(g, "graded", 2) for g in (0, 1, 2, None)] == [1, 2, 0, 0]
+
+
+def test_a_grid_shows_its_items_and_reads_back_as_rows():
+    frame = editing.frame((A, B, C), ranked=True)
+    assert list(frame["rank"]) == [1, 2, 3]
+    assert list(frame["grade"]) == ["1", "0", "?"]       # text, "?" for unjudged
+    assert editing.records(frame) == [{"id": "a", "label": "A", "grade": "1"},
+                                      {"id": "b", "label": "B", "grade": "0"},
+                                      {"id": "c", "label": "C", "grade": "?"}]
+
+
+def test_the_rows_a_grid_shows_with_the_browsers_edits():
+    delta = {"edited_rows": {"0": {"grade": "3", "id": "ignored"}}, "deleted_rows": [1],
+             "added_rows": [{"label": "new", "grade": "2"}]}
+    assert editing.rows_with(delta, (A, B, C), ranked=False) == [
+        {"id": "a", "label": "A", "grade": "3"},          # an id is never edited
+        {"id": "c", "label": "C", "grade": "?"},
+        {"id": None, "label": "new", "grade": "2"},
+    ]
+    assert editing.has_edits(delta) and not editing.has_edits({"edited_rows": {}, "added_rows": []})
+
+
+@pytest.mark.parametrize("delta", [
+    {"edited_rows": {"7": {"grade": "1"}}},              # a row the base does not have
+    {"edited_rows": {"0": "1"}},
+    {"added_rows": ["x"]},
+])
+def test_a_delta_that_does_not_fit_the_grid_is_none(delta):
+    assert editing.rows_with(delta, (A, B), ranked=True) is None
