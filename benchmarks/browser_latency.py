@@ -40,14 +40,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.browser.helpers import ARGS, CHROMIUM, IDLE  # noqa: E402  (the tests' browser and their "idle")
 from ui.core import codec, model  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WAIT = 10_000  # ms before an action counts as lost
 SLIDER = "[data-testid='stSlider'] input[type='range']"
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 
 
 def example(n: int) -> model.Example:

@@ -80,16 +80,15 @@ IDLE = """() => {
 
 # every chart drawn, every frame and image loaded, the fonts in: what a person sees is final
 DRAWN = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');   // the status widget shows only after a while
-  if (!app || app.dataset.testScriptState !== 'notRunning' || app.dataset.testConnectionState !== 'CONNECTED') return false;
-  if (document.querySelector('[data-testid="stStatusWidget"]') || document.fonts.status !== 'loaded') return false;
+  if (!(IDLE)() || document.querySelector('[data-testid="stApp"]').dataset.testConnectionState !== 'CONNECTED') return false;
+  if (document.fonts.status !== 'loaded') return false;
   for (const c of document.querySelectorAll('[data-testid="stVegaLiteChart"]'))
     if (!c.querySelector('canvas, svg')) return false;
   for (const f of document.querySelectorAll('iframe')) {
     try { if (f.contentDocument && f.contentDocument.readyState !== 'complete') return false; } catch (e) {}
   }
   return [...document.querySelectorAll('img')].every(i => i.complete);
-}"""
+}""".replace("IDLE", IDLE)
 
 # resolves once nothing in the page has changed for ``quiet`` ms (charts and frames lay out
 # after they load), or after ``most`` ms
