@@ -9,10 +9,9 @@ from pathlib import Path
 from ui.core.codec import encode
 from ui.core.presets import build_preset
 
-from .helpers import ARTIFACTS
+from .helpers import ARTIFACTS, QUIET, drawn
 from .layout import CANVAS_CUT, CUT_TEXT
 
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 A4_WIDTH = 718  # 210 mm at 96 px per inch, less Chromium's default margins of 0.4 in
 
 
@@ -23,8 +22,7 @@ def test_a_lesson_prints_on_a4_without_the_sidebar_and_nothing_cut(browser, serv
         page.goto(f"{server}/lesson_average_precision?ex={encode(build_preset('cat'))}")
         page.locator("[data-testid='stMetricValue']").first.wait_for(timeout=60_000)
         page.locator(".katex-display").first.wait_for(timeout=60_000)
-        page.wait_for_function(IDLE, timeout=60_000)
-        page.wait_for_timeout(1000)
+        drawn(page, 60_000)
         page.emulate_media(media="print")
         hidden = page.evaluate("""() => ['stSidebar', 'stHeader', 'stDownloadButton'].map(id =>
             [...document.querySelectorAll(`[data-testid='${id}']`)].every(e => getComputedStyle(e).display === 'none'))""")
@@ -35,7 +33,7 @@ def test_a_lesson_prints_on_a4_without_the_sidebar_and_nothing_cut(browser, serv
                                                       "right": "0.4in"})
         assert pdf.read_bytes().startswith(b"%PDF")
         page.set_viewport_size({"width": A4_WIDTH, "height": 1000})
-        page.wait_for_timeout(800)
+        page.evaluate(QUIET, [500, 5000])   # the layout follows the paper's width
         assert page.evaluate(CUT_TEXT, {"paper": True}) == []
         assert page.evaluate(CANVAS_CUT, {"paper": True}) == []
         # the step table is on the page, every rank of it

@@ -13,7 +13,7 @@ import pytest
 
 from ui.core.i18n import LANGUAGES
 
-from .helpers import IDLE, shot
+from .helpers import QUIET, drawn, shot
 from .layout import CANVAS_CUT, CUT_TEXT, EMPTY_GLYPHS
 
 SIZES = [(1024, 768), (1280, 720), (390, 844)]
@@ -44,15 +44,14 @@ def test_no_text_is_cut_and_no_glyph_is_empty(browser, server, lang):
             page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
             page.goto(f"{server}/{path}?lang={lang}")
             page.locator("[data-testid='stMainBlockContainer'] h1, [data-testid='stMainBlockContainer'] [data-testid='stHeading']").first.wait_for(timeout=60_000)
-            page.wait_for_function(IDLE, timeout=60_000)
-            page.wait_for_timeout(600)  # the charts' and frames' first drawing
+            drawn(page, 60_000)   # the charts and frames drawn, and the page still
             for width, height in SIZES:
                 page.set_viewport_size({"width": width, "height": height})
-                page.wait_for_timeout(300)  # the layout and the charts follow the new width
+                page.evaluate(QUIET, [300, 5000])  # the layout and the charts follow the new width
                 where = f"{path or 'playground'} {lang} {width}x{height}"
                 here = [f for check in (CUT_TEXT, CANVAS_CUT, EMPTY_GLYPHS) for f in page.evaluate(check, None)]
                 if here:  # a finding must still be there once the page has settled (a font, a late chart)
-                    page.wait_for_timeout(1500)
+                    page.evaluate(QUIET, [1000, 5000])
                     here = [f for check in (CUT_TEXT, CANVAS_CUT, EMPTY_GLYPHS) for f in page.evaluate(check, None)]
                 found += [f"{where}: {json.dumps(f, ensure_ascii=False)}" for f in here]
                 if found and len(found) < 4:

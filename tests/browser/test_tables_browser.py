@@ -15,7 +15,7 @@ import pytest
 
 from ui.core import codec, model, validation
 
-from .helpers import IDLE, shot
+from .helpers import QUIET, drawn, shot
 from .layout import CANVAS_CUT, CUT_TEXT
 
 pytestmark = pytest.mark.browser
@@ -37,18 +37,17 @@ def _exponential_ndcg() -> str:
 
 
 def _settle(page) -> None:
-    page.wait_for_function(IDLE, timeout=TIMEOUT)
-    page.wait_for_timeout(800)  # the canvas tables' first drawing
+    drawn(page, TIMEOUT)   # the canvas tables drawn, and the page still
 
 
 def _cut(page, where: str) -> list[str]:
     found = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(400)  # the layout and the canvas follow the new width
+        page.evaluate(QUIET, [300, 5000])  # the layout and the canvas follow the new width
         here = [f for check in (CUT_TEXT, CANVAS_CUT) for f in page.evaluate(check, None)]
         if here:  # still there once the page has settled
-            page.wait_for_timeout(1500)
+            page.evaluate(QUIET, [1000, 5000])
             here = [f for check in (CUT_TEXT, CANVAS_CUT) for f in page.evaluate(check, None)]
         found += [f"{where} {width}x{height}: {json.dumps(f, ensure_ascii=False)}" for f in here]
     page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
