@@ -163,9 +163,12 @@ def select_cell(page, grid, x: float, row: int, column: int) -> None:
     The one retry kept in these tests: a click that selected no cell never reached the app
     (the grid, drawn again by a run, was not taking clicks yet; the accessible table then
     marks no cell ``aria-selected``). Nothing was typed yet, so nothing can be lost; a person
-    sees no selection and clicks again. Once the cell is selected, nothing is ever repeated."""
+    sees no selection, waits for the page to stop drawing and clicks again. Once the cell is
+    selected, nothing is ever repeated."""
     cell = f"[data-testid='glide-cell-{column}-{row - 1}'][aria-selected='true']"
     for attempt in range(3):
+        if attempt:
+            page.wait_for_function(IDLE, timeout=TIMEOUT)
         box = grid.bounding_box()
         for _ in range(40):   # no box while a run draws the grid again: looked at again, nothing done
             if box:
