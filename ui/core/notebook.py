@@ -283,7 +283,7 @@ def _build(view: PageView, version: str):
     if view.text:
         cells.append(_markdown(view.text))
     cells.append(_markdown("## " + _("The example")))
-    cells.append(_code("import metrics\nfrom ui import charts, views\nfrom ui.core.i18n import language\n"
+    cells.append(_code("import metrics\nfrom ui.core import charts, views\nfrom ui.core.i18n import language\n"
                        "from ui.core.model import Example, Item, Query\n\n"
                        "# Item(id, label, grade): grade None is unjudged; tray: judged but not retrieved\n"
                        + example_source(ex)))
