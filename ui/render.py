@@ -104,9 +104,12 @@ def _selected(key: str, name: str, field: str) -> int | None:
     return None
 
 
-def _pick_k(key: str) -> Callable[[], None]:
+def _pick_k(key: str, picks: str) -> Callable[[], None]:
     def callback() -> None:
         k = _selected(key, PICK, "k")
+        # the next chart is a new one, without a selection: this one keeps its point selected,
+        # and a click on that point again (k set elsewhere since) changed nothing and was lost
+        st.session_state[picks] = st.session_state.get(picks, 0) + 1
         if k is not None and state.update(k=k):
             st.rerun()  # the whole page: the k slider (outside the chart's fragment) follows
 
@@ -160,7 +163,9 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
     spec = plot.spec()
     spec.setdefault("description", describe(spec, name, export))
     if pick_k:
-        on_select, mode = _pick_k(key), PICK
+        picks = f"{key}.picks"   # the points picked so far: a new chart after each
+        key = f"{key}.{st.session_state.get(picks, 0)}"
+        on_select, mode = _pick_k(key, picks), PICK
     elif on_tile is not None:
         on_select, mode = _picked_tile(key, on_tile), charts.TILE
     else:

@@ -146,6 +146,30 @@ def drag_to(page, source, x: float, y: float, until=None) -> None:
     page.mouse.up()
 
 
+POINTS = """e => { const r = e.getBoundingClientRect();
+  return [...e.querySelectorAll('.role-mark.mark-symbol path')].map(p => { const b = p.getBoundingClientRect();
+    return [Math.round(b.left + b.width / 2 - r.left), Math.round(b.top + b.height / 2 - r.top)]; }); }"""
+
+
+def click_curve(page, k: int) -> None:
+    """Click a point of the curve over k (the chart with lines) at ``k``, as a person clicks
+    the point they see: the points of one k share an x, the k-th from the left."""
+    curve = page.locator("[data-testid='stVegaLiteChart']", has=page.locator(".mark-line")).first
+    curve.evaluate("e => e.scrollIntoView({block: 'center'})")
+    before = None
+    for _ in range(20):   # read, not done: the scroll is over when the chart stays where it is
+        at = curve.bounding_box()
+        if at == before:
+            break
+        before = at
+        page.wait_for_timeout(100)
+    points = curve.evaluate(POINTS)
+    xs = sorted({x for x, _ in points})
+    assert len(xs) >= k and at, f"the curve shows {len(xs)} values of k"
+    x, y = next(p for p in points if p[0] == xs[k - 1])
+    page.mouse.click(at["x"] + x, at["y"] + y)
+
+
 def summary_link(page, name: str):
     return page.locator("[data-testid='stPageLink']", has_text=f"{name} = ").first
 

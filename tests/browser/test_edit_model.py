@@ -33,7 +33,7 @@ import metrics
 from ui.core.presets import PRESETS as PRESET_TABLE
 from ui.core.presets import build_preset
 
-from .helpers import TIMEOUT, drag_to, select_cell, tiles, wait_ready
+from .helpers import TIMEOUT, click_curve, drag_to, select_cell, tiles, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -353,15 +353,7 @@ def act(page, action: tuple, m: Model) -> None:
     elif kind in ("drag", "out", "in"):
         drag(page, action, m)
     elif kind == "curve":
-        curve = page.locator("[data-testid='stVegaLiteChart']", has=page.locator(".mark-line")).first
-        _scroll_to(page, curve, middle=True)
-        # the points of one k share an x: a point at the k-th x from the left (read, not done)
-        points = curve.evaluate(POINTS)
-        xs = sorted({x for x, _ in points})
-        at = curve.bounding_box()
-        assert len(xs) >= action[1] and at, f"the curve shows {len(xs)} values of k"
-        x, y = next(p for p in points if p[0] == xs[action[1] - 1])
-        page.mouse.click(at["x"] + x, at["y"] + y)
+        click_curve(page, action[1])
     elif kind == "k":
         page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
         page.keyboard.press("ArrowRight" if action[1] > 0 else "ArrowLeft")
@@ -402,11 +394,6 @@ def act(page, action: tuple, m: Model) -> None:
                 assert attempt < 9, "the paste box never stayed open"
     elif kind in ("undo", "redo"):
         page.get_by_role("button", name="↶ Undo" if kind == "undo" else "↷ Redo").first.click()
-
-
-POINTS = """e => { const r = e.getBoundingClientRect();
-  return [...e.querySelectorAll('.role-mark.mark-symbol path')].map(p => { const b = p.getBoundingClientRect();
-    return [Math.round(b.left + b.width / 2 - r.left), Math.round(b.top + b.height / 2 - r.top)]; }); }"""
 
 
 ORDER = """() => [...document.querySelectorAll('.sortable-container')].map(c =>

@@ -11,6 +11,7 @@ from ui.core import codec, model
 from .helpers import (
     IDLE,
     TIMEOUT,
+    click_curve,
     drag_to,
     drawn,
     open_playground,
@@ -386,6 +387,28 @@ def test_undo_clicked_at_once_after_a_drop_undoes_the_drop(server, page):
     # the cat in the box, ids 1..8 in order, with tile 1's grade 1 kept
     assert [r[3] for r in rows] == [str(n) for n in range(1, 9)], rows
     assert rows[0][1] == "1", rows
+
+
+def test_a_point_of_the_curve_picked_again_sets_k_again(server, page):
+    # k = 5 from a click on the curve, 6 from the slider, then the same point clicked again:
+    # k = 5. The chart kept that point selected, so the second click changed no selection
+    # and nothing reached the app
+    open_playground(server, page)
+    slider = "() => document.querySelector('[data-testid=\"stSlider\"] input[type=\"range\"]').value"
+    click_curve(page, 5)
+    page.wait_for_function(f"() => ({slider})() === '5'", timeout=TIMEOUT)
+    wait_ready(page)
+    page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({slider})() === '6'", timeout=TIMEOUT)
+    wait_ready(page)
+    click_curve(page, 5)
+    try:
+        page.wait_for_function(f"() => ({slider})() === '5'", timeout=TIMEOUT)
+    except Exception:
+        shot(page, "curve_picked_again")
+        raise AssertionError(f"k reads {page.evaluate(slider)} after the point of k = 5 was clicked again") from None
+    assert summary_link(page, "Precision@5").is_visible()
 
 
 def click_tile(page, rank: int) -> None:
