@@ -341,7 +341,7 @@ def test_chart_clicks_from_the_browser_are_fuzzed(monkeypatch):
 
     picked, ks = [], []
     monkeypatch.setattr(state, "update", lambda **changes: ks.append(changes["k"]) or False)
-    tile, k = render._picked_tile("c", picked.append), render._pick_k("c")
+    tile, k = render._picked_tile("c", picked.append), render._pick_k("c", "c.picks")
     for _ in range(3000):
         name = rng.choice([charts.PICK, charts.TILE])
         field = "k" if name == charts.PICK else "rank"
