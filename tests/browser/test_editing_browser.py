@@ -411,6 +411,29 @@ def test_a_point_of_the_curve_picked_again_sets_k_again(server, page):
     assert summary_link(page, "Precision@5").is_visible()
 
 
+def test_undo_clicked_at_once_after_a_point_of_the_curve_keeps_both(server, page):
+    # tile 1 clicked (grade 0 -> 1, the change to undo), then the curve's point of k = 5 and
+    # "↶ Undo" clicked at once: k = 5 and tile 1 back to 0. A chart sends its click a moment
+    # late; the undo's run drew the chart again before then, and the pick was lost
+    page.set_viewport_size({"width": 1280, "height": 2400})   # the button and the curve in view
+    open_playground(server, page)
+    click_tile(page, 1)
+    page.wait_for_function(cell_is(0, 1, "1"), timeout=TIMEOUT)
+    wait_ready(page)
+    undo = page.get_by_role("button", name="↶ Undo").first.bounding_box()
+    click_curve(page, 5)
+    page.mouse.click(undo["x"] + undo["width"] / 2, undo["y"] + undo["height"] / 2)
+    slider = "() => document.querySelector('[data-testid=\"stSlider\"] input[type=\"range\"]').value"
+    try:
+        page.wait_for_function(f"() => ({slider})() === '5'", timeout=TIMEOUT)
+        page.wait_for_function(cell_is(0, 1, "0"), timeout=TIMEOUT)
+    except Exception:
+        shot(page, "curve_then_undo")
+        grid = page.locator("[data-testid='stDataFrame']").first
+        raise AssertionError(f"k reads {page.evaluate(slider)}, rank 1's grade "
+                             f"{grid.evaluate(GRID_ROWS)[0][1]}: the pick or the undo was lost") from None
+
+
 def click_tile(page, rank: int) -> None:
     """Click the strip's tile at ``rank`` where a person would: its middle, on its label."""
     tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").nth(rank - 1)

@@ -26,7 +26,9 @@ __all__ = ["edits_first", "grade_help", "ranking_editor", "tray_editor", "apply_
 # given again, once. Clicks keep their order and their spacing: one made soon after a held
 # click is held too (two clicks sent together reach the script in one run, whose callbacks go
 # in the page's order, not the person's). A click on a grid is left alone (the grid sends its
-# edit at once when a click takes its editor away).
+# edit at once when a click takes its editor away). A chart sends a click on it (a point of the
+# curve, a tile) the same moment late, and a run that draws the chart again before then drops
+# it: a click that follows one on a chart that soon is held the same way.
 # The script must hold no "<" before a letter, "/" or "!": Streamlit's sanitiser drops it then.
 _EDITS_FIRST = """<script>
 (() => {
@@ -38,6 +40,7 @@ _EDITS_FIRST = """<script>
   let giving = false;
   const inGrid = (t) => t instanceof Element
     && t.closest('[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"], #portal, .gdg-overlay') !== null;
+  const inChart = (t) => t instanceof Element && t.closest('[data-testid="stVegaLiteChart"]') !== null;
 
   // The run the edit starts may draw the page anew, and move it (a message above): a held
   // click goes to the same element of the same widget (Streamlit gives a keyed widget's box
@@ -94,11 +97,12 @@ _EDITS_FIRST = """<script>
     if (giving || held.length === 0) return;
     giving = true;
     const step = (tries) => {
-      const [give, made, after] = held[0];
+      const [give, made, after, chart] = held[0];
       const wait = due(made, after) - performance.now();
       if (wait > 0) { setTimeout(() => step(tries), wait); return; }
       if (!give(tries)) { setTimeout(() => step(tries - 1), 50); return; }   // 10 s at most
       [lastMade, lastGiven] = [made, performance.now()];
+      if (chart) keyed = lastGiven;   // the chart sends it late: the clicks after it wait
       held.shift();
       giving = false;
       next();
@@ -112,11 +116,12 @@ _EDITS_FIRST = """<script>
     const made = performance.now();
     if (held.length === 0 && due(made, keyed) <= made) {
       [lastMade, lastGiven] = [made, made];
+      if (inChart(e.target)) keyed = made;   // the chart sends it late: the clicks after it wait
       return;
     }
     e.preventDefault();
     e.stopImmediatePropagation();
-    held.push([hold(e), made, keyed]);   // held for the keys pressed before it only
+    held.push([hold(e), made, keyed, inChart(e.target)]);   // held for what came before it only
     next();
   }, true);
 })();
