@@ -66,3 +66,40 @@ def test_the_rows_a_grid_shows_with_the_browsers_edits():
 ])
 def test_a_delta_that_does_not_fit_the_grid_is_none(delta):
     assert editing.rows_with(delta, (A, B), ranked=True) is None
+
+
+def test_a_drop_reads_a_new_order_and_refuses_what_does_not_fit():
+    lookup = {"#1": A, "#2": B, "tray 1": X}
+    assert editing.dropped([{"items": ["#2", "#1"]}, {"items": ["tray 1"]}], lookup) == ((B, A), (X,))
+    assert editing.dropped([{"items": ["#2"]}, {"items": ["tray 1", "#1"]}], lookup) == ((B,), (X, A))
+    for reply in (None, "state.example", [], [{"items": ["#1", "#2"]}],          # no tray part
+                  [{"items": ["#1", "#1"]}, {"items": ["tray 1"]}],               # a tile twice, one gone
+                  [{"items": ["#1", "#2", "#3"]}, {"items": ["tray 1"]}]):        # a tile of another list
+        assert editing.dropped(reply, lookup) is None
+
+
+def test_a_drop_from_the_browser_is_fuzzed():
+    # the reply is whatever the browser sends: a fixed seed, never an exception, and only
+    # ever the list's own items, each once
+    import random
+
+    rng = random.Random(20261128)
+    lookup = {"#1": A, "#2": B, "#3": C, "tray 1": X}
+    atoms = [None, 0, 1.5, "", "#1", "#2", "#3", "tray 1", "items", [], {}, ["#1"], {"items": []}, True]
+
+    def value(depth=0):
+        roll = rng.random()
+        if depth > 2 or roll < .4:
+            return rng.choice(atoms)
+        if roll < .7:
+            return [value(depth + 1) for _ in range(rng.randrange(4))]
+        return {rng.choice(["items", "header", 0]): value(depth + 1) for _ in range(rng.randrange(3))}
+
+    for _ in range(3000):
+        texts = rng.sample(list(lookup), rng.randrange(5)) + [value() for _ in range(rng.randrange(2))]
+        cut = rng.randrange(len(texts) + 1)
+        reply = rng.choice([value(), [{"items": texts[:cut]}, {"items": texts[cut:]}]])
+        got = editing.dropped(reply, lookup)
+        if got is not None:
+            items = got[0] + got[1]
+            assert sorted(i.id for i in items) == sorted(i.id for i in lookup.values())

@@ -18,7 +18,7 @@ import pandas as pd
 from . import model, validation
 from .i18n import N_
 
-__all__ = ["GRADE_HELP", "frame", "grade_text", "records", "rows_with", "has_edits", "digest", "next_grade", "move"]
+__all__ = ["GRADE_HELP", "frame", "grade_text", "records", "rows_with", "has_edits", "digest", "next_grade", "move", "dropped"]
 
 GRADE_HELP = N_("0 = not relevant; 1 to {grade_max} = relevant, higher is better; "
                 "{unjudged} (or empty) = unjudged: nobody judged it, like trec_eval's −1")
@@ -124,3 +124,23 @@ def move(ranking: tuple, tray: tuple, where: str, n: int, action: str):
     else:
         return None
     return tuple(lists["r"]), tuple(lists["t"]), pick
+
+
+def dropped(reply, lookup: dict) -> tuple[tuple, tuple] | None:
+    """The ranking and the tray a drag list's reply holds (``[{"items": texts}, {"items":
+    texts}]``, the tiles' texts in their new order), as the items ``lookup`` maps each text to.
+    None for no reply, one of an older list, or anything else the browser sent: every tile
+    must be there exactly once.
+
+    >>> dropped([{"items": ["#2", "#1"]}, {"items": []}], {"#1": "a", "#2": "b"})
+    (('b', 'a'), ())
+    >>> dropped([{"items": ["#1", "#1"]}, {"items": []}], {"#1": "a", "#2": "b"}) is None
+    True
+    """
+    try:
+        texts = [list(reply[n]["items"]) for n in (0, 1)]
+        ranking, tray = (tuple(lookup[text] for text in part) for part in texts)
+    except (KeyError, IndexError, TypeError):
+        return None
+    every = texts[0] + texts[1]
+    return (ranking, tray) if len(every) == len(set(every)) == len(lookup) else None

@@ -76,26 +76,12 @@ def drag_order(page: str, index: int | None = None, *, across: bool = False, ext
                             multi_containers=True, direction="horizontal" if across else "vertical",
                             custom_style=_drag_css(q.ranking, q.tray, across=across) + extra_css, key=key)
     st.session_state.setdefault(state.KEYS["drags"], {})[(page, i)] = (key, lookup, (q.ranking, q.tray))
-    dropped = _dropped(result, lookup)
+    dropped = editing.dropped(result, lookup)
     if dropped is not None and dropped != (q.ranking, q.tray):
         # the reply arrives while the page is drawn (the editors above already show the old
         # order): apply it and draw the page again
         if state.set_current_query(replace(q, ranking=dropped[0], tray=dropped[1]), index=i):
             st.rerun()
-
-
-def _dropped(result, lookup: dict) -> tuple[tuple, tuple] | None:
-    """The ranking and the tray a drag list's reply (``result``, or its widget key) holds, as
-    items; None for no reply, one of an older list, or anything else the browser sent."""
-    if isinstance(result, str):
-        result = st.session_state.get(result)
-    try:
-        ranking = tuple(lookup[text] for text in result[0]["items"])
-        tray = tuple(lookup[text] for text in result[1]["items"])
-    except (KeyError, IndexError, TypeError):
-        return None
-    return (ranking, tray) if len(ranking) + len(tray) == len(lookup) else None
-
 
 
 def apply_drops() -> None:
@@ -106,6 +92,6 @@ def apply_drops() -> None:
         ex = ss.get(state.KEYS["example"])
         if ex is None or i >= len(ex.queries) or (ex.queries[i].ranking, ex.queries[i].tray) != lists:
             continue   # the list changed since it was drawn: a reply of it is for an older list
-        dropped = _dropped(key, lookup)
+        dropped = editing.dropped(ss.get(key), lookup)
         if dropped is not None and dropped != lists:
             state.set_current_query(replace(ex.queries[i], ranking=dropped[0], tray=dropped[1]), index=i)
