@@ -35,6 +35,11 @@ def need_browser() -> None:
         pytest.skip(reason)
 
 
+# the process behind each URL that app_server serves: a test that must make the server busy
+# stops it for a moment (SIGSTOP), as a loaded machine does
+SERVER_PIDS: dict[str, int] = {}
+
+
 @contextlib.contextmanager
 def app_server(env: dict[str, str] | None = None, drop: tuple[str, ...] = ()):
     """``streamlit run app.py`` on a free port, with ``env`` added to the environment and the
@@ -51,6 +56,7 @@ def app_server(env: dict[str, str] | None = None, drop: tuple[str, ...] = ()):
          "--browser.gatherUsageStats", "false"],
         cwd=ROOT, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
+    SERVER_PIDS[url] = proc.pid
     try:
         try:
             wait_healthy(url, 60, proc)
@@ -58,6 +64,7 @@ def app_server(env: dict[str, str] | None = None, drop: tuple[str, ...] = ()):
             pytest.fail(f"streamlit did not start: {err}")
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)

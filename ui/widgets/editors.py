@@ -28,15 +28,62 @@ __all__ = ["edits_first", "grade_help", "ranking_editor", "tray_editor", "apply_
 # in the page's order, not the person's). A click on a grid is left alone (the grid sends its
 # edit at once when a click takes its editor away). A chart sends a click on it (a point of the
 # curve, a tile) the same moment late, and a run that draws the chart again before then drops
-# it: a click that follows one on a chart that soon is held the same way.
+# it: a click that follows one on a chart is held until the chart has sent it.
+# Two requests that reach the server before it starts the run asked for first are run as one,
+# and the callbacks of that run go in the page's order: a paste clicked just after a preset, or
+# Undo just after a move, could come first. So a click made while a run asked for has not
+# started yet is held until it has. The page learns that from the app's own connection: a
+# request for a run is a BackMsg whose first field is rerun_script, the start of one a
+# ForwardMsg with new_session (protobuf field numbers, which do not change). Until a start has
+# been read once, nothing is held for it, so a connection read wrongly only loses the wait.
 # The script must hold no "<" before a letter, "/" or "!": Streamlit's sanitiser drops it then.
 _EDITS_FIRST = """<script>
 (() => {
   if (window.__ranklabEditsFirst) return;
   window.__ranklabEditsFirst = true;
   const HOLD = 200;   // the editor's debounce (150 ms in its source), and time to send the edit
+  const WAIT = 3000;   // the longest a click waits for the server to start a run or a chart to send
   let keyed = -Infinity;
+  let asked = -Infinity, started = -Infinity, chartAt = -Infinity;   // performance.now() of each
   const held = [];
+
+  const RERUN = 0x5a;       // BackMsg.rerun_script: field 11, length-delimited
+  const NEW_SESSION = 4;    // ForwardMsg.new_session: sent when a run starts
+  function startsRun(data) {   // whether a ForwardMsg's top-level fields hold new_session
+    if (!(data instanceof ArrayBuffer)) return false;
+    const b = new Uint8Array(data);
+    let i = 0;
+    const varint = () => {
+      let v = 0, f = 1, c;
+      do { c = b[i++]; v += (c & 127) * f; f *= 128; } while (c >= 128 && i  < b.length);
+      return v;
+    };
+    for (let n = 0; n  < 8 && i  < b.length; n++) {
+      const tag = varint(), field = Math.floor(tag / 8), type = tag % 8;
+      if (field === NEW_SESSION) return true;
+      if (type === 2) i += varint(); else if (type === 0) varint(); else return false;
+    }
+    return false;
+  }
+  const watched = new WeakSet();
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (!watched.has(this)) {
+      watched.add(this);
+      this.addEventListener("message", (m) => { if (startsRun(m.data)) started = performance.now(); });
+    }
+    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data)
+      : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+    if (bytes && bytes.length > 0 && bytes[0] === RERUN) asked = performance.now();
+    return send.call(this, data);
+  };
+  // whether a click now would reach the server before the run asked for last has started, or
+  // before the chart clicked last has sent its click (a click on no point sends nothing: capped)
+  const waiting = () => {
+    const now = performance.now();
+    return (started > -Infinity && asked > started && now - asked  < WAIT)
+      || (chartAt > asked && now - chartAt  < WAIT);
+  };
   let giving = false;
   const inGrid = (t) => t instanceof Element
     && t.closest('[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"], #portal, .gdg-overlay') !== null;
@@ -100,9 +147,10 @@ _EDITS_FIRST = """<script>
       const [give, made, after, chart] = held[0];
       const wait = due(made, after) - performance.now();
       if (wait > 0) { setTimeout(() => step(tries), wait); return; }
+      if (waiting()) { setTimeout(() => step(tries), 20); return; }
       if (!give(tries)) { setTimeout(() => step(tries - 1), 50); return; }   // 10 s at most
       [lastMade, lastGiven] = [made, performance.now()];
-      if (chart) keyed = lastGiven;   // the chart sends it late: the clicks after it wait
+      if (chart) keyed = chartAt = lastGiven;   // the chart sends it late: the clicks after it wait
       held.shift();
       giving = false;
       next();
@@ -114,9 +162,9 @@ _EDITS_FIRST = """<script>
   window.addEventListener("click", (e) => {
     if (!e.isTrusted || inGrid(e.target)) return;
     const made = performance.now();
-    if (held.length === 0 && due(made, keyed) <= made) {
+    if (held.length === 0 && due(made, keyed) <= made && !waiting()) {
       [lastMade, lastGiven] = [made, made];
-      if (inChart(e.target)) keyed = made;   // the chart sends it late: the clicks after it wait
+      if (inChart(e.target)) keyed = chartAt = made;   // the chart sends it late: the clicks after it wait
       return;
     }
     e.preventDefault();
