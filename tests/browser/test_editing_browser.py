@@ -11,8 +11,8 @@ import pytest
 from ui.core import codec, model
 
 from .helpers import (
-    SERVER_PIDS,
     IDLE,
+    SERVER_PIDS,
     TIMEOUT,
     click_curve,
     drag_to,
