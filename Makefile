@@ -13,8 +13,8 @@ BIN     = $(VENV)/bin
 
 .PHONY: run serve test test-all lint bench clean i18n spark
 
-# the translations: each ui/locales/<code>/LC_MESSAGES/messages.po compiled to its .mo when it changes
-PO := $(wildcard ui/locales/*/LC_MESSAGES/messages.po)
+# the translations: each ranklab_ui/locales/<code>/LC_MESSAGES/messages.po compiled to its .mo when it changes
+PO := $(wildcard ranklab_ui/locales/*/LC_MESSAGES/messages.po)
 MO := $(PO:.po=.mo)
 
 $(BIN)/python:
@@ -72,8 +72,8 @@ bench: $(VENV)/.installed-dev
 # says where) and merge it into each language's .po; then translate the new (empty or fuzzy) entries
 i18n: $(VENV)/.installed
 	$(BIN)/pybabel extract -F babel.cfg --no-wrap --add-location=file --sort-output \
-		--project=Ranklab -o ui/locales/messages.pot .
-	$(BIN)/pybabel update --no-wrap -i ui/locales/messages.pot -d ui/locales -D messages
+		--project=Ranklab -o ranklab_ui/locales/messages.pot .
+	$(BIN)/pybabel update --no-wrap -i ranklab_ui/locales/messages.pot -d ranklab_ui/locales -D messages
 
 
 clean:

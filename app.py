@@ -3,11 +3,11 @@ navigation."""
 
 import streamlit as st
 
-from ui import render, style, widgets
-from ui.core import i18n
-from ui.core.i18n import _
+from ranklab_ui import render, style, widgets
+from ranklab_ui.core import i18n
+from ranklab_ui.core.i18n import _
 
-# the presenter view (ui/presenter.py) starts with the sidebar collapsed
+# the presenter view (ranklab_ui/presenter.py) starts with the sidebar collapsed
 present = st.query_params.get("view") == "present"
 st.set_page_config(page_title="Ranklab", page_icon=":material/leaderboard:", layout="wide",
                    initial_sidebar_state="collapsed" if present else "auto")

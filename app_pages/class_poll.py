@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from ui import poll_view, render
-from ui.core.i18n import _
+from ranklab_ui import poll_view, render
+from ranklab_ui.core.i18n import _
 
 PAGE = "class_poll"
 

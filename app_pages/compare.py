@@ -14,12 +14,12 @@ from metrics import comparison, fusion
 from metrics import io as metrics_io
 from metrics.stats import CORRECTIONS
 from metrics.teaching import compare
-from ui import lessons, render
-from ui.core import compare_charts, teach_view, teaching_charts
-from ui.core.i18n import N_, _, ngettext, shown
-from ui.core.views import escape_markdown
-from ui.files import file_source, read_dict, upload_source
-from ui.session import state
+from ranklab_ui import lessons, render
+from ranklab_ui.core import compare_charts, teach_view, teaching_charts
+from ranklab_ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.files import file_source, read_dict, upload_source
+from ranklab_ui.session import state
 
 PAGE = "compare"
 SOURCES = [N_("The sample collection: BM25 vs. TF"), N_("Upload qrels and two runs"),

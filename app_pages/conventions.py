@@ -7,10 +7,10 @@ import streamlit as st
 
 from metrics.conventions import PRESETS
 from metrics.teaching import explorer
-from ui import lessons, render
-from ui.core import teach_view, teaching_charts
-from ui.core.i18n import N_, _, ngettext, shown
-from ui.core.views import escape_markdown
+from ranklab_ui import lessons, render
+from ranklab_ui.core import teach_view, teaching_charts
+from ranklab_ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui.core.views import escape_markdown
 
 PAGE = "conventions"
 # each convention by the tool, paper or tutorial it comes from (the keys name the source documents)

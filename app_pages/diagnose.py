@@ -10,12 +10,12 @@ import metrics
 import metrics.io
 from metrics.io.theirs import read_theirs
 from metrics.teaching import diagnose as dg
-from ui import render
-from ui.core import diagnose_view as view
-from ui.core.i18n import N_, _, ngettext, shown
-from ui.core.views import escape_markdown
-from ui.files import Source, file_source, read, text_source, upload_source
-from ui.session import state
+from ranklab_ui import render
+from ranklab_ui.core import diagnose_view as view
+from ranklab_ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.files import Source, file_source, read, text_source, upload_source
+from ranklab_ui.session import state
 
 PAGE = "diagnose"
 COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"

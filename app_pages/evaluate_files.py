@@ -19,12 +19,12 @@ from metrics.io import DEDUP, FileFormatError
 from metrics.io.source import format_size
 from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream, should_stream
 from metrics.io.writers import write_csv, write_json, write_trec
-from ui import files as ui_files
-from ui.core import evaluation_view as view
-from ui.core.i18n import N_, _, shown
-from ui.core.views import escape_markdown
-from ui.files import Source, file_source, read, text_source, upload_source
-from ui.session import state
+from ranklab_ui import files as ui_files
+from ranklab_ui.core import evaluation_view as view
+from ranklab_ui.core.i18n import N_, _, shown
+from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.files import Source, file_source, read, text_source, upload_source
+from ranklab_ui.session import state
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "collection"

@@ -3,10 +3,10 @@
 import streamlit as st
 
 import metrics
-from ui import lessons, render
-from ui.core import charts, views
-from ui.core.i18n import N_, _, ngettext, shown
-from ui.session import options
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, views
+from ranklab_ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui.session import options
 
 PAGE = "lesson_ap"
 
@@ -30,7 +30,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 

@@ -3,10 +3,10 @@
 import streamlit as st
 
 import metrics
-from ui import lessons, render
-from ui.core import charts, views
-from ui.core.i18n import N_, _, shown
-from ui.session import options
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, views
+from ranklab_ui.core.i18n import N_, _, shown
+from ranklab_ui.session import options
 
 PAGE = "lesson_dcg"
 

@@ -3,9 +3,9 @@
 import streamlit as st
 
 import metrics
-from ui import lessons, render
-from ui.core import charts
-from ui.core.i18n import _
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts
+from ranklab_ui.core.i18n import _
 
 PAGE = "lesson_prc"
 
@@ -23,7 +23,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     eleven = metrics.explain("11pt", ranking, judgments)

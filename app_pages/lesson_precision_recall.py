@@ -3,9 +3,9 @@
 import streamlit as st
 
 import metrics
-from ui import lessons, render
-from ui.core import charts, views
-from ui.core.i18n import _
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, views
+from ranklab_ui.core.i18n import _
 
 PAGE = "lesson_pr"
 
@@ -22,7 +22,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     explained = {name: metrics.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}

@@ -3,9 +3,9 @@
 import streamlit as st
 
 import metrics
-from ui import lessons, render
-from ui.core import charts, views
-from ui.core.i18n import _, ngettext
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, views
+from ranklab_ui.core.i18n import _, ngettext
 
 PAGE = "lesson_rr"
 
@@ -21,7 +21,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 

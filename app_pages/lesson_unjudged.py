@@ -5,9 +5,9 @@ import streamlit as st
 
 import metrics
 from metrics.teaching.users import condensed, kept_judgments, removal
-from ui import lessons, render
-from ui.core import teaching_charts
-from ui.core.i18n import N_, _
+from ranklab_ui import lessons, render
+from ranklab_ui.core import teaching_charts
+from ranklab_ui.core.i18n import N_, _
 
 PAGE = "lesson_unjudged"
 SHARES = [i / 10 for i in range(10)]

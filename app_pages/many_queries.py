@@ -5,10 +5,10 @@ from dataclasses import replace
 import streamlit as st
 
 import metrics
-from ui import render, widgets
-from ui.core import charts, views
-from ui.core.i18n import _
-from ui.session import state
+from ranklab_ui import render, widgets
+from ranklab_ui.core import charts, views
+from ranklab_ui.core.i18n import _
+from ranklab_ui.session import state
 
 PAGE = "many"
 

@@ -9,10 +9,10 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import pitfalls
-from ui import lessons, render
-from ui.core import teach_view, teaching_charts
-from ui.core.i18n import N_, _, shown
-from ui.core.views import escape_markdown
+from ranklab_ui import lessons, render
+from ranklab_ui.core import teach_view, teaching_charts
+from ranklab_ui.core.i18n import N_, _, shown
+from ranklab_ui.core.views import escape_markdown
 
 PAGE = "pitfalls"
 VERDICT = {True: N_("✓ right"), False: N_("✗ wrong"), None: N_("another convention")}

@@ -3,10 +3,10 @@
 import streamlit as st
 
 import metrics
-from ui import paste_box, presenter, render, widgets
-from ui.core import charts, views
-from ui.core.i18n import N_, _
-from ui.session import state
+from ranklab_ui import paste_box, presenter, render, widgets
+from ranklab_ui.core import charts, views
+from ranklab_ui.core.i18n import N_, _
+from ranklab_ui.session import state
 
 PAGE = "playground"
 

@@ -7,11 +7,11 @@ import secrets
 import streamlit as st
 
 from metrics.teaching import exercises
-from ui import render
-from ui.core import teach_view
-from ui.core.i18n import _, shown
-from ui.core.views import escape_markdown
-from ui.session import options, state
+from ranklab_ui import render
+from ranklab_ui.core import teach_view
+from ranklab_ui.core.i18n import _, shown
+from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.session import options, state
 
 PAGE = "practice"
 SCORE = f"{PAGE}.score"
@@ -20,7 +20,7 @@ MAX_SHEET = 10
 
 
 def _int_param(name: str, low: int, high: int):
-    """The URL's ``name`` (seed or level), checked by :mod:`ui.session.options`; None (and a message) when bad."""
+    """The URL's ``name`` (seed or level), checked by :mod:`ranklab_ui.session.options`; None (and a message) when bad."""
     raw = st.query_params.get(name)
     if raw is None:
         return None

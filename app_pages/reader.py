@@ -6,9 +6,9 @@ import streamlit as st
 
 from metrics import qa
 from metrics.explain import num
-from ui import files, render
-from ui import reader_view as view
-from ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui import files, render
+from ranklab_ui import reader_view as view
+from ranklab_ui.core.i18n import N_, _, ngettext, shown
 
 K = view.KEYS
 LIMITS = view.LIMITS

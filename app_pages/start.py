@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.core.i18n import _
+from ranklab_ui.core.i18n import _
 
 
 def main() -> None:

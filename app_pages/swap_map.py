@@ -6,10 +6,10 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import swap
-from ui import lessons, render
-from ui.core import teach_view, teaching_charts
-from ui.core.i18n import _
-from ui.core.views import escape_markdown
+from ranklab_ui import lessons, render
+from ranklab_ui.core import teach_view, teaching_charts
+from ranklab_ui.core.i18n import _
+from ranklab_ui.core.views import escape_markdown
 
 PAGE = "swap_map"
 

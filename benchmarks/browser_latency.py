@@ -40,8 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ranklab_ui.core import codec, model  # noqa: E402
 from tests.browser.helpers import ARGS, CHROMIUM, IDLE  # noqa: E402  (the tests' browser and their "idle")
-from ui.core import codec, model  # noqa: E402
 
 WAIT = 10_000  # ms before an action counts as lost
 SLIDER = "[data-testid='stSlider'] input[type='range']"

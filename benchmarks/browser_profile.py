@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import browser_latency as bl  # noqa: E402  (benchmarks/ is this script's directory)
 
-from ui.core import codec  # noqa: E402
+from ranklab_ui.core import codec  # noqa: E402
 
 
 def act(page, action: str) -> None:

@@ -52,9 +52,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from ui import poll_view  # noqa: E402
-from ui.core import codec, presets  # noqa: E402
-from ui.core.poll_store import SQLitePolls  # noqa: E402
+from ranklab_ui import poll_view  # noqa: E402
+from ranklab_ui.core import codec, presets  # noqa: E402
+from ranklab_ui.core.poll_store import SQLitePolls  # noqa: E402
 
 PAGES = ("", "lesson_precision_recall", "lesson_reciprocal_rank", "lesson_average_precision", "lesson_dcg",
          "lesson_pr_curve", "many_queries")

@@ -2,7 +2,7 @@
 
 ``metrics`` never imports Streamlit, so it cannot know which session asks. Its shown texts go
 through :func:`_` and :func:`ngettext` here, which are English until an application installs
-its translator with :func:`install` (the app's :mod:`ui.core.i18n` does, with a translator that
+its translator with :func:`install` (the app's :mod:`ranklab_ui.core.i18n` does, with a translator that
 reads the current session's language). A text defined at import time is marked with
 :func:`N_` and translated where it is shown. The API (names, errors of the CLI) stays English.
 

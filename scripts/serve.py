@@ -35,8 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ui.core.addresses import PUBLIC_ENV, is_loopback, network_address, public_base  # noqa: E402
-from ui.core.poll_store import default_path  # noqa: E402
+from ranklab_ui.core.addresses import PUBLIC_ENV, is_loopback, network_address, public_base  # noqa: E402
+from ranklab_ui.core.poll_store import default_path  # noqa: E402
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 

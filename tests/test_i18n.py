@@ -14,7 +14,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from ui.core import i18n
+from ranklab_ui.core import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT]
@@ -64,7 +64,7 @@ def test_no_text_is_marked_inside_an_f_string():
     import ast
 
     hidden = []
-    for path in sorted([ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/**/*.py"),
+    for path in sorted([ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("ranklab_ui/**/*.py"),
                         *ROOT.glob("metrics/**/*.py")]):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.JoinedStr):
@@ -263,7 +263,7 @@ def test_exports_are_in_the_language():
     numbers and the formula are the same as in English: R@2 of (a, b) with b relevant = 1/1."""
     import metrics
     from metrics.teaching import exercises
-    from ui.core.views import worked_solution
+    from ranklab_ui.core.views import worked_solution
 
     e = metrics.explain("R@2", ["a", "b"], {"b": 1})
     english = worked_solution(e, labels={}, k=2, title="Recall")

@@ -1,4 +1,4 @@
-"""ui/reader_view: escaping is lossless and complete; frames and table parsing."""
+"""ranklab_ui/reader_view: escaping is lossless and complete; frames and table parsing."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from metrics.qa import evaluate_reader, explain_answer
-from ui import reader_view as view
+from ranklab_ui import reader_view as view
 
 
 @given(st.text(max_size=200))

@@ -81,3 +81,14 @@ def test_the_readme_links_to_every_page_of_docs():
     linked = {(ROOT / target.partition("#")[0]).resolve() for target in relative_links(README)}
     pages = {page.resolve() for page in (ROOT / "docs").glob("*.md")}
     assert pages and pages <= linked, sorted(p.name for p in pages - linked)
+
+
+def test_readme_chart_example_runs_with_the_installed_names():
+    # the block a notebook user copies: its imports are the package's real names
+    blocks = re.findall(r"```(?:python)?\n(.*?)```", README.read_text(), re.S)
+    *body, last = next(b for b in blocks if "charts.metric_over_k" in b).strip().splitlines()
+    namespace: dict = {}
+    exec(compile("\n".join(body), "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    chart = eval(last.split("#")[0], namespace)  # noqa: S307 - our own README
+    spec = chart.to_dict()
+    assert "layer" in spec or "mark" in spec

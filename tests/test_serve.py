@@ -135,7 +135,7 @@ def test_a_class_answering_a_poll_through_a_killed_worker_loses_no_vote():
 
 # last in this file: it kills one of the module's workers
 def test_a_killed_worker_is_started_again_while_the_other_keeps_serving(served):
-    from ui.core.poll_store import SQLitePolls
+    from ranklab_ui.core.poll_store import SQLitePolls
 
     url, group = served
     store = SQLitePolls(group.env["RANKLAB_POLL_DB"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.teaching.users import condensed, kept_judgments, removal, users
-from ui.core import teaching_charts
+from ranklab_ui.core import teaching_charts
 
 RANKING = ["a", "b", "c", "d", "e"]
 JUDGED = {"a": 0, "b": 2, "d": 1, "e": -1}  # c unjudged

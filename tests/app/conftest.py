@@ -83,7 +83,7 @@ def tables(at: AppTest, *, numbers: bool = False) -> list:
     """Every read-only table on the page in page order, as a DataFrame of what a reader sees: a
     canvas table (st.dataframe) as it is, an HTML one (st.table, text escaped for Markdown, every
     cell text) with the escapes taken off again and, with ``numbers``, its columns of numbers as
-    numbers (ui.render.table chooses which one a table is)."""
+    numbers (ranklab_ui.render.table chooses which one a table is)."""
     import re
 
     import pandas as pd
@@ -111,7 +111,7 @@ def tables(at: AppTest, *, numbers: bool = False) -> list:
 
 @pytest.fixture(autouse=True)
 def no_paint_pause(monkeypatch):
-    """AppTest has no browser to paint: the pause after a page's values (ui.render.values_shown) is off."""
+    """AppTest has no browser to paint: the pause after a page's values (ranklab_ui.render.values_shown) is off."""
     monkeypatch.setenv("RANKLAB_PAINT_PAUSE", "0")
 
 

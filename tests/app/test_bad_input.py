@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from ui.core import codec, model, presets
+from ranklab_ui.core import codec, model, presets
 
 from .conftest import PAGES, charts, edit, editor_key, example, new_app
 
@@ -16,7 +16,7 @@ HOSTILE = "<img src=x onerror=alert(1)> [click](http://evil.example) ![i](http:/
 
 
 def shown(text: str) -> str:
-    """What a reader sees of Markdown made by ``ui.core.views.escape_markdown``: escapes and
+    """What a reader sees of Markdown made by ``ranklab_ui.core.views.escape_markdown``: escapes and
     zero-width spaces removed."""
     return re.sub(r"\\(.)", r"\1", text).replace("\u200b", "")
 

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
+from ranklab_ui.core.poll_store import SQLitePolls
 from tests.app.conftest import charts, new_app
-from ui.core.poll_store import SQLitePolls
 
 PAGE = "app_pages/class_poll.py"
 
@@ -188,7 +188,7 @@ def test_a_broken_poll_file_gets_a_message_and_no_traceback(tmp_path, monkeypatc
 
 
 def test_the_teacher_sees_refused_answers_and_clears_the_poll():
-    from ui.core.poll_store import PER_CLIENT, PollLimited
+    from ranklab_ui.core.poll_store import PER_CLIENT, PollLimited
 
     teacher, code = open_poll()
     polls = SQLitePolls(os.environ["RANKLAB_POLL_DB"])

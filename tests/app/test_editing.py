@@ -2,8 +2,8 @@
 
 from streamlit.testing.v1 import AppTest
 
-from ui.core import codec, model, presets
-from ui.session import state
+from ranklab_ui.core import codec, model, presets
+from ranklab_ui.session import state
 
 from .conftest import edit, editor_key, errors, example
 
@@ -108,7 +108,7 @@ def test_a_new_k_keeps_the_grid_and_its_edits(app):
 def test_a_query_from_files_keeps_its_unjudged_documents_unjudged():
     import metrics
     from metrics.io import qrels_from_dict, run_from_dict
-    from ui.core.evaluation_view import query_example
+    from ranklab_ui.core.evaluation_view import query_example
 
     qrels = {"q": {"a": 1, "b": 0, "c": -1}}
     run = {"q": ["x", "a", "b", "c"]}   # x is in no qrels line, c is judged -1 (pooled, unjudged)
@@ -231,8 +231,8 @@ def _tile_app(example_code: str, rank: int) -> AppTest:
     def script(rank: int = 0):
         import streamlit as st
 
-        from ui import widgets
-        from ui.session import state
+        from ranklab_ui import widgets
+        from ranklab_ui.session import state
 
         st.button("tile", key="tile", on_click=widgets.cycle_grade, args=("playground", state.get_example().current, rank))
 
@@ -270,8 +270,8 @@ def test_a_tile_click_the_browser_sends_again_counts_once():
     def script():
         import streamlit as st
 
-        from ui.session import state
-        from ui.widgets import strip
+        from ranklab_ui.session import state
+        from ranklab_ui.widgets import strip
 
         for name, rank in (("first", 1), ("again", 1), ("other", 2)):
             st.button(name, key=name, on_click=strip._tile_clicked,
@@ -300,8 +300,8 @@ def test_a_click_on_a_tile_that_is_gone_changes_nothing():
 
 def test_the_strip_reads_only_a_whole_rank_from_the_browser(monkeypatch):
     # the selection comes from the browser: anything but a whole number >= 1 is ignored
-    from ui import render
-    from ui.core import charts
+    from ranklab_ui import render
+    from ranklab_ui.core import charts
 
     picked = []
     callback = render._picked_tile("strip", picked.append)
@@ -323,9 +323,9 @@ def test_chart_clicks_from_the_browser_are_fuzzed(monkeypatch):
     import math
     import random
 
-    from ui import render
-    from ui.core import charts
-    from ui.session import state
+    from ranklab_ui import render
+    from ranklab_ui.core import charts
+    from ranklab_ui.session import state
 
     rng = random.Random(11)
     atoms = [0, 1, 2, 7, -3, 1.0, 2.5, float("nan"), float("inf"), -float("inf"), 1e308, 10**40, True, False,

@@ -10,8 +10,8 @@ import pytest
 import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
+from ranklab_ui.core import codec, validation
 from tests.test_io import simple_qrels_parse, simple_run_parse
-from ui.core import codec, validation
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "app_pages" / "evaluate_files.py")
@@ -20,7 +20,7 @@ TREC = {"P@10": "P_10", "R@100": "recall_100", "RR": "recip_rank", "AP": "map", 
 
 
 def shown(text: str) -> str:
-    """What a reader sees of escaped Markdown (``ui.core.views.escape_markdown``)."""
+    """What a reader sees of escaped Markdown (``ranklab_ui.core.views.escape_markdown``)."""
     return re.sub(r"\\(.)", r"\1", text).replace("\u200b", "")
 
 
@@ -161,7 +161,7 @@ def test_ids_with_hash_slash_and_other_scripts_are_evaluated():
 
 
 def test_an_unusable_id_costs_the_link_not_the_page(monkeypatch):
-    from ui.core import evaluation_view
+    from ranklab_ui.core import evaluation_view
 
     def refuse(*args, **kwargs):
         raise validation.ExampleError("id 'doc#D001' may only use letters, digits and _ . : -")
@@ -173,7 +173,7 @@ def test_an_unusable_id_costs_the_link_not_the_page(monkeypatch):
 
 
 def test_any_unexpected_error_is_a_message_not_a_traceback(monkeypatch):
-    from ui.core import evaluation_view
+    from ranklab_ui.core import evaluation_view
 
     def broken(*args, **kwargs):
         raise RuntimeError("something no one foresaw")
@@ -237,7 +237,7 @@ def test_the_session_keeps_only_small_results():
 
 
 def test_a_large_run_is_read_in_blocks_with_the_same_numbers(monkeypatch):
-    monkeypatch.setattr("ui.files.STREAM_BYTES", 0)  # every run counts as large
+    monkeypatch.setattr("ranklab_ui.files.STREAM_BYTES", 0)  # every run counts as large
     from metrics.io.stream import RunStream
 
     monkeypatch.setattr("metrics.io.stream.RunStream.__init__.__kwdefaults__",
@@ -256,7 +256,7 @@ def test_a_large_run_is_read_in_blocks_with_the_same_numbers(monkeypatch):
 
 
 def test_an_interleaved_large_run_is_read_whole(monkeypatch):
-    monkeypatch.setattr("ui.files.STREAM_BYTES", 0)
+    monkeypatch.setattr("ranklab_ui.files.STREAM_BYTES", 0)
     at = paste(run_page(), "a 0 d1 1\nb 0 d2 1\n", "a Q0 d1 1 2 t\nb Q0 d2 1 2 t\na Q0 d3 2 1 t\n")
     assert not at.error
     assert aggregate(at)["RR"] == pytest.approx(1.0)

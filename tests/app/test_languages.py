@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.core import i18n
+from ranklab_ui.core import i18n
 
 from .conftest import new_app, submit
 

@@ -20,7 +20,7 @@ def metric(at, label: str) -> float:
 
 def copied_link(at) -> dict[str, list[str]]:
     """The query of the link the Copy link button copies: the page's own address, which
-    ui.session.state and ui.session.options keep equal to the permalink (the button reads it when clicked)."""
+    ranklab_ui.session.state and ranklab_ui.session.options keep equal to the permalink (the button reads it when clicked)."""
     assert at.get("iframe"), "no Copy link button on the page"
     params = {key: at.query_params[key] for key in at.query_params}
     return {key: value if isinstance(value, list) else [value] for key, value in params.items()}

@@ -10,10 +10,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import metrics
+from ranklab_ui.core import notebook, presets
+from ranklab_ui.core.i18n import _, language
+from ranklab_ui.session import state
 from tests.notebook.test_generator import execute, printed
-from ui.core import notebook, presets
-from ui.core.i18n import _, language
-from ui.session import state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LABEL = "Open as a notebook (.ipynb)"

@@ -3,7 +3,7 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.core import codec, model, presets
+from ranklab_ui.core import codec, model, presets
 
 from .conftest import PAGES, charts, edit, example, links_shown, metrics_shown, new_app
 

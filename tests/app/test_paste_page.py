@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ranklab_ui.core import model, presets, validation
 from tests.app.conftest import example, links_shown, new_app
-from ui.core import model, presets, validation
 
 
 def paste_and_apply(at, text: str):

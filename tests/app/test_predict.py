@@ -5,8 +5,8 @@ import pytest
 
 from metrics import score
 from metrics.teaching.exercises import predict_swap, swapped
+from ranklab_ui.predict import MEASURES
 from tests.app.conftest import example, new_app
-from ui.predict import MEASURES
 
 CAT = list("12345678")
 CAT_JUDGED = {"2": 1, "4": 1, "5": 1, "7": 1}

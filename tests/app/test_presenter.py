@@ -1,8 +1,8 @@
 """The presenter view (?view=present): the measures of the current example in focus
 order, k and moves from buttons that carry keyboard shortcuts, the lesson's measure in focus."""
 
+from ranklab_ui.core.model import Example, Query
 from tests.app.conftest import example, new_app
-from ui.core.model import Example, Query
 
 # seed 004's cat in the box, relevant at ranks 2, 4, 5, 7 (R = 4); default k = 2
 # P@2 = 1/2, R@2 = 1/4, RR@2 = 1/2, AP@2 = (1/2)/4 = 0.125

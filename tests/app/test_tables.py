@@ -1,4 +1,4 @@
-"""ui.render.table: which read-only tables are HTML (whole, wrapped, printable) and which stay on
+"""ranklab_ui.render.table: which read-only tables are HTML (whole, wrapped, printable) and which stay on
 the canvas, and user text in an HTML table made inert for its Markdown cells."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 def _page():
     import pandas as pd
 
-    from ui import render
+    from ranklab_ui import render
 
     hostile = ["<script>alert(1)</script>", "[x](http://evil.example)", "a#1 / b", "\u05e9\u05dc\u05d5\u05dd x"]
     render.table(pd.DataFrame({"note": hostile, "value": [0.5, 1.0, None, 2.0]}))  # prose, short

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ranklab_ui.core import model, presets
+from ranklab_ui.session import state
 from tests.app.conftest import submit, tables
-from ui.core import model, presets
-from ui.session import state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 HOSTILE = ["<script>alert(1)</script>", "**bold** [x](http://e) $x$", "x" * 10_000, "nan", "-1e308", "🐱" * 50]
@@ -459,5 +459,5 @@ def test_a_long_query_name_is_cut_like_everywhere_else():
     at.run()
     at.switch_page("app_pages/conventions.py").run()
     assert not at.exception
-    # ui.render.plain: at most 80 characters, the 80th an ellipsis
+    # ranklab_ui.render.plain: at most 80 characters, the 80th an ellipsis
     assert f"Query “{'n' * 79}…”" in texts(at.caption) and "n" * 80 not in texts(at.caption)

@@ -1,11 +1,11 @@
-"""Undo and redo on the Playground and Many queries (ui.session.history)."""
+"""Undo and redo on the Playground and Many queries (ranklab_ui.session.history)."""
 
 from __future__ import annotations
 
 import pytest
 
+from ranklab_ui.session import history
 from tests.app.conftest import edit, example, links_shown, new_app
-from ui.session import history
 
 
 def recall_at_2(at) -> float:

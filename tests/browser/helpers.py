@@ -46,7 +46,7 @@ def app_server(env: dict[str, str] | None = None, drop: tuple[str, ...] = ()):
     variables in ``drop`` removed; yields its URL and stops it afterwards."""
     need_browser()
     port = free_port()
-    # PYTHONPATH: this checkout's metrics/ and ui/, not an editable install of another one
+    # PYTHONPATH: this checkout's metrics/ and ranklab_ui/, not an editable install of another one
     full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     for name in drop:
         full.pop(name, None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ui.core import model, validation
+from ranklab_ui.core import model, validation
 
 from .helpers import drawn
 

@@ -56,7 +56,7 @@ def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server
     # the address settles on this session's example (it may hold an earlier link for a moment)
     from urllib.parse import parse_qs, urlsplit
 
-    from ui.core import codec, validation
+    from ranklab_ui.core import codec, validation
 
     def link_has_the_edit() -> bool:
         code = parse_qs(urlsplit(page.url).query).get("ex", [""])[0]

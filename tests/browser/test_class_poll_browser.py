@@ -172,8 +172,8 @@ def test_a_students_page_comes_back_by_itself_when_its_worker_dies(chromium, tmp
     sys.path.insert(0, str(ROOT / "scripts"))
     from serve import NGINX, Class, free_port
 
-    from ui.core.addresses import network_address
-    from ui.core.poll_store import SQLitePolls
+    from ranklab_ui.core.addresses import network_address
+    from ranklab_ui.core.poll_store import SQLitePolls
 
     if not (shutil.which("nginx") or os.path.exists(NGINX)):
         reason = "nginx is missing (apt-get install nginx) — this test serves the app behind it"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.core import codec
+from ranklab_ui.core import codec
 
 from .helpers import shot
 from .hostile import assert_inert, hostile_example, wait_heading

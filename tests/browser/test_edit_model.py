@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 import pytest
 
 import metrics
-from ui.core.presets import PRESETS as PRESET_TABLE
-from ui.core.presets import build_preset
+from ranklab_ui.core.presets import PRESETS as PRESET_TABLE
+from ranklab_ui.core.presets import build_preset
 
 from .helpers import TIMEOUT, click_curve, drag_to, select_cell, tiles, wait_ready
 

@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from ui.core import codec, model
+from ranklab_ui.core import codec, model
 
 from .helpers import (
     IDLE,
@@ -122,9 +122,9 @@ SHOWN_AT_K = {
 ])
 def test_quick_presses_on_the_k_slider_are_all_counted(server, page, path, at_12):
     # 100 items, so a rerun is still running when the next press comes (and a run waits after
-    # its values, ui.render.PAINT_PAUSE): the request for it carried the address of two runs
+    # its values, ranklab_ui.render.PAINT_PAUSE): the request for it carried the address of two runs
     # ago, which was read as a permalink and took k back
-    from ui.core import codec, model
+    from ranklab_ui.core import codec, model
 
     items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
     example = model.Example((model.Query("100 items", items),), k=5, mode="graded")
@@ -364,7 +364,7 @@ def test_two_tiles_that_read_the_same_swapped_by_a_drag_stay_swapped(server, pag
 
 def test_undo_clicked_just_after_a_move_undoes_the_move_on_a_busy_server(server, page):
     # tile 1 clicked (grade 0 -> 1); then, while the server is busy (stopped a moment, as a
-    # loaded machine stops it), k moved by a key, "↓ down" and "↶ Undo" 30 ms apart. The
+    # loaded machine stops it), k moved by a key, "↓ down" and "↶ Undo" just after it. The
     # requests reached the server before it started the next run: it ran the clicks as one,
     # undo's callback first (the page's order), so undo took back the tile's grade and the
     # move stayed. A click now waits until the run asked for before it has started.

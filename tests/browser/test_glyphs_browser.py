@@ -2,8 +2,8 @@
 and the "add a query" tab was only "➕". The tab has words, the copy button a drawn icon, and no
 character of the pages below is drawn as an empty box."""
 
-from ui.core.codec import encode
-from ui.core.presets import build_preset
+from ranklab_ui.core.codec import encode
+from ranklab_ui.core.presets import build_preset
 
 from .helpers import IDLE
 from .layout import EMPTY_GLYPHS

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from ui.core import codec
+from ranklab_ui.core import codec
 
 from .helpers import drawn, shot, upload
 from .hostile import NAME, TIMEOUT, assert_inert, hostile_example, wait_heading

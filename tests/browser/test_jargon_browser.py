@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from ui.core.codec import encode
-from ui.core.presets import build_preset
+from ranklab_ui.core.codec import encode
+from ranklab_ui.core.presets import build_preset
 
 from .helpers import drawn
 

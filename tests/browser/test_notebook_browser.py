@@ -4,7 +4,7 @@ page shows (its convention from the link included), and the button fits at three
 import nbformat
 import pytest
 
-from ui.core import notebook
+from ranklab_ui.core import notebook
 
 from .helpers import TIMEOUT, shot, wait_ready
 

@@ -9,8 +9,8 @@ one in focus sit in one even row."""
 
 import pytest
 
-from ui.core.codec import encode
-from ui.core.presets import build_preset
+from ranklab_ui.core.codec import encode
+from ranklab_ui.core.presets import build_preset
 
 from .helpers import IDLE, drawn, shot
 from .layout import CUT_TEXT

@@ -6,8 +6,8 @@ what it shows)."""
 
 from pathlib import Path
 
-from ui.core.codec import encode
-from ui.core.presets import build_preset
+from ranklab_ui.core.codec import encode
+from ranklab_ui.core.presets import build_preset
 
 from .helpers import ARTIFACTS, QUIET, drawn
 from .layout import CANVAS_CUT, CUT_TEXT

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from ui.core.i18n import LANGUAGES
+from ranklab_ui.core.i18n import LANGUAGES
 
 from .helpers import QUIET, drawn, shot
 from .layout import CANVAS_CUT, CUT_TEXT, EMPTY_GLYPHS

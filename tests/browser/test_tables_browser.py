@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.core import codec, model, validation
+from ranklab_ui.core import codec, model, validation
 
 from .helpers import QUIET, drawn, shot
 from .layout import CANVAS_CUT, CUT_TEXT

@@ -4,7 +4,7 @@ card, with dark axis texts)."""
 
 import pytest
 
-from ui.core.charts import STRIP_BACKGROUND, STRIP_TEXT
+from ranklab_ui.core.charts import STRIP_BACKGROUND, STRIP_TEXT
 
 from .helpers import drawn
 

@@ -4,8 +4,8 @@ colour is never the only cue, and a line under the strip says what a faded tile 
 
 import pytest
 
-from ui.core.codec import encode
-from ui.core.presets import build_preset
+from ranklab_ui.core.codec import encode
+from ranklab_ui.core.presets import build_preset
 
 from .helpers import drawn, shot
 

@@ -7,7 +7,7 @@ import sys
 def test_chart_builders_import_without_streamlit_and_give_altair_charts():
     code = (
         "import sys, altair as alt, metrics\n"
-        "from ui.core import charts, views, teaching_charts, compare_charts\n"
+        "from ranklab_ui.core import charts, views, teaching_charts, compare_charts\n"
         "e = metrics.explain('P@4', list('abcd'), {'b': 1, 'd': 1})\n"
         "plot = charts.metric_over_k({'P': views.curve(e, 'precision')}, k=2)\n"
         "chart = plot.chart()\n"

@@ -8,9 +8,9 @@ import pytest
 
 import metrics
 from metrics.teaching import exercises
+from ranklab_ui.core import notebook
+from ranklab_ui.core.i18n import _, language
 from tests.notebook.test_generator import execute
-from ui.core import notebook
-from ui.core.i18n import _, language
 
 
 def outputs(cell) -> str:

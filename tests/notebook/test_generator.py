@@ -1,4 +1,4 @@
-"""Generated notebooks (ui.core.notebook): built, fuzzed with hostile ids and labels, and executed
+"""Generated notebooks (ranklab_ui.core.notebook): built, fuzzed with hostile ids and labels, and executed
 on a fresh kernel with nbclient, every printed number checked against metrics.score."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import nbformat
 import pytest
 
 import metrics
-from ui.core import notebook
-from ui.core.i18n import _, language
-from ui.core.model import Example, Item, Query
-from ui.core.presets import build_preset
-from ui.core.validation import ExampleError, validate
+from ranklab_ui.core import notebook
+from ranklab_ui.core.i18n import _, language
+from ranklab_ui.core.model import Example, Item, Query
+from ranklab_ui.core.presets import build_preset
+from ranklab_ui.core.validation import ExampleError, validate
 
 SEED = 20261127
 HOSTILE = ["<script>alert(1)</script>", "a&b", "'\"", "\"\"\"", "'''", "#1", "a/b", "مرحبا", "\u202eevil",

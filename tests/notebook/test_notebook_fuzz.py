@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import nbformat
 
+from ranklab_ui.core import notebook
+from ranklab_ui.core.model import Example, Item, Query
 from tests.notebook.test_generator import SEED, example_cell, valid_hostile_examples
 from tests.strength import scaled
-from ui.core import notebook
-from ui.core.model import Example, Item, Query
 
 
 def test_hostile_examples_round_trip_as_data():

@@ -1,8 +1,8 @@
-"""ui.core.charts: every builder produces a spec that validates against the Vega-Lite schema
+"""ranklab_ui.core.charts: every builder produces a spec that validates against the Vega-Lite schema
 (the app skips validation at run time), uses the one grade colour scale, and integer k axes."""
 
 import metrics
-from ui.core import charts, presets, views
+from ranklab_ui.core import charts, presets, views
 
 
 def _inputs(name="white-cat"):
@@ -84,7 +84,7 @@ def test_k_is_data_so_a_new_k_keeps_the_spec():
 
 
 def test_exports_draw_the_chart_with_its_data():
-    from ui import render
+    from ranklab_ui import render
 
     plot = charts.confusion_matrix(1, 1, 3, 3, 2)   # seed 004 at k = 2
     png = render._png(plot)()

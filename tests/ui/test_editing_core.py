@@ -1,11 +1,11 @@
-"""The widgets' logic without Streamlit (ui/core/editing.py): what a move button does to the
+"""The widgets' logic without Streamlit (ranklab_ui/core/editing.py): what a move button does to the
 lists, a tile click's next grade, and a grid's rows with the browser's edits applied. Values
 worked out by hand."""
 
 import pytest
 
-from ui.core import editing
-from ui.core.model import Item
+from ranklab_ui.core import editing
+from ranklab_ui.core.model import Item
 
 A, B, C = Item("a", "A", 1), Item("b", "B", 0), Item("c", "C", None)
 X = Item("x", "X", 2)

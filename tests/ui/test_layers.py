@@ -1,33 +1,33 @@
-"""The shape of ``ui/``: three layers, each importing only the ones below it, and no import
+"""The shape of ``ranklab_ui/``: three layers, each importing only the ones below it, and no import
 cycle, counting the imports made inside functions (an import moved into a function hides a
 cycle; it does not remove it).
 
-- ``ui/core/``: no Streamlit (ruff bans it there), and nothing from the layers above;
-- ``ui/session/``: the session's keys, on top of the core;
-- ``ui/`` itself: what the pages draw (widgets, tables, the poll, the presenter view)."""
+- ``ranklab_ui/core/``: no Streamlit (ruff bans it there), and nothing from the layers above;
+- ``ranklab_ui/session/``: the session's keys, on top of the core;
+- ``ranklab_ui/`` itself: what the pages draw (widgets, tables, the poll, the presenter view)."""
 
 import ast
 import re
 from pathlib import Path
 
-UI = Path(__file__).resolve().parents[2] / "ui"
+UI = Path(__file__).resolve().parents[2] / "ranklab_ui"
 
 
 def _imports(path: Path) -> set[str]:
-    """The ui modules that ``path`` imports anywhere in it, as dotted names under ui."""
+    """The ranklab_ui modules that ``path`` imports anywhere in it, as dotted names."""
     package = path.relative_to(UI.parent).with_suffix("").parts[:-1]
     out = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             base = list(package[: len(package) - node.level + 1]) if node.level else []
             module = base + (node.module.split(".") if node.module else [])
-            if not module or module[0] != "ui":
+            if not module or module[0] != "ranklab_ui":
                 continue
             for alias in node.names:   # "from . import state" names a module; "from .x import f" does not
                 sub = ".".join([*module, alias.name])
                 out.add(sub if _module_path(sub) else ".".join(module))
         elif isinstance(node, ast.Import):
-            out.update(a.name for a in node.names if a.name.split(".")[0] == "ui")
+            out.update(a.name for a in node.names if a.name.split(".")[0] == "ranklab_ui")
     return {m for m in out if _module_path(m)}
 
 
@@ -73,7 +73,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_graph_is_read_from_the_files():
     # a few edges known by reading the modules: state reads the codec, widgets the state
     graph = _graph()
-    assert "ui.core.codec" in graph["ui.session.state"] and "ui.session.state" in graph["ui.widgets.controls"]
+    assert "ranklab_ui.core.codec" in graph["ranklab_ui.session.state"] and "ranklab_ui.session.state" in graph["ranklab_ui.widgets.controls"]
 
 
 def test_the_cycle_finder_finds_a_cycle_and_none_where_there_is_none():
@@ -97,7 +97,7 @@ def test_each_layer_imports_only_the_layers_below_it():
 
 
 def test_the_core_imports_no_streamlit_even_inside_a_function():
-    # ruff bans it too (ui/core/ruff.toml); this also catches importlib and __import__
+    # ruff bans it too (ranklab_ui/core/ruff.toml); this also catches importlib and __import__
     loads = re.compile(r"^\s*(import|from) streamlit\b|(import_module|__import__)\(\s*['\"]streamlit", re.M)
     found = [str(path.relative_to(UI.parent)) for path in (UI / "core").rglob("*.py")
              if loads.search(path.read_text(encoding="utf-8"))]
@@ -106,4 +106,4 @@ def test_the_core_imports_no_streamlit_even_inside_a_function():
 
 def test_ui_imports_without_a_cycle():
     cycle = _cycle(_graph())
-    assert cycle is None, "an import cycle in ui/: " + " -> ".join(cycle)
+    assert cycle is None, "an import cycle in ranklab_ui/: " + " -> ".join(cycle)

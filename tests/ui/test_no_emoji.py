@@ -3,7 +3,7 @@ font draws 📦, 🔗 or ➕ as an empty box, and the "add a query" tab was only
 from Streamlit's Material set (``:material/...:``) or are drawn (SVG); user text (labels,
 presets' labels) may hold emoji, and CI installs fonts-noto-color-emoji for it (.ci/run).
 
-Every string literal of app.py, app_pages/ and ui/ that is not a docstring, and every text of
+Every string literal of app.py, app_pages/ and ranklab_ui/ that is not a docstring, and every text of
 the translation catalogs, is checked."""
 
 import ast
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")), *sorted((ROOT / "ui").rglob("*.py"))]
-CATALOGS = sorted((ROOT / "ui" / "locales").glob("*/LC_MESSAGES/messages.po"))
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")), *sorted((ROOT / "ranklab_ui").rglob("*.py"))]
+CATALOGS = sorted((ROOT / "ranklab_ui" / "locales").glob("*/LC_MESSAGES/messages.po"))
 # emoji drawn as pictures: the supplementary planes' symbols, the emoji variation selector, and
 # the few in the basic plane that have emoji presentation by default
 BASIC_PLANE_EMOJI = set("⌚⌛⏩⏪⏫⏬⏰⏳◽◾☔☕♈♉♊♋♌♍♎♏♐♑♒♓♿⚓⚡⚪⚫⚽⚾⛄⛅⛎⛔⛪⛲⛳⛵⛺⛽✅✊✋✨❌❎❓❔❕❗➕➖➗➰➿⬛⬜⭐⭕")

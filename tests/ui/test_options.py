@@ -1,11 +1,11 @@
-"""ui.session.options: every lesson option round-trips through the link; bad values are refused clearly."""
+"""ranklab_ui.session.options: every lesson option round-trips through the link; bad values are refused clearly."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ranklab_ui.session import options
 from tests.strength import scaled
-from ui.session import options
 
 
 def _value(opt: options.Option):

@@ -1,8 +1,8 @@
-"""The pause after a page's values (ui.render.values_shown): how long, whatever the setting says."""
+"""The pause after a page's values (ranklab_ui.render.values_shown): how long, whatever the setting says."""
 
 import pytest
 
-from ui import render
+from ranklab_ui import render
 
 
 @pytest.mark.parametrize(("setting", "slept"), [

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ui.core.charts import FADED, FADED_INK, GRADE_COLORS, UNJUDGED_FILL, grade_text_color
+from ranklab_ui.core.charts import FADED, FADED_INK, GRADE_COLORS, UNJUDGED_FILL, grade_text_color
 
 AA = 4.5        # WCAG 2.x AA, normal-size text
 APART = 8.0     # ΔE76 between neighbouring grades, under every vision below
@@ -112,9 +112,9 @@ def test_darker_means_better_in_every_vision():
 
 
 def test_the_strip_is_a_white_card_with_readable_text_in_both_themes():
-    """The strip draws its own background (ui/core/charts.py), so on a dark page the tints above
+    """The strip draws its own background (ranklab_ui/core/charts.py), so on a dark page the tints above
     (computed over white) and its axis and legend texts keep their contrast."""
-    from ui.core.charts import STRIP_BACKGROUND, STRIP_TEXT, ranking_strip
+    from ranklab_ui.core.charts import STRIP_BACKGROUND, STRIP_TEXT, ranking_strip
 
     assert STRIP_BACKGROUND == "#ffffff"
     assert contrast(STRIP_TEXT, STRIP_BACKGROUND) >= AA
@@ -126,7 +126,7 @@ def test_the_strip_is_a_white_card_with_readable_text_in_both_themes():
 def test_the_step_tables_highlight_is_readable_in_both_themes():
     import re
 
-    from ui import render
+    from ranklab_ui import render
 
     # row k's style sets both its background and its text, so the theme's text colour never
     # meets the highlight's background

@@ -1,4 +1,4 @@
-"""ui.core.paste: the pasted-list reader. Hand-made cases, limits, and a fuzz test."""
+"""ranklab_ui.core.paste: the pasted-list reader. Hand-made cases, limits, and a fuzz test."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from ranklab_ui.core import paste
+from ranklab_ui.core.validation import LIMITS
 from tests.strength import scaled
-from ui.core import paste
-from ui.core.validation import LIMITS
 
 
 def ids(rows):
@@ -164,7 +164,7 @@ class Upload:
 
 
 def test_an_uploaded_file_is_utf8_text_of_bounded_size():
-    from ui.paste_box import _read_upload
+    from ranklab_ui.paste_box import _read_upload
 
     assert paste.parse(_read_upload(Upload("\ufeffid,grade\nmy doc,1\n".encode()))).ranking[0].id == "my doc"
     with pytest.raises(paste.PasteError, match="not UTF-8 text \\(byte 3"):

@@ -18,9 +18,9 @@ import zlib
 
 import pytest
 
-from ui.core import codec, presets, validation
-from ui.core.model import Example, Item, Query
-from ui.core.validation import ExampleError
+from ranklab_ui.core import codec, presets, validation
+from ranklab_ui.core.model import Example, Item, Query
+from ranklab_ui.core.validation import ExampleError
 
 SEED = 20261124
 CASES_PER_LAYER = 400   # five layers: 2,000 damaged links

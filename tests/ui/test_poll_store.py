@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.strength import scaled
-from ui.core.poll_store import (
+from ranklab_ui.core.poll_store import (
     CODE_ALPHABET,
     TTL,
     PollError,
@@ -22,6 +21,7 @@ from ui.core.poll_store import (
     default_path,
     normalize_code,
 )
+from tests.strength import scaled
 
 
 @pytest.fixture
@@ -310,7 +310,7 @@ def test_a_huge_integer_is_refused_not_an_overflow(store):
 
 
 def test_one_client_cannot_fill_a_poll_and_real_students_still_vote(store):
-    from ui.core.poll_store import BURST, BURST_SECONDS, PER_CLIENT, PollLimited
+    from ranklab_ui.core.poll_store import BURST, BURST_SECONDS, PER_CLIENT, PollLimited
 
     poll, owner = store.create("AP@2?", answer=0.125, low=0.0, high=1.0, now=0.0)
     t = 1.0
@@ -335,7 +335,7 @@ def test_one_client_cannot_fill_a_poll_and_real_students_still_vote(store):
 
 
 def test_a_burst_of_new_voters_from_one_client_waits_a_few_seconds(store):
-    from ui.core.poll_store import BURST, BURST_SECONDS, PollLimited
+    from ranklab_ui.core.poll_store import BURST, BURST_SECONDS, PollLimited
 
     poll, _ = store.create("AP@2?", low=0.0, high=1.0, now=0.0)
     for i in range(BURST):

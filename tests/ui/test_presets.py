@@ -1,4 +1,4 @@
-"""ui.core.presets: presets are files in assets/presets, read with the permalink's checks."""
+"""ranklab_ui.core.presets: presets are files in assets/presets, read with the permalink's checks."""
 
 import json
 import shutil
@@ -6,9 +6,9 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.core import codec, presets
-from ui.core.model import Example, Item, Query
-from ui.core.validation import ExampleError
+from ranklab_ui.core import codec, presets
+from ranklab_ui.core.model import Example, Item, Query
+from ranklab_ui.core.validation import ExampleError
 
 GOOD = {"title": "Two documents", "source": "a teacher's own", "version": 1, "k": 1, "mode": "graded",
         "queries": [{"name": "mine", "ranking": [["a", "A doc", 2], ["b", "B doc", "?"]],

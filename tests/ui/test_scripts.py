@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from ui.widgets import editors
+from ranklab_ui.widgets import editors
 
 
 @pytest.mark.parametrize("script", [editors._EDITS_FIRST], ids=["edits_first"])

@@ -1,4 +1,4 @@
-"""ui.session.state: the example model, presets and the permalink codec (no Streamlit session needed)."""
+"""ranklab_ui.session.state: the example model, presets and the permalink codec (no Streamlit session needed)."""
 
 import base64
 import json
@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 import metrics
-from ui.core import codec, model, presets, validation
-from ui.core.model import Example, Item, Query
-from ui.core.validation import ExampleError
+from ranklab_ui.core import codec, model, presets, validation
+from ranklab_ui.core.model import Example, Item, Query
+from ranklab_ui.core.validation import ExampleError
 
 
 @pytest.mark.parametrize("name", list(presets.PRESETS))
@@ -134,7 +134,7 @@ def test_new_rows_get_fresh_ids():
     ("nDCG(dcg='jarvelin')", "ndcg"), ("DCG", "dcg"), ("IDCG", "idcg"),
 ])
 def test_curves_from_one_trace_equal_scores_over_k(name, measure, column):
-    from ui.core import views
+    from ranklab_ui.core import views
 
     ex = presets.build_preset(name)
     for mode in model.MODES:
@@ -146,7 +146,7 @@ def test_curves_from_one_trace_equal_scores_over_k(name, measure, column):
 
 @pytest.mark.parametrize("name", list(presets.PRESETS))
 def test_the_rr_curve_from_one_trace_equals_scores_over_k(name):
-    from ui.core import views
+    from ranklab_ui.core import views
 
     ex = presets.build_preset(name)
     for mode in model.MODES:

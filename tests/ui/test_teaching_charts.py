@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 
 from metrics.teaching import compare, explorer, swap
-from ui.core import teaching_charts
+from ranklab_ui.core import teaching_charts
 
 
 def data(chart):
