@@ -95,14 +95,18 @@ def execute(nb):
 def printed(nb) -> list[tuple[bool, str, float]]:
     out = []
     for cell in nb.cells:
+        # a cell's printed text, whole: a busy kernel flushes its output in pieces that may
+        # cut a line in two
+        text = ""
         for o in cell.get("outputs", []):
             if o.output_type == "error":
                 raise AssertionError(f"{o.ename}: {o.evalue}")
-            if o.output_type == "stream":
-                for line in o.text.splitlines():
-                    m = LINE.match(line)
-                    if m:
-                        out.append((bool(m.group(1)), m.group(2), float(m.group(3))))
+            if o.output_type == "stream" and o.name == "stdout":
+                text += o.text
+        for line in text.splitlines():
+            m = LINE.match(line)
+            if m:
+                out.append((bool(m.group(1)), m.group(2), float(m.group(3))))
     return out
 
 
