@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import lessons, render, tuning
 from ranklab_ui.core import charts, views
 from ranklab_ui.core.i18n import N_, _, ngettext, shown
 from ranklab_ui.session import options
@@ -44,7 +44,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         ap = metrics.explain(metrics.parse("AP").with_params(denominator=denominator).with_cutoff(k), ranking, judgments)
         st.metric(_("{measure} (divided by {denominator})").format(measure=ap.measure,
                                                                   denominator=ap.summary['denominator']), metrics.num(ap.value, fixed=True))
-    render.values_shown()  # the values on the screen before the rest is sent
+    tuning.values_shown()  # the values on the screen before the rest is sent
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.caption(_("In general"))

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import lessons, render, tuning
 from ranklab_ui.core import charts, views
 from ranklab_ui.core.i18n import N_, _, shown
 from ranklab_ui.session import options
@@ -53,7 +53,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     cols[1].metric(f"DCG@{k}", metrics.num(e.summary["DCG"], fixed=True))
     cols[2].metric(f"IDCG@{k}", metrics.num(e.summary["IDCG"], fixed=True))
     cols[3].metric(e.measure, metrics.num(e.value, fixed=True))
-    render.values_shown()  # the values on the screen before the rest is sent
+    tuning.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("In general"))
     render.formula(e, substituted=False)
     st.caption(_("With the numbers"))

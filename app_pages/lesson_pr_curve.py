@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import lessons, render, tuning
 from ranklab_ui.core import charts
 from ranklab_ui.core.i18n import _
 
@@ -35,7 +35,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     with cols[1]:
         st.metric(_("R-precision (R = {r})").format(r=rprec.summary['R']), metrics.num(rprec.value, fixed=True))
         render.formula(rprec, substituted=False)
-    render.values_shown()  # the values on the screen before the rest is sent
+    tuning.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("With the numbers"))
     render.formula(eleven)
     render.formula(rprec)

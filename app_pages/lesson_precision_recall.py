@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import lessons, render, tuning
 from ranklab_ui.core import charts, views
 from ranklab_ui.core.i18n import _
 
@@ -31,7 +31,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         with col:
             st.metric(e.measure, metrics.num(e.value, fixed=True))
             render.formula(e, substituted=False)
-    render.values_shown()  # the values on the screen before the rest is sent
+    tuning.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("With the numbers"))
     for e in explained.values():
         render.formula(e)

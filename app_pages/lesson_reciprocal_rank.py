@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import lessons, render, tuning
 from ranklab_ui.core import charts, views
 from ranklab_ui.core.i18n import _, ngettext
 
@@ -38,7 +38,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         render.formula(rr_k)
         st.caption(_("trec_eval's recip_rank has no cutoff; RR@k (ranx mrr@k, ir_measures RR@k) scores 0 "
                      "when the first relevant result is below rank k."))
-    render.values_shown()  # the values on the screen before the rest is sent
+    tuning.values_shown()  # the values on the screen before the rest is sent
 
     st.subheader(_("Step by step"))
     render.step_table(rr.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="reciprocal_rank_steps",

@@ -5,7 +5,7 @@ import streamlit as st
 
 import metrics
 from metrics.teaching.users import condensed, kept_judgments, removal
-from ranklab_ui import lessons, render
+from ranklab_ui import lessons, render, tuning
 from ranklab_ui.core import teaching_charts
 from ranklab_ui.core.i18n import N_, _
 
@@ -51,7 +51,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     for i, (name, value) in enumerate(now.items()):
         cols[i % 4].metric(name, metrics.num(value, fixed=True),
                            delta=metrics.num(value - start[name], fixed=True) if share else None)
-    render.values_shown()  # the values on the screen before the rest is sent
+    tuning.values_shown()  # the values on the screen before the rest is sent
 
     render.altair_chart(teaching_charts.removal_lines(rows, share), key=f"{PAGE}.lines",
                         title=_("Each measure as judgments are removed"))

@@ -7,7 +7,7 @@ import streamlit as st
 
 import metrics
 from metrics.teaching.users import users
-from ranklab_ui import lessons, render
+from ranklab_ui import lessons, render, tuning
 from ranklab_ui.core import teaching_charts
 from ranklab_ui.core.i18n import N_, _
 
@@ -51,7 +51,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     with st.container(horizontal=True, gap="medium"):
         for user in people:
             st.metric(user.measure, metrics.num(user.value, fixed=True), width="content")
-    render.values_shown()  # the values on the screen before the rest is sent
+    tuning.values_shown()  # the values on the screen before the rest is sent
 
     st.subheader(_("A user stepping down the list"))
     step = 1

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import paste_box, presenter, render, widgets
+from ranklab_ui import paste_box, presenter, render, tuning, widgets
 from ranklab_ui.core import charts, views
 from ranklab_ui.core.i18n import N_, _
 from ranklab_ui.session import state
@@ -80,11 +80,9 @@ def main() -> None:
     left, right = st.columns([3, 2], gap="large")
     lower = st.columns([3, 2], gap="large")
     below = st.container()
-    # the measures are what the reader watches: sent before the grids when the grids hold no
-    # edit to apply (a move, a tile click, a first visit: the ranking's grid, built again in
-    # the browser after a move, no longer holds them back), else as soon as both grids have
-    # applied this run's edit. The containers keep every part in its place whatever the order.
-    early = widgets.editors_idle(PAGE)
+    # the measures before the grids or after them (ranklab_ui.tuning.measures_first): the
+    # containers keep every part in its place whatever the order
+    early = tuning.measures_first(PAGE)
     if early:
         at_k(head, right, below)
     with left:
@@ -132,9 +130,7 @@ def at_k(head, right, below) -> None:
         else:
             ranking, judgments = q.inputs(ex.mode)
             summary(ranking, judgments, k)
-            # the values painted alone, before the strip and the curve: both are charts, slow to
-            # draw, and a value waiting for them reaches the screen later (benchmarks/README.md)
-            render.values_shown()
+            tuning.values_shown()   # painted alone, before the strip and the curve (charts)
     with head:
         widgets.k_slider(PAGE, len(q.ranking))
         if q.ranking:

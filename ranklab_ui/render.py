@@ -12,8 +12,6 @@ from __future__ import annotations
 import html
 import json
 import math
-import os
-import time
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -33,31 +31,7 @@ from .core.views import (
 from .session import options, state
 
 __all__ = ["plain", "messages", "notes", "chart", "strip", "table", "step_table", "formula", "lesson_header", "empty_notice",
-           "download_solution", "copy_link", "permalink", "values_shown"]
-
-
-# seconds the run waits once the values a reader watches are sent (RANKLAB_PAINT_PAUSE; the
-# app's tests set 0). One frame is too short: when a run starts, the browser first spends
-# several frames marking the page's (or the fragment's) elements stale, so the values and the
-# charts after them would still reach the screen together (benchmarks/README.md)
-PAINT_PAUSE = 0.07
-
-
-def values_shown() -> None:
-    """Let the browser paint the values just sent before the rest of the run reaches it.
-
-    The browser renders each message of a run as it arrives, and paints only when it is
-    free: a value sent first still waits for the charts and tables sent a few milliseconds
-    after it, so it is in the page long before it is on the screen. A pause here lets the
-    browser draw the values alone first; the charts follow. Measured in Chromium:
-    benchmarks/README.md.
-    """
-    try:
-        seconds = float(os.environ.get("RANKLAB_PAINT_PAUSE", PAINT_PAUSE))
-    except ValueError:
-        seconds = PAINT_PAUSE
-    if math.isfinite(seconds) and seconds > 0:
-        time.sleep(min(seconds, 0.1))
+           "download_solution", "copy_link", "permalink"]
 
 
 def plain(text: str, limit: int = 80) -> str:

@@ -111,7 +111,7 @@ def tables(at: AppTest, *, numbers: bool = False) -> list:
 
 @pytest.fixture(autouse=True)
 def no_paint_pause(monkeypatch):
-    """AppTest has no browser to paint: the pause after a page's values (ranklab_ui.render.values_shown) is off."""
+    """AppTest has no browser to paint: the pause after a page's values (ranklab_ui.tuning.values_shown) is off."""
     monkeypatch.setenv("RANKLAB_PAINT_PAUSE", "0")
 
 

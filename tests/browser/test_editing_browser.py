@@ -122,7 +122,7 @@ SHOWN_AT_K = {
 ])
 def test_quick_presses_on_the_k_slider_are_all_counted(server, page, path, at_12):
     # 100 items, so a rerun is still running when the next press comes (and a run waits after
-    # its values, ranklab_ui.render.PAINT_PAUSE): the request for it carried the address of two runs
+    # its values, ranklab_ui.tuning.PAINT_PAUSE): the request for it carried the address of two runs
     # ago, which was read as a permalink and took k back
     from ranklab_ui.core import codec, model
 
