@@ -45,12 +45,18 @@ _EDITS_FIRST = """<script>
   const WAIT = 3000;   // the longest a click waits for the server to start a run or a chart to send
   let keyed = -Infinity;
   let asked = -Infinity, started = -Infinity, chartAt = -Infinity;   // performance.now() of each
+  // the last request for a run that came from anything but a slider, and the end of the last
+  // run that held every request sent before it; unseen: that request's run is not drawn yet;
+  // bySlider: the last input was a slider's
+  let askedOther = -Infinity, done = -Infinity, unseen = false, bySlider = false;
   const held = [];
 
-  const RERUN = 0x5a;       // BackMsg.rerun_script: field 11, length-delimited
+  const RERUN = 0x5a;        // BackMsg.rerun_script: field 11, length-delimited
   const NEW_SESSION = 4;    // ForwardMsg.new_session: sent when a run starts
-  function startsRun(data) {   // whether a ForwardMsg's top-level fields hold new_session
-    if (!(data instanceof ArrayBuffer)) return false;
+  const FINISHED = 6;       // ForwardMsg.script_finished: its status, sent when a run ends
+  const FOR_RERUN = 2;      // the status of a run stopped to start the next one: not an end
+  function read(data) {   // a ForwardMsg's top-level fields: "start", "end" or ""
+    if (!(data instanceof ArrayBuffer)) return "";
     const b = new Uint8Array(data);
     let i = 0;
     const varint = () => {
@@ -60,21 +66,30 @@ _EDITS_FIRST = """<script>
     };
     for (let n = 0; n  < 8 && i  < b.length; n++) {
       const tag = varint(), field = Math.floor(tag / 8), type = tag % 8;
-      if (field === NEW_SESSION) return true;
-      if (type === 2) i += varint(); else if (type === 0) varint(); else return false;
+      if (field === NEW_SESSION) return "start";
+      if (field === FINISHED && type === 0) return varint() === FOR_RERUN ? "" : "end";
+      if (type === 2) { const n = varint(); i += n; } else if (type === 0) varint(); else return "";
     }
-    return false;
+    return "";
   }
   const watched = new WeakSet();
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     if (!watched.has(this)) {
       watched.add(this);
-      this.addEventListener("message", (m) => { if (startsRun(m.data)) started = performance.now(); });
+      this.addEventListener("message", (m) => {
+        const what = read(m.data);
+        if (what === "start") started = performance.now();
+        // the end of a run that holds every request sent so far (none sent since it started)
+        else if (what === "end" && started >= asked) done = performance.now();
+      });
     }
     const bytes = data instanceof ArrayBuffer ? new Uint8Array(data)
       : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
-    if (bytes && bytes.length > 0 && bytes[0] === RERUN) asked = performance.now();
+    if (bytes && bytes.length > 0 && bytes[0] === RERUN) {
+      asked = performance.now();
+      if (!bySlider) [askedOther, unseen] = [asked, true];
+    }
     return send.call(this, data);
   };
   // whether a click now would reach the server before the run asked for last has started, or
@@ -83,6 +98,17 @@ _EDITS_FIRST = """<script>
     const now = performance.now();
     return (started > -Infinity && asked > started && now - asked  < WAIT)
       || (chartAt > asked && now - chartAt  < WAIT);
+  };
+  // whether a run asked for by something else than a slider may not be drawn yet: its end
+  // draws the slider anew (its k, its largest value), and a key acts on the slider shown. The
+  // page reads the run's end before it has drawn what came before it, and a slider takes its
+  // new value a few frames after the page shows the run over: drawn once the page shows no
+  // run under way and AFTER has passed since the end.
+  const AFTER = 500;
+  const drawing = () => {
+    const now = performance.now();
+    if (unseen && done > askedOther && !running()) unseen = false;
+    return started > -Infinity && now - askedOther  < WAIT && (unseen || now - done  < AFTER);
   };
   let giving = false;
   const inGrid = (t) => t instanceof Element
@@ -138,38 +164,125 @@ _EDITS_FIRST = """<script>
   // go in the page's order, not the person's. Capped, a held click's delay is not carried on
   // to every click after it.
   const SPACE = 250;
+  const STILL = 250;   // how long a slider shows the same k before a held key is given to it
   let lastMade = 0, lastGiven = 0;   // performance.now() starts at 0
   const due = (made, after) => Math.max(after + HOLD, lastGiven + Math.min(made - lastMade, SPACE));
   function next() {
     if (giving || held.length === 0) return;
     giving = true;
+    let shown = "", since = 0;   // what a held key's slider shows, and since when
     const step = (tries) => {
-      const [give, made, after, chart] = held[0];
+      const [give, made, after, chart, slider] = held[0];
       const wait = due(made, after) - performance.now();
       if (wait > 0) { setTimeout(() => step(tries), wait); return; }
-      if (waiting()) { setTimeout(() => step(tries), 20); return; }
+      if (waiting() || (slider && drawing())) { shown = ""; setTimeout(() => step(tries), 20); return; }
+      // a held key goes to its slider once that has shown the same value for STILL: the new
+      // value of a run drawn comes a few frames late, later on a busy browser
+      const now = slider && give.shows();
+      if (slider && now !== shown) [shown, since] = [now, performance.now()];
+      if (slider && performance.now() - since  < STILL) { setTimeout(() => step(tries), 20); return; }
+      bySlider = slider;   // read when the action sends its request, during give
       if (!give(tries)) { setTimeout(() => step(tries - 1), 50); return; }   // 10 s at most
       [lastMade, lastGiven] = [made, performance.now()];
       if (chart) keyed = chartAt = lastGiven;   // the chart sends it late: the clicks after it wait
       held.shift();
+      shown = "";
       giving = false;
       next();
     };
     step(200);
   }
 
-  window.addEventListener("keydown", (e) => { if (inGrid(e.target)) keyed = performance.now(); }, true);
-  window.addEventListener("click", (e) => {
-    if (!e.isTrusted || inGrid(e.target)) return;
+  // A key on the k slider steps from the k it shows: one pressed while a run asked for by
+  // another action has not ended yet (a drop that shortened the list, a point of the curve,
+  // an undo) acted on the slider of the list before it, and the k it set was that list's. Such
+  // a key waits, as a click does, and also until that run has drawn the slider anew; it is then
+  // given to the slider found again.
+  const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+  const inSlider = (t) => t instanceof Element && t.closest('[data-testid="stSlider"]') !== null;
+  function holdKey(e) {
+    const box = e.target.closest('[class*="st-key-"]');
+    const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
+    const init = {key: e.key, code: e.code, bubbles: true, cancelable: true, composed: true, view: window,
+      ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, altKey: e.altKey, metaKey: e.metaKey};
+    const input = () => {
+      const now = box && box.isConnected ? box : key && document.querySelector("." + CSS.escape(key));
+      return now && now.querySelector('input[type="range"]');
+    };
+    const give = (tries) => {   // a slider no longer drawn (a list of one item) takes no key
+      const to = input();
+      if (!to) return !(running() && tries > 0);
+      to.focus({preventScroll: true});
+      to.dispatchEvent(new KeyboardEvent("keydown", init));
+      return true;
+    };
+    give.shows = () => { const to = input(); return to ? to.value + "/" + to.max : ""; };
+    return give;
+  }
+
+  // An option of a select box (a preset in "load an example") is chosen when the button is let
+  // go, before the click: it is held from the press on, the press, its release and its click
+  // kept from the list, then chosen by a click with no pointer (how a screen reader chooses).
+  const inOption = (t) => t instanceof Element && t.closest('[role="option"]') !== null;
+  let swallowing = false;   // the rest of a held press on an option: kept from the page
+  function holdOption(e) {
+    const option = e.target.closest('[role="option"]');
+    const text = option.textContent;
+    return () => {
+      const now = option.isConnected ? option
+        : [...document.querySelectorAll('[role="option"]')].find((o) => o.textContent === text);
+      if (now) now.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, composed: true, view: window, detail: 0}));
+      return true;
+    };
+  }
+  const keep = (e) => { e.preventDefault(); e.stopImmediatePropagation(); };
+  const free = (made) => held.length === 0 && due(made, keyed) <= made && !waiting();
+
+  window.addEventListener("keydown", (e) => {
+    if (!e.isTrusted) return;
+    if (inGrid(e.target)) keyed = performance.now();
+    if (!inSlider(e.target)) { bySlider = false; return; }
+    if (!SLIDER_KEYS.has(e.key)) return;
     const made = performance.now();
-    if (held.length === 0 && due(made, keyed) <= made && !waiting()) {
+    if (free(made) && !drawing()) {
+      bySlider = true;
+      [lastMade, lastGiven] = [made, made];
+      return;
+    }
+    keep(e);
+    held.push([holdKey(e), made, keyed, false, true]);
+    next();
+  }, true);
+  window.addEventListener("pointerdown", (e) => {
+    if (!e.isTrusted) return;
+    swallowing = false;
+    bySlider = inSlider(e.target);
+    const made = performance.now();
+    if (!inOption(e.target) || free(made)) return;
+    keep(e);
+    swallowing = true;
+    held.push([holdOption(e), made, keyed, false, false]);
+    next();
+  }, true);
+  for (const type of ["pointerup", "mousedown", "mouseup"]) {
+    window.addEventListener(type, (e) => { if (swallowing && e.isTrusted) keep(e); }, true);
+  }
+  // a drop in the drag list reaches the page as a component's message
+  window.addEventListener("message", (m) => {
+    if (m.data && m.data.type === "streamlit:setComponentValue") bySlider = false;
+  }, true);
+  window.addEventListener("click", (e) => {
+    if (!e.isTrusted) return;
+    if (swallowing) { swallowing = false; keep(e); return; }
+    if (inGrid(e.target)) return;
+    const made = performance.now();
+    if (free(made)) {
       [lastMade, lastGiven] = [made, made];
       if (inChart(e.target)) keyed = chartAt = made;   // the chart sends it late: the clicks after it wait
       return;
     }
-    e.preventDefault();
-    e.stopImmediatePropagation();
-    held.push([hold(e), made, keyed, inChart(e.target)]);   // held for what came before it only
+    keep(e);
+    held.push([hold(e), made, keyed, inChart(e.target), false]);   // held for what came before it only
     next();
   }, true);
 })();

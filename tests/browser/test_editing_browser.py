@@ -476,6 +476,100 @@ def test_undo_clicked_at_once_after_a_point_of_the_curve_keeps_both(server, page
                              f"{grid.evaluate(GRID_ROWS)[0][1]}: the pick or the undo was lost") from None
 
 
+SLIDER = "() => document.querySelector('[data-testid=\"stSlider\"] input[type=\"range\"]')"
+
+
+def slider_reads(value: int) -> str:
+    """A condition: the k slider shows ``value``."""
+    return f"() => {{ const s = ({SLIDER})(); return !!s && s.value === '{value}'; }}"
+
+
+def press_on_slider(page, key: str) -> None:
+    """The k slider focused (as a click on its thumb or a Tab does) and ``key`` pressed, once."""
+    page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
+    page.keyboard.press(key)
+
+
+def test_a_k_key_pressed_at_once_after_a_point_of_the_curve_steps_from_that_point(server, page):
+    # k = 2; the curve's point of k = 5 clicked, then → on the slider at once: k = 6. A chart
+    # sends its click a moment late: the key's k of 3 reached the app first, and the pick's 5
+    # came after it
+    page.set_viewport_size({"width": 1280, "height": 2400})   # the slider and the curve in view
+    open_playground(server, page)
+    click_curve(page, 5)
+    press_on_slider(page, "ArrowRight")
+    try:
+        page.wait_for_function(slider_reads(6), timeout=TIMEOUT)
+        wait_ready(page)
+        page.wait_for_timeout(1000)   # still 6 a second after the page is idle: nothing came after
+        assert page.evaluate(f"() => ({SLIDER})().value") == "6"
+        summary_link(page, "Precision@6").wait_for(timeout=TIMEOUT)
+    except Exception:
+        shot(page, "curve_then_k_key")
+        raise AssertionError(f"k reads {page.evaluate(f'() => ({SLIDER})().value')}, not 6") from None
+
+
+def test_a_k_key_pressed_at_once_after_a_paste_steps_from_the_pasted_lists_k(server, page):
+    # k = 8 (End on the slider); then a list of 4 pasted and ← pressed at once: k = 3, one
+    # below the 4 that the pasted list shows. The key acted on the slider of the list before
+    # (8 → 7), a k beyond the pasted list, which went on showing 4
+    page.set_viewport_size({"width": 1280, "height": 2400})
+    open_playground(server, page)
+    press_on_slider(page, "End")
+    page.wait_for_function(slider_reads(8), timeout=TIMEOUT)
+    wait_ready(page)
+    page.get_by_text("Paste or import a list").click()
+    area = page.locator("[data-testid='stTextArea'] textarea").first
+    area.wait_for(timeout=TIMEOUT)
+    area.fill("1\n2\n3\n4")
+    page.get_by_role("button", name="Replace the ranking with this list").click()
+    press_on_slider(page, "ArrowLeft")
+    try:
+        page.wait_for_function(slider_reads(3), timeout=TIMEOUT)
+        wait_ready(page)
+        page.wait_for_timeout(1000)   # still 3 a second after the page is idle
+        assert page.evaluate(f"() => ({SLIDER})().value") == "3"
+        summary_link(page, "Precision@3").wait_for(timeout=TIMEOUT)
+    except Exception:
+        shot(page, "paste_then_k_key")
+        raise AssertionError(f"k reads {page.evaluate(f'() => ({SLIDER})().value')}, not 3") from None
+
+
+def test_a_preset_picked_while_the_server_is_busy_comes_after_the_click_before_it(server, page):
+    # tile 1 clicked while the server is busy (stopped a moment, as a loaded machine stops
+    # it), then the DCG textbook example picked in "load an example": the preset, whole, as
+    # it is. The list's option is chosen as the button is let go, not on the click, and both
+    # requests reached the server before its next run: one run, callbacks in the page's order,
+    # so the tile's click was applied to the preset's list
+    pid = SERVER_PIDS.get(server)
+    if pid is None:
+        pytest.skip("stops the server for a moment: needs the one this test session started")
+    page.set_viewport_size({"width": 1280, "height": 2400})
+    open_playground(server, page)
+    box = page.locator("[data-testid='stSelectbox']", has_text="load an example").first
+    box.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(300)   # the scroll over: a menu closes on a scroll
+    option = page.get_by_role("option", name="DCG textbook example").first
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        click_tile(page, 1)
+        box.locator("input").first.click()
+        option.click(timeout=3000)
+        page.wait_for_timeout(300)   # the time the server is kept busy
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    # the textbook's ranking as it is: grades 3, 2, 3, 0, 1, 2 (the tile's click came before it)
+    try:
+        page.wait_for_function(cell_is(3, 3, "d4"), timeout=TIMEOUT)
+        wait_ready(page)
+        page.wait_for_timeout(1000)
+        grid = page.locator("[data-testid='stDataFrame']").first
+        assert [r[1] for r in grid.evaluate(GRID_ROWS)] == ["3", "2", "3", "0", "1", "2"]
+    except Exception:
+        shot(page, "tile_then_preset_busy")
+        raise AssertionError(f"the grid reads {rows(page)}: the tile's click came after the preset") from None
+
+
 def click_tile(page, rank: int) -> None:
     """Click the strip's tile at ``rank`` where a person would: its middle, on its label."""
     tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").nth(rank - 1)
