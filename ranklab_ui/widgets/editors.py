@@ -223,16 +223,33 @@ _EDITS_FIRST = """<script>
   // An option of a select box (a preset in "load an example") is chosen when the button is let
   // go, before the click: it is held from the press on, the press, its release and its click
   // kept from the list, then chosen by a click with no pointer (how a screen reader chooses).
+  // The run it waited for may draw the box anew, which closes its list: the list is then
+  // opened again from the keyboard (↓ on the box) and the option found by its text.
   const inOption = (t) => t instanceof Element && t.closest('[role="option"]') !== null;
   let swallowing = false;   // the rest of a held press on an option: kept from the page
   function holdOption(e) {
     const option = e.target.closest('[role="option"]');
     const text = option.textContent;
-    return () => {
+    const list = option.closest('[role="listbox"]');
+    const field = list && list.id && document.querySelector('[aria-controls="' + CSS.escape(list.id) + '"]');
+    const box = field && field.closest('[class*="st-key-"]');
+    const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
+    let opened = 0;   // tries left after the list was opened again
+    return (tries) => {
       const now = option.isConnected ? option
         : [...document.querySelectorAll('[role="option"]')].find((o) => o.textContent === text);
-      if (now) now.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, composed: true, view: window, detail: 0}));
-      return true;
+      if (now) {
+        now.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, composed: true, view: window, detail: 0}));
+        return true;
+      }
+      if (opened > 0) return --opened === 0 || tries  <= 0;   // the list not shown: given up
+      const at = box && box.isConnected ? box : key && document.querySelector("." + CSS.escape(key));
+      const input = at && at.querySelector('input[role="combobox"], input');
+      if (!input) return !(running() && tries > 0);
+      input.focus({preventScroll: true});
+      input.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowDown", code: "ArrowDown", bubbles: true, cancelable: true, composed: true, view: window}));
+      opened = 20;
+      return false;
     };
   }
   const keep = (e) => { e.preventDefault(); e.stopImmediatePropagation(); };
