@@ -1,6 +1,6 @@
 """The two grids, ranking and tray (Streamlit's data editor), and what keeps their edits:
 an edit is applied first by any change made elsewhere (:func:`apply_pending_edits`), and a
-click that follows one closely waits for it (:func:`edits_first`)."""
+click, an option or a slider's key that follows one closely waits for it (:func:`edits_first`)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,14 @@ __all__ = ["edits_first", "grade_help", "ranking_editor", "tray_editor", "apply_
 # Two requests that reach the server before it starts the run asked for first are run as one,
 # and the callbacks of that run go in the page's order: a paste clicked just after a preset, or
 # Undo just after a move, could come first. So a click made while a run asked for has not
-# started yet is held until it has. The page learns that from the app's own connection: a
-# request for a run is a BackMsg whose first field is rerun_script, the start of one a
-# ForwardMsg with new_session (protobuf field numbers, which do not change). Until a start has
-# been read once, nothing is held for it, so a connection read wrongly only loses the wait.
+# started yet is held until it has; so is an option picked in a select box (chosen when the
+# button is let go, before any click). A key on a slider steps from the value the slider shows:
+# one pressed while the run of another action (a paste, a point of the curve) is not drawn yet
+# stepped from the k before that action, so it waits until the run is drawn. The page learns
+# all this from the app's own connection: a request for a run is a BackMsg whose first field is
+# rerun_script, the start of one a ForwardMsg with new_session, its end one with script_finished
+# (protobuf field numbers, which do not change). Until a start has been read once, nothing is
+# held for it, so a connection read wrongly only loses the wait.
 # The script must hold no "<" before a letter, "/" or "!": Streamlit's sanitiser drops it then.
 _EDITS_FIRST = """<script>
 (() => {
@@ -307,8 +311,8 @@ _EDITS_FIRST = """<script>
 
 
 def edits_first() -> None:
-    """Keep a grid's edit ahead of a click that follows it closely (see ``_EDITS_FIRST``);
-    once per page, before the pages' widgets."""
+    """Keep a grid's edit, or any action's run, ahead of a click, an option or a slider's key
+    that follows it closely (see ``_EDITS_FIRST``); once per page, before the pages' widgets."""
     st.html(_EDITS_FIRST, unsafe_allow_javascript=True)
 
 
