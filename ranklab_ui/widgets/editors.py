@@ -204,15 +204,14 @@ _EDITS_FIRST = """<script>
   // given to the slider found again.
   const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
   const inSlider = (t) => t instanceof Element && t.closest('[data-testid="stSlider"]') !== null;
-  function holdKey(e) {
-    const box = e.target.closest('[class*="st-key-"]');
-    const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
+  const keyOf = (t) => {
+    const box = t.closest('[class*="st-key-"]');
+    return box && [...box.classList].find((c) => c.startsWith("st-key-"));
+  };
+  function holdKey(e, key) {   // key: the st-key of the slider it is for
     const init = {key: e.key, code: e.code, bubbles: true, cancelable: true, composed: true, view: window,
       ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, altKey: e.altKey, metaKey: e.metaKey};
-    const input = () => {
-      const now = box && box.isConnected ? box : key && document.querySelector("." + CSS.escape(key));
-      return now && now.querySelector('input[type="range"]');
-    };
+    const input = () => key && shownIn(key);   // the slider of that key shown, made anew or not
     const give = (tries) => {   // a slider no longer drawn (a list of one item) takes no key
       const to = input();
       if (!to) return !(running() && tries > 0);
@@ -256,22 +255,53 @@ _EDITS_FIRST = """<script>
       return false;
     };
   }
+  // A slider whose range a run changed (a paste, a drop, a preset) is made anew: the one a
+  // person had focused is hidden, then removed, and the focus goes with it, so the next key
+  // went nowhere. The focus is given to the new slider of the same key once it is shown, unless
+  // the person has focused something else; a slider's key pressed meanwhile is held for it.
+  // Whether the focus was taken away is asked when it matters, not when it went: the page
+  // gives a key priority over the timers it has queued.
+  let left = null;   // [a focused slider that lost the focus to nothing, its st-key, when]
+  const shownIn = (key) => [...document.querySelectorAll("." + CSS.escape(key) + ' input[type="range"]')]
+    .find((i) => i.offsetParent !== null);
+  const unfocused = () => !document.activeElement || document.activeElement === document.body;
+  const lost = () => {   // the st-key of the slider whose focus a run took away, if any
+    if (!left || !unfocused() || performance.now() - left[2] > WAIT) return null;
+    const [old, key] = left;
+    return old.isConnected && old.offsetParent !== null ? null : key;   // else: left by the person
+  };
+  function refocus() {
+    const key = lost();
+    if (!key) { left = null; return; }
+    const input = shownIn(key);
+    if (input) { left = null; input.focus({preventScroll: true}); return; }
+    setTimeout(refocus, 20);
+  }
+  window.addEventListener("focusout", (e) => {
+    if (!e.isTrusted || e.relatedTarget || !inSlider(e.target)) return;
+    const key = keyOf(e.target);
+    if (!key) return;
+    left = [e.target, key, performance.now()];
+    setTimeout(refocus, 0);   // once the run has hidden or removed it
+  }, true);
+
   const keep = (e) => { e.preventDefault(); e.stopImmediatePropagation(); };
   const free = (made) => held.length === 0 && due(made, keyed) <= made && !waiting();
 
   window.addEventListener("keydown", (e) => {
     if (!e.isTrusted) return;
     if (inGrid(e.target)) keyed = performance.now();
-    if (!inSlider(e.target)) { bySlider = false; return; }
+    const orphan = SLIDER_KEYS.has(e.key) && !inSlider(e.target) ? lost() : null;   // its slider taken away
+    if (!inSlider(e.target) && !orphan) { bySlider = false; return; }
     if (!SLIDER_KEYS.has(e.key)) return;
     const made = performance.now();
-    if (free(made) && !drawing()) {
+    if (!orphan && free(made) && !drawing()) {
       bySlider = true;
       [lastMade, lastGiven] = [made, made];
       return;
     }
     keep(e);
-    held.push([holdKey(e), made, keyed, false, true]);
+    held.push([holdKey(e, orphan || keyOf(e.target)), made, keyed, false, true]);
     next();
   }, true);
   window.addEventListener("pointerdown", (e) => {

@@ -249,6 +249,24 @@ def precision_at_2_is(value: str) -> str:
             f".some(a => /Precision@2 = {re.escape(value)}$/.test(a.innerText.trim()))")
 
 
+# The k slider a person sees. A run that changes its range makes it anew, and for a moment the
+# one before stays in the page, hidden: a locator or a query that takes the first may take it.
+K_SLIDER = "[data-testid='stSlider'] input[type='range']:visible"
+SHOWN_SLIDER = ("() => [...document.querySelectorAll('[data-testid=\"stSlider\"] input[type=\"range\"]')]"
+                ".find(i => i.offsetParent !== null)")
+
+
+def focus_slider(page) -> None:
+    """The k slider shown focused, as a click on its thumb or a Tab does. A focus given to the
+    one a run hides at that moment lands nowhere, and nothing reaches the app: it is given again
+    only when the page shows that no slider has it (read before each try)."""
+    for _ in range(5):
+        page.locator(K_SLIDER).first.focus()
+        if page.evaluate("() => !!document.activeElement && !!document.activeElement.closest('[data-testid=\"stSlider\"]')"):
+            return
+    raise AssertionError("the k slider shown could not be focused")
+
+
 def open_playground(server, page) -> None:
     page.goto(server)
     wait_ready(page)

@@ -33,7 +33,7 @@ import metrics
 from ranklab_ui.core.presets import PRESETS as PRESET_TABLE
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import TIMEOUT, click_curve, drag_to, select_cell, tiles, wait_ready
+from .helpers import TIMEOUT, click_curve, drag_to, focus_slider, select_cell, tiles, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -355,7 +355,7 @@ def act(page, action: tuple, m: Model) -> None:
     elif kind == "curve":
         click_curve(page, action[1])
     elif kind == "k":
-        page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
+        focus_slider(page)
         page.keyboard.press("ArrowRight" if action[1] > 0 else "ArrowLeft")
     elif kind == "switch":
         name = "graded (0..10)" if m.mode == "binary" else "binary (0/1)"
@@ -454,7 +454,8 @@ SHOWN = """() => {
     const m = /^(.+?) = (.+)$/.exec(a.innerText.trim());
     if (m) measures[m[1]] = m[2];
   }
-  const k = document.querySelector('[data-testid="stSlider"] input[type="range"]');
+  const k = [...document.querySelectorAll('[data-testid="stSlider"] input[type="range"]')]
+    .find(i => i.offsetParent !== null);   // a slider made anew: the one before, hidden, may still be there
   return {grid: rows.map(r => r[1]), k: k ? k.value : null, measures};
 }"""
 

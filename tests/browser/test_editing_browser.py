@@ -13,10 +13,12 @@ from ranklab_ui.core import codec, model
 from .helpers import (
     IDLE,
     SERVER_PIDS,
+    SHOWN_SLIDER,
     TIMEOUT,
     click_curve,
     drag_to,
     drawn,
+    focus_slider,
     open_playground,
     precision_at_2_is,
     shot,
@@ -379,7 +381,7 @@ def test_undo_clicked_just_after_a_move_undoes_the_move_on_a_busy_server(server,
     expected = rows(page)
     down, undo, redo = (page.get_by_role("button", name=name).first for name in ("↓ down", "↶ Undo", "↷ Redo"))
     at = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in (down.bounding_box(), undo.bounding_box())]
-    page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
+    focus_slider(page)
     os.kill(pid, signal.SIGSTOP)
     try:
         page.keyboard.press("ArrowRight")
@@ -440,7 +442,7 @@ def test_a_point_of_the_curve_picked_again_sets_k_again(server, page):
     click_curve(page, 5)
     page.wait_for_function(f"() => ({slider})() === '5'", timeout=TIMEOUT)
     wait_ready(page)
-    page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
+    focus_slider(page)
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"() => ({slider})() === '6'", timeout=TIMEOUT)
     wait_ready(page)
@@ -476,7 +478,7 @@ def test_undo_clicked_at_once_after_a_point_of_the_curve_keeps_both(server, page
                              f"{grid.evaluate(GRID_ROWS)[0][1]}: the pick or the undo was lost") from None
 
 
-SLIDER = "() => document.querySelector('[data-testid=\"stSlider\"] input[type=\"range\"]')"
+SLIDER = SHOWN_SLIDER
 
 
 def slider_reads(value: int) -> str:
@@ -485,8 +487,8 @@ def slider_reads(value: int) -> str:
 
 
 def press_on_slider(page, key: str) -> None:
-    """The k slider focused (as a click on its thumb or a Tab does) and ``key`` pressed, once."""
-    page.locator("[data-testid='stSlider'] input[type='range']").first.focus()
+    """The k slider shown focused (as a click on its thumb or a Tab does) and ``key`` pressed, once."""
+    focus_slider(page)
     page.keyboard.press(key)
 
 
@@ -532,6 +534,45 @@ def test_a_k_key_pressed_at_once_after_a_paste_steps_from_the_pasted_lists_k(ser
         summary_link(page, "Precision@3").wait_for(timeout=TIMEOUT)
     except Exception:
         shot(page, "paste_then_k_key")
+        raise AssertionError(f"k reads {page.evaluate(f'() => ({SLIDER})().value')}, not 3") from None
+
+
+def test_a_k_key_pressed_on_a_slider_that_a_paste_made_anew_steps_from_the_pasted_lists_k(server, page):
+    # k = 8; a list of 4 pasted while the server is busy, the slider focused before the paste's
+    # run is drawn, and ← pressed once that run has drawn the slider anew (its range is 1..4
+    # now): k = 3. The focused slider was taken out of the page with the focus, and the key
+    # went nowhere: k stayed 8, shown as 4
+    pid = SERVER_PIDS.get(server)
+    if pid is None:
+        pytest.skip("stops the server for a moment: needs the one this test session started")
+    page.set_viewport_size({"width": 1280, "height": 2400})
+    open_playground(server, page)
+    press_on_slider(page, "End")
+    page.wait_for_function(slider_reads(8), timeout=TIMEOUT)
+    wait_ready(page)
+    page.get_by_text("Paste or import a list").click()
+    area = page.locator("[data-testid='stTextArea'] textarea").first
+    area.wait_for(timeout=TIMEOUT)
+    area.fill("1\n2\n3\n4")
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        page.get_by_role("button", name="Replace the ranking with this list").click()
+        focus_slider(page)
+        page.evaluate("() => { window.__focused = document.activeElement; }")
+        page.wait_for_timeout(300)   # the time the server is kept busy
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    page.wait_for_function("() => !window.__focused.isConnected || window.__focused.offsetParent === null",
+                           timeout=TIMEOUT)
+    page.keyboard.press("ArrowLeft")
+    try:
+        page.wait_for_function(slider_reads(3), timeout=TIMEOUT)
+        wait_ready(page)
+        page.wait_for_timeout(1000)   # still 3 a second after the page is idle
+        assert page.evaluate(f"() => ({SLIDER})().value") == "3"
+        summary_link(page, "Precision@3").wait_for(timeout=TIMEOUT)
+    except Exception:
+        shot(page, "paste_made_the_slider_anew")
         raise AssertionError(f"k reads {page.evaluate(f'() => ({SLIDER})().value')}, not 3") from None
 
 
