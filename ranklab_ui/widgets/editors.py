@@ -38,8 +38,10 @@ __all__ = ["edits_first", "grade_help", "ranking_editor", "tray_editor", "apply_
 # stepped from the k before that action, so it waits until the run is drawn. The page learns
 # all this from the app's own connection: a request for a run is a BackMsg whose first field is
 # rerun_script, the start of one a ForwardMsg with new_session, its end one with script_finished
-# (protobuf field numbers, which do not change). Until a start has been read once, nothing is
-# held for it, so a connection read wrongly only loses the wait.
+# (protobuf field numbers, which do not change). The run that drew this script has started, its
+# start read before the script was there: the first action on a fresh page waits like any other
+# (it did not, and a preset picked just after a tile's click came first). A wait is capped
+# (WAIT), so a connection read wrongly costs time, never an action.
 # The script must hold no "<" before a letter, "/" or "!": Streamlit's sanitiser drops it then.
 _EDITS_FIRST = """<script>
 (() => {
@@ -48,7 +50,8 @@ _EDITS_FIRST = """<script>
   const HOLD = 200;   // the editor's debounce (150 ms in its source), and time to send the edit
   const WAIT = 3000;   // the longest a click waits for the server to start a run or a chart to send
   let keyed = -Infinity;
-  let asked = -Infinity, started = -Infinity, chartAt = -Infinity;   // performance.now() of each
+  let asked = -Infinity, chartAt = -Infinity;   // performance.now() of each
+  let started = performance.now();   // a run drew this script
   // the last request for a run that came from anything but a slider, and the end of the last
   // run that held every request sent before it; unseen: that request's run is not drawn yet;
   // bySlider: the last input was a slider's
@@ -100,7 +103,7 @@ _EDITS_FIRST = """<script>
   // before the chart clicked last has sent its click (a click on no point sends nothing: capped)
   const waiting = () => {
     const now = performance.now();
-    return (started > -Infinity && asked > started && now - asked  < WAIT)
+    return (asked > started && now - asked  < WAIT)
       || (chartAt > asked && now - chartAt  < WAIT);
   };
   // whether a run asked for by something else than a slider may not be drawn yet: its end
@@ -112,7 +115,7 @@ _EDITS_FIRST = """<script>
   const drawing = () => {
     const now = performance.now();
     if (unseen && done > askedOther && !running()) unseen = false;
-    return started > -Infinity && now - askedOther  < WAIT && (unseen || now - done  < AFTER);
+    return now - askedOther  < WAIT && (unseen || now - done  < AFTER);
   };
   let giving = false;
   const inGrid = (t) => t instanceof Element
