@@ -106,16 +106,23 @@ _EDITS_FIRST = """<script>
     return (asked > started && now - asked  < WAIT)
       || (chartAt > asked && now - chartAt  < WAIT);
   };
-  // whether a run asked for by something else than a slider may not be drawn yet: its end
-  // draws the slider anew (its k, its largest value), and a key acts on the slider shown. The
-  // page reads the run's end before it has drawn what came before it, and a slider takes its
-  // new value a few frames after the page shows the run over: drawn once the page shows no
-  // run under way and AFTER has passed since the end.
+  // whether the run asked for by something else than a slider is not drawn yet: the page
+  // sends the value of every widget with each request, and a value that run set (k by a point
+  // of the curve, the mode by a preset) is in the page only once it is drawn. A click sent
+  // before then carried the value from before, which the server took for the person's, and the
+  // run's change was undone (k back after a point of the curve, undo, then the switch). The
+  // page reads the run's end before it has drawn what came before it: drawn once the page
+  // shows no run under way.
+  const undrawn = () => {
+    if (unseen && done > askedOther && !running()) unseen = false;
+    return unseen && performance.now() - askedOther  < WAIT;
+  };
+  // the same for a key on a slider, which acts on the value the slider shows: a slider takes
+  // its new value a few frames after the page shows the run over, so AFTER more
   const AFTER = 500;
   const drawing = () => {
     const now = performance.now();
-    if (unseen && done > askedOther && !running()) unseen = false;
-    return now - askedOther  < WAIT && (unseen || now - done  < AFTER);
+    return undrawn() || (now - askedOther  < WAIT && now - done  < AFTER);
   };
   let giving = false;
   const inGrid = (t) => t instanceof Element
@@ -182,7 +189,7 @@ _EDITS_FIRST = """<script>
       const [give, made, after, chart, slider] = held[0];
       const wait = due(made, after) - performance.now();
       if (wait > 0) { setTimeout(() => step(tries), wait); return; }
-      if (waiting() || (slider && drawing())) { shown = ""; setTimeout(() => step(tries), 20); return; }
+      if (waiting() || undrawn() || (slider && drawing())) { shown = ""; setTimeout(() => step(tries), 20); return; }
       // a held key goes to its slider once that has shown the same value for STILL: the new
       // value of a run drawn comes a few frames late, later on a busy browser
       const now = slider && give.shows();
@@ -289,7 +296,7 @@ _EDITS_FIRST = """<script>
   }, true);
 
   const keep = (e) => { e.preventDefault(); e.stopImmediatePropagation(); };
-  const free = (made) => held.length === 0 && due(made, keyed) <= made && !waiting();
+  const free = (made) => held.length === 0 && due(made, keyed) <= made && !waiting() && !undrawn();
 
   window.addEventListener("keydown", (e) => {
     if (!e.isTrusted) return;
