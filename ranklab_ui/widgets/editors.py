@@ -141,7 +141,7 @@ _EDITS_FIRST = """<script>
   function hold(e) {
     const target = e.target;
     const box = target.closest('[class*="st-key-"]');
-    const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
+    const key = box && keyOf(box);
     const at = box && box.getBoundingClientRect();
     const dx = at ? e.clientX - at.left : 0, dy = at ? e.clientY - at.top : 0;
     const sx = window.scrollX, sy = window.scrollY;
@@ -246,7 +246,7 @@ _EDITS_FIRST = """<script>
     const list = option.closest('[role="listbox"]');
     const field = list && list.id && document.querySelector('[aria-controls="' + CSS.escape(list.id) + '"]');
     const box = field && field.closest('[class*="st-key-"]');
-    const key = box && [...box.classList].find((c) => c.startsWith("st-key-"));
+    const key = box && keyOf(box);
     let opened = 0;   // tries left after the list was opened again
     return (tries) => {
       const now = option.isConnected ? option

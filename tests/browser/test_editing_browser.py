@@ -511,10 +511,8 @@ def test_a_k_key_pressed_at_once_after_a_point_of_the_curve_steps_from_that_poin
         raise AssertionError(f"k reads {page.evaluate(f'() => ({SLIDER})().value')}, not 6") from None
 
 
-def test_a_k_key_pressed_at_once_after_a_paste_steps_from_the_pasted_lists_k(server, page):
-    # k = 8 (End on the slider); then a list of 4 pasted and ← pressed at once: k = 3, one
-    # below the 4 that the pasted list shows. The key acted on the slider of the list before
-    # (8 → 7), a k beyond the pasted list, which went on showing 4
+def k_8_and_a_list_of_4_typed_in_the_paste_box(server, page) -> None:
+    """A fresh Playground at k = 8 (End on the slider), its paste box open with 1..4 typed."""
     page.set_viewport_size({"width": 1280, "height": 2400})
     open_playground(server, page)
     press_on_slider(page, "End")
@@ -524,8 +522,10 @@ def test_a_k_key_pressed_at_once_after_a_paste_steps_from_the_pasted_lists_k(ser
     area = page.locator("[data-testid='stTextArea'] textarea").first
     area.wait_for(timeout=TIMEOUT)
     area.fill("1\n2\n3\n4")
-    page.get_by_role("button", name="Replace the ranking with this list").click()
-    press_on_slider(page, "ArrowLeft")
+
+
+def k_stays_3(page, name: str) -> None:
+    """The slider reads 3, still a second after the page is idle, and the measures are @3."""
     try:
         page.wait_for_function(slider_reads(3), timeout=TIMEOUT)
         wait_ready(page)
@@ -533,8 +533,18 @@ def test_a_k_key_pressed_at_once_after_a_paste_steps_from_the_pasted_lists_k(ser
         assert page.evaluate(f"() => ({SLIDER})().value") == "3"
         summary_link(page, "Precision@3").wait_for(timeout=TIMEOUT)
     except Exception:
-        shot(page, "paste_then_k_key")
+        shot(page, name)
         raise AssertionError(f"k reads {page.evaluate(f'() => ({SLIDER})().value')}, not 3") from None
+
+
+def test_a_k_key_pressed_at_once_after_a_paste_steps_from_the_pasted_lists_k(server, page):
+    # k = 8 (End on the slider); then a list of 4 pasted and ← pressed at once: k = 3, one
+    # below the 4 that the pasted list shows. The key acted on the slider of the list before
+    # (8 → 7), a k beyond the pasted list, which went on showing 4
+    k_8_and_a_list_of_4_typed_in_the_paste_box(server, page)
+    page.get_by_role("button", name="Replace the ranking with this list").click()
+    press_on_slider(page, "ArrowLeft")
+    k_stays_3(page, "paste_then_k_key")
 
 
 def test_a_k_key_pressed_on_a_slider_that_a_paste_made_anew_steps_from_the_pasted_lists_k(server, page):
@@ -545,15 +555,7 @@ def test_a_k_key_pressed_on_a_slider_that_a_paste_made_anew_steps_from_the_paste
     pid = SERVER_PIDS.get(server)
     if pid is None:
         pytest.skip("stops the server for a moment: needs the one this test session started")
-    page.set_viewport_size({"width": 1280, "height": 2400})
-    open_playground(server, page)
-    press_on_slider(page, "End")
-    page.wait_for_function(slider_reads(8), timeout=TIMEOUT)
-    wait_ready(page)
-    page.get_by_text("Paste or import a list").click()
-    area = page.locator("[data-testid='stTextArea'] textarea").first
-    area.wait_for(timeout=TIMEOUT)
-    area.fill("1\n2\n3\n4")
+    k_8_and_a_list_of_4_typed_in_the_paste_box(server, page)
     os.kill(pid, signal.SIGSTOP)
     try:
         page.get_by_role("button", name="Replace the ranking with this list").click()
@@ -565,15 +567,7 @@ def test_a_k_key_pressed_on_a_slider_that_a_paste_made_anew_steps_from_the_paste
     page.wait_for_function("() => !window.__focused.isConnected || window.__focused.offsetParent === null",
                            timeout=TIMEOUT)
     page.keyboard.press("ArrowLeft")
-    try:
-        page.wait_for_function(slider_reads(3), timeout=TIMEOUT)
-        wait_ready(page)
-        page.wait_for_timeout(1000)   # still 3 a second after the page is idle
-        assert page.evaluate(f"() => ({SLIDER})().value") == "3"
-        summary_link(page, "Precision@3").wait_for(timeout=TIMEOUT)
-    except Exception:
-        shot(page, "paste_made_the_slider_anew")
-        raise AssertionError(f"k reads {page.evaluate(f'() => ({SLIDER})().value')}, not 3") from None
+    k_stays_3(page, "paste_made_the_slider_anew")
 
 
 def test_a_preset_picked_while_the_server_is_busy_comes_after_the_click_before_it(server, page):
