@@ -3,7 +3,7 @@ navigation."""
 
 import streamlit as st
 
-from ranklab_ui import render, style, widgets
+from ranklab_ui import render, style
 from ranklab_ui.core import i18n
 from ranklab_ui.core.i18n import _
 
@@ -13,7 +13,6 @@ st.set_page_config(page_title="Ranklab", page_icon=":material/leaderboard:", lay
                    initial_sidebar_state="collapsed" if present else "auto")
 i18n.start(st)  # this session's language, before the first text
 style.apply()   # app-wide layout rules: labels wrap, printing
-widgets.edits_first()   # a grid's edit reaches the server before a click that follows it
 
 pages = {
     _("Ranklab"): [st.Page("app_pages/start.py", title=_("Start here"), icon=":material/home:")],

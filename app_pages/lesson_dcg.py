@@ -29,7 +29,7 @@ def main() -> None:
         _("**CG@k** adds the grades of the top k, ignoring their order. **DCG@k** divides each gain by a "
         "**discount** that grows with the rank, so a good result lower down is worth less. **IDCG@k** is "
         "the DCG of the best possible ordering, and **nDCG@k = DCG@k / IDCG@k** is between 0 and 1."),
-        lesson, strip=False)
+        lesson, editor=False)
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:

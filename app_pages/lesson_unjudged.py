@@ -35,7 +35,7 @@ def main() -> None:
         _("Nobody judges every document. A measure has to decide what an **unjudged** one is worth: most "
           "count it as not relevant, some skip it, and RBP says how much it could still change. Remove "
           "judgments below and watch how each measure moves."),
-        lesson, strip=True)
+        lesson, editor=True)
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:

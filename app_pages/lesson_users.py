@@ -36,7 +36,7 @@ def main() -> None:
           "**continues** with some probability (C), so each rank gets a **weight** (W): the share of "
           "the user's attention it receives. The measure is then the **expected gain** per result read, "
           "the sum of W times gain. Same ranking, six different users."),
-        lesson, strip=True)
+        lesson, editor=True)
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:

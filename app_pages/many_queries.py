@@ -54,22 +54,16 @@ def main() -> None:
                                max_chars=state.LIMITS.name_chars)
             head[1].button(_("remove query"), key=f"{PAGE}.remove.{i}", on_click=remove_query, args=(i,),
                            disabled=len(ex.queries) < 2, width="stretch")
-            left, right = st.columns([3, 2])
-            with left:
-                widgets.ranking_editor(PAGE, i, height=320)
-            with right:
-                st.caption(_("relevant but not retrieved"))
-                widgets.tray_editor(PAGE, i)
+            widgets.ranking_editor(PAGE, i, height=320)
     with tabs[-1]:
         st.button(_("add an empty query"), key=f"{PAGE}.add", on_click=add_query,
                   disabled=len(ex.queries) >= state.LIMITS.queries)
 
-    ex = state.get_example()  # k and the preset note come after the editors: they see this run's edits
+    ex = state.get_example()
     longest = max(len(q.ranking) for q in ex.queries)
     with top[0]:
         widgets.preset_note()
     with top[1]:
-        widgets.undo_buttons(PAGE)
         widgets.k_slider(PAGE, longest)
     k = max(1, min(ex.k, longest))
     qrels, run = ex.qrels_run()

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import paste_box, presenter, render, tuning, widgets
+from ranklab_ui import paste_box, presenter, render, widgets
 from ranklab_ui.core import charts, views
 from ranklab_ui.core.i18n import N_, _
 from ranklab_ui.session import state
@@ -50,21 +50,12 @@ def grouped_summary(q, k: int) -> None:
         col.metric(_("{measure} (groups)").format(measure=f"{title}@{k}"), metrics.num(value))
 
 
-@st.fragment
-def actions(version: int) -> None:
-    """Picking an item reruns only this part; a move changes the example and reruns the page."""
-    if st.session_state.get(state.KEYS["version"], 0) != version:
-        st.rerun()
-    widgets.item_actions(PAGE)
-
-
 def main() -> None:
     if presenter.active():
         presenter.show(PAGE)
         return
     st.title(_("Playground"))
     render.messages()
-    undo_row = st.container()  # filled after the editors, so that it knows this run's edits
     # the relevance switch's two labels need ~220 px (French), which [3, 2, 3] did not give it
     # at 1024 px with the sidebar open: "graded (0..10)" ran out of its column
     top = st.columns([5, 3, 6])
@@ -74,80 +65,47 @@ def main() -> None:
         widgets.query_picker(PAGE)
     with top[2]:
         widgets.mode_switch(PAGE)
-    # k and the strip are drawn above the editors, filled in by at_k: after the editors when
-    # they hold an edit, so that it shows everywhere in the run that applies it
-    head = st.container()
-    left, right = st.columns([3, 2], gap="large")
-    lower = st.columns([3, 2], gap="large")
-    below = st.container()
-    # the measures before the grids or after them (ranklab_ui.tuning.measures_first): the
-    # containers keep every part in its place whatever the order
-    early = tuning.measures_first(PAGE)
-    if early:
-        at_k(head, right, below)
-    with left:
-        st.markdown(_("**Ranked results** for *{query}* — edit a grade (0 = not relevant) or a label; add rows "
-                      "at the bottom").format(query=widgets.query_title(state.get_example().query)))
-        widgets.ranking_editor(PAGE, height=390)
-        paste_slot = st.container()
-    with lower[1]:
-        st.markdown(_("**Relevant but not retrieved** (they count in R and in the ideal ordering)"))
-        widgets.tray_editor(PAGE)
-    if not early:
-        at_k(head, right, below)
-    with lower[0]:
-        st.markdown(_("**Move an item**: drag a tile (also into or out of the tray), or pick one and use the buttons"))
-        drag = st.container()
-        # the picker and its buttons next: after a move they are under the reader's pointer
-        actions(st.session_state.get(state.KEYS["version"], 0))
-    with paste_slot:
-        paste_box.paste_box(PAGE)
-    with drag:
-        widgets.drag_order(PAGE)
-    with undo_row:
-        widgets.undo_buttons(PAGE)
-    with top[0]:
-        widgets.preset_note()
-    link = render.permalink()
-    with top[2]:  # under the relevance switch, filled in last so that the link has this run's edits
         # the browser's address is the link (no code block showing it again: st.code made the
         # first visit load a 1.5 MB syntax highlighter, and it changed on every rerun)
-        render.copy_link(link)  # "Copy link": one line in every language at 1024 px
+        render.copy_link(render.permalink())  # "Copy link": one line in every language at 1024 px
         presenter.toggle(on=True)
+    body(top[0])
 
 
 @st.fragment
-def at_k(head, right, below) -> None:
-    """Everything k changes — the slider, the strip, the measures, the curve — and nothing
-    else: a new k (the slider, a click on the curve) reruns only this part. It writes into
-    containers the page made, so each part stays where it belongs."""
+def body(note) -> None:
+    """Everything an edit or a new k changes — the preset's note, the slider, the editor, the
+    measures, the curve — and nothing else: an edit in the editor or a new k (the slider, a
+    click on the curve) reruns only this part. It writes the preset's note into the page's
+    column, so each part stays where it belongs."""
+    with note:
+        widgets.preset_note()
     ex = state.get_example()
     q = ex.query
     k = state.effective_k(ex)
-    with right:  # the measures first: they are what the reader watches, and they show first
+    widgets.k_slider(PAGE, len(q.ranking))
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown(_("**Ranked results** for *{query}*: grade with a digit or a click on the grade, drag or "
+                      "Alt+↑ ↓ to move, Delete to send to the tray").format(query=widgets.query_title(q)))
+        widgets.ranking_editor(PAGE, height=390)
+        paste_box.paste_box(PAGE)
+    with right:  # the measures: what the reader watches
         if not q.ranking:
             render.empty_notice()
-        else:
-            ranking, judgments = q.inputs(ex.mode)
-            summary(ranking, judgments, k)
-            tuning.values_shown()   # painted alone, before the strip and the curve (charts)
-    with head:
-        widgets.k_slider(PAGE, len(q.ranking))
-        if q.ranking:
-            widgets.grade_strip(PAGE, ex.current, q, k, ex.mode)
-    if not q.ranking:
-        return
-    with below:
-        if q.groups:
-            grouped_summary(q, k)
-        n = len(ranking)
-        pr, nd = metrics.explain(f"P@{n}", ranking, judgments), metrics.explain(f"nDCG@{n}", ranking, judgments)
-        series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
-                  "nDCG": views.curve(nd, "ndcg")}
-        render.chart(charts.metric_over_k, series, k=k,
-                     title=_("Precision, recall and nDCG at every k (click a point)"),
-                     key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
-        render.notebook_button(PAGE, title=_("Playground"))
+            return
+        ranking, judgments = q.inputs(ex.mode)
+        summary(ranking, judgments, k)
+    if q.groups:
+        grouped_summary(q, k)
+    n = len(ranking)
+    pr, nd = metrics.explain(f"P@{n}", ranking, judgments), metrics.explain(f"nDCG@{n}", ranking, judgments)
+    series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
+              "nDCG": views.curve(nd, "ndcg")}
+    render.chart(charts.metric_over_k, series, k=k,
+                 title=_("Precision, recall and nDCG at every k (click a point)"),
+                 key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
+    render.notebook_button(PAGE, title=_("Playground"))
 
 
 main()

@@ -76,11 +76,12 @@ def example_controls(page: str, *, k: bool = True) -> None:
 
 
 def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], None], *,
-        strip: bool = True) -> None:
+        editor: bool = True) -> None:
     """A lesson page: its header and example bar, then ``body(inputs)`` in a fragment.
 
-    Everything a new k changes is in ``body`` (and the strip), so moving the k slider reruns
-    only the fragment: the header, the bar and the navigation stay as the browser has them.
+    Everything a new k or an edit changes is in ``body`` (and the ranking editor, drawn first
+    when ``editor``), so moving the k slider or grading a result reruns only the fragment: the
+    header, the bar and the navigation stay as the browser has them.
     The slider itself is drawn by the fragment into its place in the bar, so that a new k is
     one run of the fragment (a slider outside it made two runs of every change).
     A click on a chart's point that sets k reruns the whole page (:func:`ranklab_ui.render.chart`),
@@ -98,12 +99,14 @@ def run(page: str, title: str, plain_words: str, body: Callable[[LessonInputs], 
     if n == 0:
         with k_slot:
             widgets.k_slider(page, n)
+        if editor:
+            widgets.ranking_editor(page, layout="across")
         render.empty_notice()
         return
-    st.fragment(_body, key=f"{page}-lesson")(page, body, strip, k_slot, (title, plain_words))
+    st.fragment(_body, key=f"{page}-lesson")(page, body, editor, k_slot, (title, plain_words))
 
 
-def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot, text: tuple[str, str]) -> None:
+def _body(page: str, body: Callable[[LessonInputs], None], editor: bool, k_slot, text: tuple[str, str]) -> None:
     if options.stale(page):
         st.rerun()  # a switch of the lesson changed: the page and its link follow
     example = state.get_example()
@@ -113,8 +116,8 @@ def _body(page: str, body: Callable[[LessonInputs], None], strip: bool, k_slot, 
     with k_slot:  # the bar's slider, drawn here so that a new k reruns only this fragment
         widgets.k_slider(page, len(example.query.ranking))
         _headline(page, lesson)
-    if strip:  # its tiles clickable, as on the Playground: a click gives the result the next grade
-        widgets.grade_strip(page, example.current, lesson.query, lesson.k, example.mode)
+    if editor:  # the results as tiles, graded and moved as on the Playground
+        widgets.ranking_editor(page, layout="across")
     predict.predict_first(page, lesson)
     body(lesson)
     render.notebook_button(page, title=text[0], text=text[1])  # after the body: its switches are set

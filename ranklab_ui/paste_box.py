@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import widgets
 from .core import paste
 from .core.i18n import N_, _, ngettext
 from .core.views import escape_markdown
@@ -53,7 +52,6 @@ def _apply(page: str, index: int | None) -> None:
     except paste.PasteError as err:
         ss[_result_key(page)] = ("error", _("{error}. The example is kept.").format(error=err), (), _version())
         return
-    widgets.apply_pending_edits()   # the tray's grid may hold an edit the paste keeps
     ex = state.get_example()
     i = ex.current if index is None else index
     if not state.set_current_query(paste.to_query(pasted, ex.queries[i]), index=i):

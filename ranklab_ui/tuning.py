@@ -3,10 +3,7 @@ watches reach the screen sooner. None of it changes what is shown or where.
 
 - :func:`values_shown`: a short pause once a page's values are sent, so that the browser paints
   them before the charts sent after them arrive.
-- :func:`measures_first`: the Playground sends its measures before its grids when the grids
-  hold no edit to apply; otherwise after them, so that the edit shows everywhere in that run.
-
-``ON = False`` switches all of it off: no pause, and the Playground draws in reading order.
+``ON = False`` switches it off.
 What each one gains, measured in Chromium, is in benchmarks/README.md ("What a person waits
 for")."""
 
@@ -16,9 +13,7 @@ import math
 import os
 import time
 
-from . import widgets
-
-__all__ = ["ON", "PAINT_PAUSE", "values_shown", "measures_first"]
+__all__ = ["ON", "PAINT_PAUSE", "values_shown"]
 
 ON = True
 
@@ -45,11 +40,3 @@ def values_shown() -> None:
         seconds = PAINT_PAUSE
     if math.isfinite(seconds) and seconds > 0:
         time.sleep(min(seconds, 0.1))
-
-
-def measures_first(page: str) -> bool:
-    """Whether ``page`` may send its measures before its grids: only when neither grid holds an
-    edit (a first visit, a move, a tile click, a preset: each starts the grids afresh), since a
-    grid applies its edit when it is drawn, and the measures must show that edit in the same run.
-    Off, always after them: the order the page is read in, right in every case."""
-    return ON and widgets.editors_idle(page)

@@ -135,8 +135,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "compares doubles and uses lround(r*R)")
     p.add_argument("-Z", "--zscores", metavar="FILE",
                    help="trec_eval -Z: print each query's values as z-scores, (value - mean) / stddev, "
-                        "from FILE's 'qid measure mean stddev' lines (-1000000 where FILE has none); "
-                        "the means are of the z-scores")
+                        "from FILE's 'qid measure mean stddev' lines, as Z<measure> with 4 decimals, counts "
+                        "too; -1000000 where FILE has none, or where stddev is 0 and the value is not the "
+                        "mean; the summary is the mean of the z-scores (their sum for the counts); FILE's "
+                        "numbers are read as trec_eval's atof reads them (nan, inf, 1e3)")
     p.add_argument("--dedup", choices=DEDUP, default="error",
                    help="a document retrieved twice for one query: error (default, as trec_eval), "
                         "or keep the first, last or highest-scored line")
@@ -437,8 +439,9 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
     """Warnings on stderr, then the values in the chosen format (``in_run``: the run's query ids)."""
     ms = asked.measures
     result, hidden = as_printed(result, ms, judged, in_run, args.complete, getattr(args, "trec_eval_version", "9.0.8"))
-    if getattr(args, "zscores_table", None) is not None:
-        result = as_zscores(result, ms, args.zscores_table, in_run, asked.labels)
+    zscores = getattr(args, "zscores_table", None) is not None
+    if zscores:
+        result = as_zscores(result, ms, args.zscores_table, hidden, asked.labels)
     notes = warnings(result, judged, in_run, args.complete)
     for line in notes:
         # ids can be megabytes long: a warning stays readable
@@ -454,9 +457,8 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
         strings = (relstrings(batch, asked.relstring)
                    if batch is not None and asked.relstring is not None and args.per_query else None)
         write_trec(out, ms, result, args.per_query, tag if asked.runid else None,
-                   relstrings=strings, summary={} if getattr(args, "zscores", None) else summary or {},
-                   hidden=hidden, labels=asked.labels, relstring_label=asked.relstring_label,
-                   truncate_counts=bool(getattr(args, "zscores", None)))
+                   relstrings=strings, summary=summary or {}, hidden=hidden, labels=asked.labels,
+                   relstring_label=asked.relstring_label, zscores=zscores)
     elif args.format == "json":
         write_json(out, result, args.per_query, notes)
     elif args.format == "csv":
@@ -479,13 +481,37 @@ def as_printed(result, ms: list[Measure], judged, in_run, complete: bool, versio
     return counted_as_zero(result, ms, absent), set(absent)
 
 
-def as_zscores(result, ms: list[Measure], table, in_run, labels: dict[str, str]):
-    """trec_eval's -Z: the values of each query in the run as z-scores (metrics.io.zscores),
-    looked up by the name trec_eval prints; the means recomputed over them. num_q is a count of
-    queries, not a value, and stays."""
+def as_zscores(result, ms: list[Measure], table, hidden, labels: dict[str, str]):
+    """trec_eval's -Z (trec_eval.c: te_convert_to_zscore on each query it scores, before the
+    measures accumulate it): every value of every query trec_eval scores becomes a z-score
+    (:func:`metrics.io.zscores.zscore`), looked up by the name trec_eval prints. ``hidden``:
+    the queries 9.0.8's ``-c`` never scores, which keep their 0 (10.0 scores them as empty
+    rankings, and z-scores them like the others).
+
+    The summary is then what each measure's calc_avg makes of the z-scores (meas_avg.c): the
+    mean over queries; the sum for the counts (num_ret, num_rel, num_rel_ret,
+    num_nonrel_judged_ret: ``te_calc_avg_meas_empty``); exp of the mean for gm_map and gm_bpref
+    (``te_calc_avg_meas_s_gm``, whose per-query values are logs). num_q is the number of
+    queries (``te_calc_avg_num_q`` overwrites its sum), so it stays as it is; num_rel under -c
+    is the qrels' count (``te_calc_avg_num_rel``, :func:`trec_summary_overrides`).
+
+    q1: num_ret 3, file mean 1, stddev 0.5: (3 - 1) / 0.5 = 4; q2 not in the file: -1000000;
+    summed, as counts are: -999996.
+
+    >>> from metrics.core import Evaluation
+    >>> from metrics.measures import parse
+    >>> ms = [parse("NumRet"), parse("NumQ")]
+    >>> ev = Evaluation(["NumRet", "NumQ"], {}, {"q1": {"NumRet": 3.0, "NumQ": 1.0}, "q2": {"NumRet": 2.0, "NumQ": 1.0}})
+    >>> z = as_zscores(ev, ms, {("q1", "num_ret"): (1.0, 0.5)}, set(), {})
+    >>> z.per_query["q1"]["NumRet"], z.per_query["q2"]["NumRet"], z.aggregate
+    (4.0, -1000000.0, {'NumRet': -999996.0, 'NumQ': 2.0})
+    """
     names = {str(m): labels.get(str(m)) or trec_name(m) for m in ms if m.name != "NumQ"}
+    # a query 9.0.8 never scores adds nothing to num_rel's sum of z-scores either (its R counts
+    # only in the -c summary, which replaces that sum)
+    unscored = {str(m): 0.0 for m in ms if m.name == "NumRel"}
     per_query = {qid: ({key: zscore(table, qid, names[key], v) if key in names else v for key, v in values.items()}
-                       if qid in in_run else values) for qid, values in result.per_query.items()}
+                       if qid not in hidden else values | unscored) for qid, values in result.per_query.items()}
     return replace(result, per_query=per_query, aggregate=aggregate(ms, per_query))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 
 from ..measures import Measure
@@ -53,14 +54,28 @@ def _order_key(m: Measure) -> tuple:
 
 
 def _value(m: Measure, v: float) -> str:
-    if m.family.aggregate == "sum":
-        return str(int(round(v)))
-    return _decimal(v)
+    return _count(v) if m.family.aggregate == "sum" else _decimal(v)
+
+
+def _count(v: float) -> str:
+    return str(int(round(v)))
 
 
 def _decimal(v: float) -> str:
     """``%6.4f``, with a NaN as trec_eval's C library prints 0.0 / 0.0: ``  -nan``."""
     return "  -nan" if v != v else f"{v:6.4f}"
+
+
+def _signed_decimal(v: float) -> str:
+    """``%6.4f`` as glibc prints it, a NaN by its sign: ``   nan`` (as ``atof("nan")`` reads
+    it), ``  -nan`` (0.0 / 0.0 on x86-64). The -Z values carry their NaN's sign.
+
+    >>> _signed_decimal(-2.76049), _signed_decimal(math.nan), _signed_decimal(-math.nan)
+    ('-2.7605', '   nan', '  -nan')
+    """
+    if v != v:
+        return f"{'-nan' if math.copysign(1.0, v) < 0 else 'nan':>6}"
+    return f"{v:6.4f}"
 
 
 def _byte_order(qid: str) -> bytes:
@@ -70,47 +85,55 @@ def _byte_order(qid: str) -> bytes:
 def write_trec(out, ms: list[Measure], result, per_query: bool, tag: str | None, *,
                relstrings: dict[str, str] | None = None, summary: dict[str, float] | None = None,
                hidden=frozenset(), labels: dict[str, str] | None = None,
-               relstring_label: str = "relstring", truncate_counts: bool = False) -> None:
+               relstring_label: str = "relstring", zscores: bool = False) -> None:
     """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), queries in byte order.
 
     ``relstrings`` (qid -> text) are printed per query as trec_eval's ``relstring``, after P;
     ``summary`` replaces some summary values (trec_eval's ``num_rel`` under ``-c``); the queries
     in ``hidden`` get no per-query lines (9.0.8's ``-c`` never scores a query missing from the run);
     ``labels`` (canonical measure -> text) replace the names of measures given parameters, as
-    trec_eval prints them (``utility_2,-1,0,0``); ``truncate_counts`` prints a count's integer part
-    (trec_eval's ``%ld`` of a z-score under ``-Z``) instead of rounding it.
+    trec_eval prints them (``utility_2,-1,0,0``).
+
+    ``zscores``: the values are trec_eval's ``-Z`` z-scores, printed as its print functions print
+    them under ``epi->zscore_flag`` (meas_print_single.c, meas_print_final.c): ``Z%-22s`` (a
+    ``Z`` before the name padded to 22, so 23 characters), and every value ``%6.4f``, counts
+    included (``Znum_ret  301  -2.7605``), a NaN by its sign (``   nan``). ``runid`` and
+    ``relstring`` print as they do without -Z (m_runid.c, m_relstring.c).
     """
-    whole = int if truncate_counts else (lambda v: int(round(v)))
     labels = labels or {}
+    prefix = "Z" if zscores else ""
 
     def name(m: Measure) -> str:
-        return labels.get(str(m)) or trec_name(m)
+        return prefix + f"{labels.get(str(m)) or trec_name(m):<22}"
+
+    def formatter(m: Measure):
+        if zscores:
+            return _signed_decimal
+        return _count if m.family.aggregate == "sum" else _decimal
 
     ordered = sorted(ms, key=_order_key)
     if per_query:
-        shown = [(f"{name(m):<22}\t", str(m), m.family.aggregate == "sum") for m in ordered
-                 if m.name not in SUMMARY_ONLY]
+        shown = [(f"{name(m)}\t", str(m), formatter(m)) for m in ordered if m.name not in SUMMARY_ONLY]
         if relstrings is not None:
             at = sum(1 for m in ordered if m.name not in SUMMARY_ONLY and _order_key(m) <= (TREC_ORDER.index("relstring"), 0.0))
-            shown.insert(at, (f"{relstring_label:<22}\t", None, False))
+            shown.insert(at, (f"{relstring_label:<22}\t", None, None))
         lines = []
         for qid in sorted(result.per_query, key=_byte_order):
             if qid in hidden:
                 continue
             values = result.per_query[qid]
-            for head, key, count in shown:
+            for head, key, text in shown:
                 if key is None:
                     lines.append(f"{head}{qid}\t'{relstrings.get(qid, '')}'\n")
                     continue
-                v = values[key]
-                lines.append(f"{head}{qid}\t{whole(v) if count else _decimal(v)}\n")
+                lines.append(f"{head}{qid}\t{text(values[key])}\n")
         out.write("".join(lines))
     if tag is not None:
         out.write(f"{'runid':<22}\tall\t{tag}\n")
     summary = summary or {}
     for m in ordered:
         v = summary.get(str(m), result.aggregate[str(m)])
-        out.write(f"{name(m):<22}\tall\t{whole(v) if m.family.aggregate == 'sum' else _value(m, v)}\n")
+        out.write(f"{name(m)}\tall\t{formatter(m)(v)}\n")
 
 
 def write_csv(out, ms, result, per_query: bool) -> None:

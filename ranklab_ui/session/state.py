@@ -27,7 +27,7 @@ from ..core.validation import LIMITS, ExampleError, validate
 
 __all__ = [
     "get_example", "set_example", "update", "load_preset", "current_query", "set_current_query",
-    "take_messages", "editor_key", "reset_editors", "on_change", "KEYS",
+    "take_messages", "say", "take_edit", "editor_key", "on_change", "KEYS",
     # re-exported for the pages that reach them through state
     "Query", "LIMITS", "ExampleError", "PARAM", "permalink_params", "effective_k",
 ]
@@ -36,14 +36,12 @@ KEYS = {
     "example": "state.example",        # the current Example
     "url": "state.url",                # the last ``ex`` value read from or written to the URL
     "messages": "state.messages",      # messages for the user, shown once by the next page
-    "version": "state.version",        # bumped on every change not made by a data editor
-    "kept": "state.kept",              # {(query index, "ranking"|"tray"): version} of lists a change left alone
+    "version": "state.version",        # the lists' version: one more for every change of them not made by an editor
     "preset": "state.preset",          # name of the preset last loaded (or None)
     "published": "state.published",    # [(code, time)] of the last links written to the URL
     "encoded": "state.encoded",        # (example, its link code): the last example encoded
     "history": "state.history",        # this session's undo/redo History (ranklab_ui.session.history)
-    "grids": "state.grids",            # {grid's base slot: (page, list, query index, prefix)} (ranklab_ui.widgets)
-    "drags": "state.drags",            # {(page, query index): the drag list drawn last} (ranklab_ui.widgets)
+    "edits": "state.edits",            # {editor key: (last sequence number processed, its last refusal)}
 }
 
 
@@ -140,12 +138,12 @@ def get_example() -> Example:
     return example
 
 
-def set_example(example: Example, *, from_editor: bool = False) -> bool:
+def set_example(example: Example) -> bool:
     """Validate and store a new example; on error keep the old one and queue the message.
 
-    ``from_editor=True`` means the change came from a data editor's own edits, so the
-    editors keep their widget state; any other change resets them (see :func:`editor_key`).
-    Returns whether the example was applied.
+    A change of the lists (a preset, a paste, a link, a query added) makes a new version of
+    them, which every ranking editor adopts (``docs/editing.md``); a change of only k, the mode
+    or the query shown does not. Returns whether the example was applied.
     """
     st = _st()
     try:
@@ -159,32 +157,25 @@ def set_example(example: Example, *, from_editor: bool = False) -> bool:
         return True
     ss[KEYS["example"]] = example
     _changed(old, example)
-    if not from_editor and (old is None or old.queries != example.queries):
-        # the grids start again only when their rows changed (not for a new k, which
-        # used to remount every grid in the browser)
-        _new_version(ss, old, example)
-    elif not from_editor and old.mode != example.mode:
-        # a new mode starts every grid again: a grid kept through the page's full run took
-        # the first click after it as nothing (no cell selected, the keys typed lost)
+    if old is None or old.queries != example.queries:
         _new_version(ss)
     _publish(st, example)
     return True
 
 
-def _new_version(ss, old: Example | None = None, new: Example | None = None) -> None:
-    """Bump the editors' version after a change made outside them. A ranking or tray list that
-    ``old`` and ``new`` share keeps its editor's version (:data:`KEYS` ``kept``): its grid is not
-    built again in the browser (a move in the ranking would redraw the tray's grid too)."""
-    before = ss.get(KEYS["version"], 0)
-    kept = {}
-    if old is not None and new is not None and len(old.queries) == len(new.queries):
-        earlier = ss.get(KEYS["kept"]) or {}
-        for i, (a, b) in enumerate(zip(old.queries, new.queries, strict=True)):
-            for field in LISTS:
-                if getattr(a, field) == getattr(b, field):
-                    kept[(i, field)] = earlier.get((i, field), before)
-    ss[KEYS["kept"]] = kept
-    ss[KEYS["version"]] = before + 1
+def take_edit(example: Example, *, version: int) -> None:
+    """Store an example a ranking editor made, already validated and recorded in the history
+    (:func:`ranklab_ui.core.snapshots.receive`), with the lists' ``version`` it leaves."""
+    st = _st()
+    ss = st.session_state
+    ss[KEYS["example"]] = example
+    ss[KEYS["version"]] = version
+    _publish(st, example)
+
+
+def _new_version(ss) -> None:
+    """One more version of the lists: a change made outside the editors, which they adopt."""
+    ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
 
 
 LISTS = ("ranking", "tray")  # a query's lists that have an editor of their own
@@ -228,21 +219,18 @@ def current_query() -> Query:
     return get_example().query
 
 
-def set_current_query(query: Query, *, from_editor: bool = False, index: int | None = None) -> bool:
+def set_current_query(query: Query, *, index: int | None = None) -> bool:
     """Replace one query (the current one by default) of the example."""
     ex = get_example()
     i = ex.current if index is None else index
     queries = list(ex.queries)
     queries[i] = query
-    return set_example(replace(ex, queries=tuple(queries)), from_editor=from_editor)
+    return set_example(replace(ex, queries=tuple(queries)))
 
 
-def reset_editors(message: str | None = None) -> None:
-    """Start every data editor afresh from the example (their pending edits are dropped)."""
-    st = _st()
-    _new_version(st.session_state)
-    if message:
-        _messages(st).append(("error", message))
+def say(level: str, text: str) -> None:
+    """Queue a message (``"error"``, ``"warning"``, ``"info"``) for the next page drawn."""
+    _messages(_st()).append((level, text))
 
 
 def take_messages() -> list[tuple[str, str]]:
@@ -253,14 +241,12 @@ def take_messages() -> list[tuple[str, str]]:
     return msgs
 
 
-def editor_key(page: str, name: str = "editor", index: int = 0) -> str:
-    """A data editor's widget key: ``"<page>.<name>.<index>.v<version>"``.
+def editor_key(page: str, index: int = 0) -> str:
+    """The widget key of page ``page``'s ranking editor of query ``index``: the same for as
+    long as the page shows it, so the component keeps its edits across runs (an editor knows
+    a change made elsewhere by the version, not by a new key).
 
-    The version changes whenever the example changes from outside the editors (a preset,
-    a move, a permalink), so the editor restarts from the new rows instead of replaying
-    its old edits on them; a query's ranking or tray that such a change left as it was keeps
-    its version, and its grid (``name`` is the list: ``ranking`` or ``tray``).
+    >>> editor_key("playground", 2)
+    'playground.editor.2'
     """
-    ss = _st().session_state
-    version = (ss.get(KEYS["kept"]) or {}).get((index, name), ss.get(KEYS["version"], 0))
-    return f"{page}.{name}.{index}.v{version}"
+    return f"{page}.editor.{index}"
