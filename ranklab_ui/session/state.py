@@ -178,9 +178,6 @@ def _new_version(ss) -> None:
     ss[KEYS["version"]] = ss.get(KEYS["version"], 0) + 1
 
 
-LISTS = ("ranking", "tray")  # a query's lists that have an editor of their own
-
-
 _LISTENERS: list = []   # called with (before, after) for every applied change
 
 
