@@ -596,7 +596,7 @@ class Editor {
     if (d.id !== item.id) p.ident.textContent = item.id;
     if (d.cut !== cut) {
       row.classList.toggle("cut", cut);
-      row.dataset.cut = cut ? fill(t.cut, { k: rank }) : "";
+      row.dataset.cut = cut ? `k = ${rank}` : "";
     }
     if (d.past !== past) row.classList.toggle("past", past);
     const name = fill(rank === null ? t.said_tray : t.said, { rank, grade, label: item.label || item.id }) + `, ${t.id || "id"} ${item.id}` + (cut ? `, ${fill(t.cut, { k: rank })}` : "");
