@@ -491,6 +491,9 @@ class Editor {
     }
     if (before ? drag.row.nextSibling !== before || drag.row.parentNode !== list : drag.row.parentNode !== list || list.lastElementChild !== drag.row) {
       list.insertBefore(drag.row, before);
+      // a node moved in the DOM loses the pointer's capture: without it the next moves and the
+      // release go to whatever is under the pointer, and the drop is never seen
+      if (!drag.row.hasPointerCapture(drag.pointer)) drag.row.setPointerCapture(drag.pointer);
     }
   }
 
