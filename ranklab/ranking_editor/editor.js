@@ -57,6 +57,7 @@ class Editor {
     this.waiting = 0; // the sequence number of an undo or redo the server takes, until its reply
     this.noticeSeq = 0;
     this.focusId = null;
+    this.tabbed = null; // the id of the row Tab reaches
     this.rows = new Map(); // id -> its row element
     this.drag = null;
     this.build();
@@ -121,7 +122,12 @@ class Editor {
   // ------------------------------------------------------------------ from the server
 
   receive(data) {
-    this.texts = data.texts || {};
+    // the same texts keep the same object: a row drawn with them is not drawn again
+    const texts = JSON.stringify(data.texts || {});
+    if (texts !== this.textsJson) {
+      this.textsJson = texts;
+      this.texts = data.texts || {};
+    }
     this.k = Number(data.k) || 1;
     this.mode = data.mode === "binary" ? "binary" : "graded";
     this.gradeMax = Number(data.grade_max) || 10;
@@ -321,12 +327,17 @@ class Editor {
     return [...this.lists.ranking, ...this.lists.tray].map((i) => i.id);
   }
 
+  // One row is reached by Tab (tabIndex 0), the others by the arrows: only the two rows whose
+  // tabIndex changes are written, so a focus in a list of a thousand costs what it does in ten.
   setFocus(id, move = true) {
     this.focusId = id;
-    for (const [rid, row] of this.rows) row.tabIndex = rid === id ? 0 : -1;
     const row = this.rows.get(id);
+    const before = this.rows.get(this.tabbed);
+    if (before && before !== row) before.tabIndex = -1;
+    if (row && row.tabIndex !== 0) row.tabIndex = 0;
+    this.tabbed = id;
     if (move && row) {
-      row.focus({ preventScroll: false });
+      row.focus({ preventScroll: true });
       row.scrollIntoView({ block: "nearest", inline: "nearest" });
     }
   }
@@ -590,12 +601,14 @@ class Editor {
     const d = row.drawn;
     const grade = item.grade === null ? "?" : String(item.grade);
     const t = this.texts;
+    // a row drawn as it is already (most rows, after an edit of one) is left alone
+    if (d.texts === t && d.rank === rank && d.grade === grade && d.label === item.label && d.id === item.id && d.cut === cut && d.past === past) return;
     if (d.rank !== rank) p.rank.textContent = rank === null ? "·" : String(rank);
     if (d.grade !== grade) {
       p.grade.textContent = grade;
       p.grade.dataset.grade = item.grade === null ? "u" : String(Math.min(item.grade, 10));
     }
-    if (d.label !== item.label) p.label.textContent = item.label || t.no_label || "";
+    if (d.label !== item.label || d.texts !== t) p.label.textContent = item.label || t.no_label || "";
     if (d.id !== item.id) p.ident.textContent = item.id;
     if (d.cut !== cut) {
       row.classList.toggle("cut", cut);
@@ -604,6 +617,6 @@ class Editor {
     if (d.past !== past) row.classList.toggle("past", past);
     const name = fill(rank === null ? t.said_tray : t.said, { rank, grade, label: item.label || item.id }) + `, ${t.id || "id"} ${item.id}` + (cut ? `, ${fill(t.cut, { k: rank })}` : "");
     if (d.name !== name) row.setAttribute("aria-label", name);
-    row.drawn = { rank, grade, label: item.label, id: item.id, cut, past, name };
+    row.drawn = { rank, grade, label: item.label, id: item.id, cut, past, name, texts: t };
   }
 }
