@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import io
 from pathlib import Path
-from types import SimpleNamespace
 
 import pyarrow as pa
 import streamlit as st
@@ -13,12 +12,11 @@ import streamlit as st
 import metrics
 import metrics.io
 from metrics.batch import evaluate_batch, evaluate_stream
-from metrics.cli.evaluate import Asked, as_printed, asked_from_line, trec_summary_overrides
-from metrics.cli.evaluate import warnings as cli_notes
 from metrics.io import DEDUP, FileFormatError
 from metrics.io.source import format_size
 from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream, should_stream
-from metrics.io.writers import write_csv, write_json, write_trec
+from metrics.report import as_printed, notes, trec_summary_overrides, write
+from metrics.trec_args import Asked, asked_from_line
 from ranklab_ui import files as ui_files
 from ranklab_ui.core import evaluation_view as view
 from ranklab_ui.core.i18n import N_, _, shown
@@ -130,8 +128,8 @@ def evaluate(files: tuple[Source, Source], asked: Asked, missing: str, depth: in
                 run_of, in_run = {}.get, set(run.queries)
             complete = missing == "zero"
             result, hidden = as_printed(result, ms, qrels, in_run, complete)
-            notes = cli_notes(result, qrels, in_run, complete)
-            summary = trec_summary_overrides(ms, qrels, SimpleNamespace(complete=complete))
+            said = notes(result, qrels, in_run, complete)
+            summary = trec_summary_overrides(ms, qrels, complete)
             names = [str(m) for m in ms]
             links = _links(qrels, lambda qid: run_of(qid, run), result.per_query, names)
         except Exception:
@@ -142,7 +140,7 @@ def evaluate(files: tuple[Source, Source], asked: Asked, missing: str, depth: in
     # the trec_eval text's extras: the queries it prints no line for, its summary lines that are
     # not the sum of the per-query ones, the labels of measures given parameters, and runid
     trec = {"hidden": hidden, "summary": summary, "labels": asked.labels, "runid": asked.runid}
-    return {"result": result, "measures": names, "links": links, "tag": run.tag or None, "notes": notes,
+    return {"result": result, "measures": names, "links": links, "tag": run.tag or None, "notes": said,
             "trec": trec, "names": (qrels_source.name, run_source.name)}
 
 
@@ -215,30 +213,22 @@ def show(last: dict) -> None:
             link = _("[open in the playground]({link})").format(link=f"./?{state.PARAM}={code}") if code else ""
             column.markdown(f"{escape_markdown(qid)} — {metrics.num(value, fixed=True)} {link}")
 
-    def trec() -> str:   # what `ranklab evaluate -q` prints
-        out = io.StringIO()
-        extras = last["trec"]
-        write_trec(out, ms, result, True, last["tag"] if extras["runid"] else None, summary=extras["summary"],
-                   hidden=extras["hidden"], labels=extras["labels"])
-        return out.getvalue()
-
-    def table() -> str:
-        out = io.StringIO()
-        write_csv(out, ms, result, True)
-        return out.getvalue()
-
-    def payload() -> str:   # what `ranklab evaluate -q --format json` prints
-        out = io.StringIO()
-        write_json(out, result, True, last["notes"])
-        return out.getvalue()
+    def printed(fmt: str):   # what `ranklab evaluate -q --format FMT` prints
+        def text() -> str:
+            out = io.StringIO()
+            extras = last["trec"]
+            write(out, fmt, ms, result, True, tag=last["tag"] if extras["runid"] else None, notes=last["notes"],
+                  summary=extras["summary"], hidden=extras["hidden"], labels=extras["labels"])
+            return out.getvalue()
+        return text
 
     # made when clicked, not held in the session on every rerun
     a, b, c = st.columns(3)
-    a.download_button(_("Download CSV"), table, "evaluation.csv", "text/csv", key="evaluate_files.csv",
+    a.download_button(_("Download CSV"), printed("csv"), "evaluation.csv", "text/csv", key="evaluate_files.csv",
                       on_click="ignore")
-    b.download_button(_("Download JSON"), payload, "evaluation.json", "application/json", key="evaluate_files.json",
+    b.download_button(_("Download JSON"), printed("json"), "evaluation.json", "application/json", key="evaluate_files.json",
                       on_click="ignore")
-    c.download_button(_("Download trec_eval text"), trec, "evaluation.trec.txt", "text/plain",
+    c.download_button(_("Download trec_eval text"), printed("trec"), "evaluation.trec.txt", "text/plain",
                       key="evaluate_files.trec", on_click="ignore")
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from user_model_speed import best  # benchmarks/ is this script's directory
 
 from metrics.batch import evaluate_batch, evaluate_prefs
-from metrics.cli.trec_args import expand
 from metrics.io import read_qrels, read_run
 from metrics.io.prefs import read_qrels_prefs
+from metrics.trec_args import expand
 
 
 def main() -> None:

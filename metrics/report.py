@@ -1,6 +1,9 @@
-r"""Writers for an :class:`~metrics.core.Evaluation`, beside the readers: trec_eval's text,
-CSV, JSON and a plain table. The command line and the app's Evaluate files page both use them,
-so a file downloaded from the page is what ``ranklab evaluate`` prints.
+r"""What ``ranklab evaluate`` prints for an :class:`~metrics.core.Evaluation`, in one place:
+the result as trec_eval reports it (:func:`as_printed`, :func:`as_zscores`,
+:func:`trec_summary_overrides`), the notes beside it (:func:`notes`), and the writers of each
+format: trec_eval's text, CSV, JSON and a plain table (:func:`write`). The command line and the
+app's Evaluate files page both call them, so a file downloaded from the page is what
+``ranklab evaluate`` prints.
 
 >>> import io, metrics
 >>> ev = metrics.evaluate({"q1": {"a": 1}}, {"q1": ["b", "a"]}, "P@1 RR NumRet")
@@ -19,10 +22,14 @@ import io
 import json
 import math
 import re
+from dataclasses import replace
 
-from ..measures import Measure
+from .core import aggregate, counted_as_zero
+from .io.zscores import zscore
+from .measures import Measure
 
-__all__ = ["TREC_ORDER", "trec_name", "write_trec", "write_csv", "write_json", "write_table"]
+__all__ = ["TREC_ORDER", "OUTPUT_FORMATS", "trec_name", "as_printed", "as_zscores", "trec_summary_overrides",
+           "absent_queries", "notes", "write", "write_trec", "write_csv", "write_json", "write_table"]
 
 # the order in which trec_eval prints measure families (its measure table)
 TREC_ORDER = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
@@ -173,3 +180,116 @@ def write_json(out, result, per_query: bool, warnings: list[str]) -> None:
     out.write(json.dumps({"aggregate": aggregate, "per_query": rows, "warnings": list(warnings)},
                          indent=None if per_query else 2, allow_nan=False))
     out.write("\n")
+
+
+OUTPUT_FORMATS = ("trec", "json", "csv", "table")
+
+
+def write(out, fmt: str, ms: list[Measure], result, per_query: bool, *, tag: str | None = None,
+          notes=(), summary: dict[str, float] | None = None, hidden=frozenset(),
+          labels: dict[str, str] | None = None, relstrings: dict[str, str] | None = None,
+          relstring_label: str = "relstring", zscores: bool = False) -> None:
+    """``result`` as ``ranklab evaluate --format fmt`` prints it (``fmt`` one of
+    ``OUTPUT_FORMATS``). trec_eval's text takes the run's ``tag`` for its runid line (None: no
+    such line) and the extras :func:`write_trec` describes; JSON carries the ``notes``.
+
+    >>> import io, metrics
+    >>> ev = metrics.evaluate({"q1": {"a": 1}}, {"q1": ["b", "a"]}, "RR")
+    >>> out = io.StringIO(); write(out, "csv", [metrics.parse("RR")], ev, True)
+    >>> print(out.getvalue(), end="")  # the first relevant document at rank 2: 1/2
+    qid,RR
+    q1,0.5
+    all,0.5
+    """
+    if fmt == "trec":
+        write_trec(out, ms, result, per_query, tag, relstrings=relstrings, summary=summary, hidden=hidden,
+                   labels=labels, relstring_label=relstring_label, zscores=zscores)
+    elif fmt == "json":
+        write_json(out, result, per_query, list(notes))
+    elif fmt == "csv":
+        write_csv(out, ms, result, per_query)
+    elif fmt == "table":
+        write_table(out, ms, result, per_query)
+    else:
+        raise ValueError(f"format: expected one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
+
+
+def as_printed(result, ms: list[Measure], judged, in_run, complete: bool, version: str = "9.0.8"):
+    """The result as ``ranklab evaluate`` prints it, and the queries it prints no line for.
+
+    9.0.8's ``-c`` never scores a judged query missing from the run: it counts as 0 in the
+    means (:func:`~metrics.core.counted_as_zero`) and has no per-query lines; 10.0 scores it as
+    an empty ranking, printed like any other. ``judged``: the judgments (or a list of judgment
+    groups); ``in_run``: the run's query ids.
+    """
+    if not complete or version != "9.0.8":
+        return result, set()
+    absent = absent_queries(judged, in_run)
+    return counted_as_zero(result, ms, absent), set(absent)
+
+
+def as_zscores(result, ms: list[Measure], table, hidden, labels: dict[str, str]):
+    """trec_eval's -Z (trec_eval.c: te_convert_to_zscore on each query it scores, before the
+    measures accumulate it): every value of every query trec_eval scores becomes a z-score
+    (:func:`metrics.io.zscores.zscore`), looked up by the name trec_eval prints. ``hidden``:
+    the queries 9.0.8's ``-c`` never scores, which keep their 0 (10.0 scores them as empty
+    rankings, and z-scores them like the others).
+
+    The summary is then what each measure's calc_avg makes of the z-scores (meas_avg.c): the
+    mean over queries; the sum for the counts (num_ret, num_rel, num_rel_ret,
+    num_nonrel_judged_ret: ``te_calc_avg_meas_empty``); exp of the mean for gm_map and gm_bpref
+    (``te_calc_avg_meas_s_gm``, whose per-query values are logs). num_q is the number of
+    queries (``te_calc_avg_num_q`` overwrites its sum), so it stays as it is; num_rel under -c
+    is the qrels' count (``te_calc_avg_num_rel``, :func:`trec_summary_overrides`).
+
+    q1: num_ret 3, file mean 1, stddev 0.5: (3 - 1) / 0.5 = 4; q2 not in the file: -1000000;
+    summed, as counts are: -999996.
+
+    >>> from metrics.core import Evaluation
+    >>> from metrics.measures import parse
+    >>> ms = [parse("NumRet"), parse("NumQ")]
+    >>> ev = Evaluation(["NumRet", "NumQ"], {}, {"q1": {"NumRet": 3.0, "NumQ": 1.0}, "q2": {"NumRet": 2.0, "NumQ": 1.0}})
+    >>> z = as_zscores(ev, ms, {("q1", "num_ret"): (1.0, 0.5)}, set(), {})
+    >>> z.per_query["q1"]["NumRet"], z.per_query["q2"]["NumRet"], z.aggregate
+    (4.0, -1000000.0, {'NumRet': -999996.0, 'NumQ': 2.0})
+    """
+    names = {str(m): labels.get(str(m)) or trec_name(m) for m in ms if m.name != "NumQ"}
+    # a query 9.0.8 never scores adds nothing to num_rel's sum of z-scores either (its R counts
+    # only in the -c summary, which replaces that sum)
+    unscored = {str(m): 0.0 for m in ms if m.name == "NumRel"}
+    per_query = {qid: ({key: zscore(table, qid, names[key], v) if key in names else v for key, v in values.items()}
+                       if qid not in hidden else values | unscored) for qid, values in result.per_query.items()}
+    return replace(result, per_query=per_query, aggregate=aggregate(ms, per_query))
+
+
+def trec_summary_overrides(ms: list[Measure], qrels, complete: bool) -> dict[str, float]:
+    """Summary lines trec_eval prints otherwise than as the sum of its per-query lines
+    (``complete``: trec_eval's -c).
+
+    With -c, trec_eval's ``num_rel`` summary counts every grade > 0 in the whole qrels,
+    ignoring -l (its own per-query lines follow -l), so ``-c -l 2`` disagrees with itself.
+    """
+    if not complete:
+        return {}
+    total = float((qrels.grade > 0).sum())
+    return {str(m): total for m in ms if m.name == "NumRel" and m.trec_name == "num_rel"}
+
+
+def absent_queries(qrels, in_run) -> list[str]:
+    """The judged queries (of ``qrels``, or of a list of judgment groups) missing from the run."""
+    judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
+        q for group in qrels for q in group.queries))
+    return [q for q in judged if q not in in_run]
+
+
+def notes(result, qrels, in_run, complete: bool) -> list[str]:
+    """The evaluation's notes, and with -c the judged queries scored 0. ``qrels``: the judgments,
+    or (qrels_jg) a list of them, one per judgment group; ``in_run``: the run's query ids."""
+    out = list(result.warnings)
+    if complete:
+        zero = absent_queries(qrels, in_run)
+        if zero:
+            shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
+            out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "
+                       f"scored 0 (-c): {shown}")
+    return out

@@ -1,4 +1,6 @@
-"""trec_eval's ``-m`` arguments: nicknames, bare families and parameter lists.
+"""How a line of measures is read: trec_eval's ``-m`` arguments (nicknames, bare families and
+parameter lists) and Ranklab's notation, as ``ranklab evaluate -m`` reads them and the app's
+measure box reads a line of them.
 
 ``-m official``, ``-m all_trec``, ``-m set``, ``-m qrels_jg``, ``-m prefs`` and ``-m all_prefs``
 name trec_eval 9.0.8's measure sets (the prefs_* measures are in the last two only); a bare
@@ -18,11 +20,18 @@ computed, and come back apart.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
-from ..measures import gain_map_text, levels_text, parse
-from .errors import UsageError
+from .measures import Measure, gain_map_text, levels_text, parse, parse_many
 
-__all__ = ["expand", "expand_labelled", "words", "NICKNAMES", "CUTOFFS"]
+__all__ = ["expand", "expand_labelled", "words", "Asked", "read_asked", "asked_from_line",
+           "MeasureArgumentError", "NICKNAMES", "CUTOFFS"]
+
+
+class MeasureArgumentError(ValueError):
+    """A ``-m`` argument, or a line of them, that asks for no measure: bad usage on the command
+    line (its exit code 2), a message under the app's measure box."""
+
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 LEVELS = tuple(i / 10 for i in range(11))
@@ -100,40 +109,40 @@ def expand_labelled(text: str, version: str = "9.0.8") -> list[tuple]:
         pairs = [part.partition("=") for part in params.split(",")]
         p = [value.strip() for key, _, value in pairs if key.strip() == "p"]
         if p and not _NUMBER.match(p[-1]):
-            raise UsageError(f"-m {text[:60]!r}: p must be a number between 0 and 1, got {p[-1][:40]!r}")
+            raise MeasureArgumentError(f"-m {text[:60]!r}: p must be a number between 0 and 1, got {p[-1][:40]!r}")
         levels = ",".join(f"{key}={value}" for key, _, value in pairs if key.strip() != "p")
         try:
             inner = ([f"p={float(p[-1])!r}"] if p else []) + ([f"gains='{gain_map_text(levels, text)}'"] if levels else [])
         except ValueError as err:
-            raise UsageError(f"-m {text[:60]!r}: {err}") from None
+            raise MeasureArgumentError(f"-m {text[:60]!r}: {err}") from None
         return [(f"TrecRBP({','.join(inner)})", label)]
     if name in GAIN_FAMILIES and "=" in params:
         try:
             return [(f"{GAIN_FAMILIES[name]}(gains='{gain_map_text(params, text)}')", label)]
         except ValueError as err:
-            raise UsageError(str(err)) from None
+            raise MeasureArgumentError(str(err)) from None
     values = [v.strip() for v in params.split(",")]
     if len(values) > MAX_VALUES:
-        raise UsageError(f"-m {text[:60]!r}: at most {MAX_VALUES} values")
+        raise MeasureArgumentError(f"-m {text[:60]!r}: at most {MAX_VALUES} values")
     if not all(_NUMBER.match(v) for v in values):
-        raise UsageError(f"-m {text[:60]!r}: parameters must be numbers separated by commas")
+        raise MeasureArgumentError(f"-m {text[:60]!r}: parameters must be numbers separated by commas")
     if name == "set_F":
         return [(f"F1(beta={_single(text, values)})", label)]
     if name == "11pt_avg":
         try:
             return [(f"11pt(levels='{levels_text(','.join(values), text)}')", label)]
         except ValueError as err:
-            raise UsageError(str(err)) from None
+            raise MeasureArgumentError(str(err)) from None
     if name == "relstring":
         length = _single(text, values)
         if not re.fullmatch(r"\d{1,6}", length):
-            raise UsageError(f"-m {text!r}: relstring's length must be an integer from 0 to 999999")
+            raise MeasureArgumentError(f"-m {text!r}: relstring's length must be an integer from 0 to 999999")
         return [(("relstring", int(length)), label)]
     if name == "utility":
         if len(values) != 4:
-            raise UsageError(f"-m {text!r}: utility takes 4 coefficients (a, b, c, d), got {len(values)}")
+            raise MeasureArgumentError(f"-m {text!r}: utility takes 4 coefficients (a, b, c, d), got {len(values)}")
         if float(values[3]) != 0:
-            raise UsageError(f"-m {text!r}: utility's fourth coefficient needs the collection size "
+            raise MeasureArgumentError(f"-m {text!r}: utility's fourth coefficient needs the collection size "
                              "(trec_eval -N), which Ranklab does not take; use 0")
         return [(f"Utility(a={values[0]},b={values[1]},c={values[2]})", label)]
     return [(v, None) for v in _values(name.rstrip("_"), values, text)]
@@ -178,7 +187,7 @@ def _is_measure(text: str) -> bool:
 
 def _single(text: str, values: list[str]) -> str:
     if len(values) != 1:
-        raise UsageError(f"-m {text!r}: takes one value, got {len(values)}")
+        raise MeasureArgumentError(f"-m {text!r}: takes one value, got {len(values)}")
     return values[0]
 
 
@@ -193,7 +202,76 @@ def _values(name: str, values: list[str], text: str) -> list[str]:
     leading = [re.match(r"-?\d+", v) for v in values]  # str_to_long: the leading integer, else 0
     cutoffs = sorted(int(m.group()) if m else 0 for m in leading)
     if cutoffs[0] < 1:
-        raise UsageError(f"-m {text[:60]!r}: a cutoff must be at least 1 (trec_eval reads each value's integer part)")
+        raise MeasureArgumentError(f"-m {text[:60]!r}: a cutoff must be at least 1 (trec_eval reads each value's integer part)")
     if len(set(cutoffs)) < len(cutoffs):
-        raise UsageError(f"-m {text[:60]!r}: duplicate cutoffs (trec_eval reads each value's integer part)")
+        raise MeasureArgumentError(f"-m {text[:60]!r}: duplicate cutoffs (trec_eval reads each value's integer part)")
     return [f"{name}_{c}" for c in cutoffs]
+
+
+@dataclass
+class Asked:
+    """What ``-m`` asked for: the measures, and trec_eval's printed-only runid and relstring."""
+
+    measures: list[Measure]
+    runid: bool = False
+    relstring: int | None = None
+    # str(measure) -> the label trec_eval prints for it, where that is not its trec_eval name
+    # (a measure given parameters: utility_2,-1,0,0, set_F_0.5, ndcg_1=3.5,2=7 ...)
+    labels: dict[str, str] = field(default_factory=dict)
+    relstring_label: str = "relstring"
+
+
+def read_asked(texts: list[str], *, version: str = "9.0.8", level: int | None = None,
+               judged_only: bool = False) -> Asked:
+    """The measures that ``-m`` arguments ``texts`` ask for, each once, runid and relstring.
+
+    ``level`` is trec_eval's ``-l``: the binary measures count grade >= level as relevant;
+    ``judged_only`` (``-J``) may leave a ranking empty, whose measures are then trec_eval's 0/0;
+    ``version`` names whose conventions (and whose ``all_trec``) apply.
+
+    >>> asked = read_asked(["map", "P.5", "runid"], level=2)
+    >>> [str(m) for m in asked.measures], asked.runid
+    (['AP(rel=2)', 'P(rel=2)@5'], True)
+    """
+    expanded: list[tuple[str, str | None]] = []
+    asked = Asked([])
+    for text in texts:
+        for item, label in expand_labelled(text, version):
+            if item == "runid":
+                asked.runid = True
+            elif isinstance(item, tuple):
+                asked.relstring = item[1]
+                asked.relstring_label = label or "relstring"
+            else:
+                expanded.append((item, label))
+    seen: set[str] = set()
+    try:
+        parsed = [(m, label) for item, label in expanded for m in parse_many(item)]
+    except (ValueError, TypeError) as err:  # UnknownMeasureError too: a bad -m is bad usage
+        raise MeasureArgumentError(str(err)) from None
+    parsed = [(m, label) for m, label in parsed if not (str(m) in seen or seen.add(str(m)))]
+    if level is not None:
+        if level < 1:
+            raise MeasureArgumentError(f"-l must be an integer >= 1, got {level}")
+        parsed = [(m.with_params(rel=level) if "rel" in m.family.params and m.family.params["rel"] is not None
+                   and not any(k == "rel" for k, _ in m.params) else m, label) for m, label in parsed]
+    if version != "9.0.8":
+        parsed = [(m.with_params(version=version), label) for m, label in parsed]
+    if judged_only:  # -J may leave a ranking empty: trec_eval's 0/0 (-nan)
+        parsed = [(m.with_params(empty_ranking="nan"), label) for m, label in parsed]
+    asked.measures = [m for m, _ in parsed]
+    asked.labels = {str(m): label for m, label in parsed if label}
+    return asked
+
+
+def asked_from_line(line: str, version: str = "9.0.8") -> Asked:
+    """A line of measures read as ``-m`` reads them, each word (:func:`words`) one ``-m``
+    argument: what the app's measure box takes is what the command line takes.
+
+    >>> [str(m) for m in asked_from_line("ndcg_cut.5,10 map").measures]
+    ['nDCG@5', 'nDCG@10', 'AP']
+    """
+    given = words(line)
+    if not given:
+        raise MeasureArgumentError("measures: no measure given")
+    return read_asked(given, version=version)

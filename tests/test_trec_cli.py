@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from metrics.cli.trec_args import CUTOFFS, expand
+from metrics.trec_args import CUTOFFS, expand
 
 from .test_cli import no_traceback, ranklab
 from .test_trec_parity import near_ties, random_collection
@@ -144,9 +144,10 @@ def test_bad_trec_parameters_are_usage_errors(tmp_path, bad, words):
 
 
 def test_fuzzed_measure_arguments_never_crash():
-    """expand() + parse on hostile -m text: a measure, or a UsageError/ValueError, never anything else."""
+    """expand() + parse on hostile -m text: a measure, or a ValueError (MeasureArgumentError among
+    them), never anything else."""
     import metrics
-    from metrics.cli.errors import UsageError
+    from metrics.trec_args import MeasureArgumentError
 
     rng = random.Random(4242)
     alphabet = "Pndcgmaprelstingutly_.,=-0123456789()@'\" \t\u00e9\u2028"
@@ -155,7 +156,7 @@ def test_fuzzed_measure_arguments_never_crash():
         try:
             items = expand(text)
             metrics.parse_many([i for i in items if isinstance(i, str) and i != "runid"] or ["P@5"])
-        except (UsageError, ValueError):
+        except (MeasureArgumentError, ValueError):
             pass
 
 
@@ -179,15 +180,15 @@ def test_a_line_of_measures_is_read_as_its_shell_words_given_to_m(line):
     import shlex
     from types import SimpleNamespace
 
-    from metrics.cli.errors import UsageError
-    from metrics.cli.evaluate import asked_from, asked_from_line
+    from metrics.cli.evaluate import asked_from
+    from metrics.trec_args import MeasureArgumentError, asked_from_line
 
     args = SimpleNamespace(measure=shlex.split(line), level=None, depth=None, trec_eval_version="9.0.8",
                            judged_only=False, rel_format="qrels")
     try:
         want = asked_from(args)
-    except UsageError as err:
-        with pytest.raises(UsageError) as got:
+    except MeasureArgumentError as err:
+        with pytest.raises(MeasureArgumentError) as got:
             asked_from_line(line)
         assert str(got.value) == str(err)
         return
@@ -197,21 +198,19 @@ def test_a_line_of_measures_is_read_as_its_shell_words_given_to_m(line):
 
 
 def test_an_empty_line_of_measures_is_no_measure():
-    from metrics.cli.errors import UsageError
-    from metrics.cli.evaluate import asked_from_line
+    from metrics.trec_args import MeasureArgumentError, asked_from_line
 
-    with pytest.raises(UsageError, match="no measure given"):
+    with pytest.raises(MeasureArgumentError, match="no measure given"):
         asked_from_line("  \t ")
 
 
 def test_a_hostile_line_of_measures_is_a_result_or_a_usage_error_fuzz():
     """The app's measure box takes any pasted text: seeded random lines (quotes and parentheses
     left open, control characters, scripts, very long words) are read or refused with a
-    UsageError, never another exception."""
+    MeasureArgumentError, never another exception."""
     import random
 
-    from metrics.cli.errors import UsageError
-    from metrics.cli.evaluate import asked_from_line
+    from metrics.trec_args import MeasureArgumentError, asked_from_line
     from tests.strength import scaled
 
     rng = random.Random(20261127)
@@ -221,5 +220,5 @@ def test_a_hostile_line_of_measures_is_a_result_or_a_usage_error_fuzz():
         line = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         try:
             asked_from_line(line)
-        except UsageError as err:
+        except MeasureArgumentError as err:
             assert str(err)

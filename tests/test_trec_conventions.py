@@ -292,9 +292,8 @@ def test_fuzzed_zscores_files_and_rbp_parameters_fail_cleanly(tmp_path):
     exception."""
     import random
 
-    from metrics.cli.errors import UsageError
-    from metrics.cli.trec_args import expand
     from metrics.io.zscores import read_zscores
+    from metrics.trec_args import MeasureArgumentError, expand
     rng = random.Random(29)
     base = b"q1 P_5 0.2 0.1\nq1 map 0.5 0\nq2 utility_2,-1,0,0 -1 2.5\n"
     alphabet = b" \t\n-+.,=e#0123456789abcnaNfiI\xff\x00"
@@ -312,7 +311,7 @@ def test_fuzzed_zscores_files_and_rbp_parameters_fail_cleanly(tmp_path):
         text = "rbp." + "".join(rng.choice("p=0.51,2-x e") for _ in range(rng.randint(0, 10)))
         try:
             metrics.parse_many(expand(text))
-        except (UsageError, ValueError):
+        except (MeasureArgumentError, ValueError):
             pass
 
 

@@ -20,6 +20,7 @@ import os
 import sys
 from importlib import import_module
 
+from ..trec_args import MeasureArgumentError
 from .errors import UsageError, WriteError, internal
 
 __all__ = ["main", "console", "build_parser", "UsageError", "EXIT_OK", "EXIT_DATA", "EXIT_USAGE",
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ranklab: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except UsageError as err:
+    except (UsageError, MeasureArgumentError) as err:  # a bad option, a bad -m
         print(f"ranklab: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:

@@ -18,7 +18,8 @@ _PACKAGE = str(Path(__file__).resolve().parent.parent)
 
 
 class UsageError(ValueError):
-    """A bad option or measure name: exit code 2 (``EXIT_USAGE``)."""
+    """A bad option: exit code 2 (``EXIT_USAGE``), as a bad measure name is
+    (:class:`metrics.trec_args.MeasureArgumentError`)."""
 
 
 class WriteError(OSError):

@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from ..batch import (
@@ -17,7 +16,7 @@ from ..batch import (
     prepare_batch,
     relstrings,
 )
-from ..core import aggregate, counted_as_zero, evaluate
+from ..core import evaluate
 from ..io import (
     CLI_MAX_BYTES,
     DEDUP,
@@ -32,12 +31,12 @@ from ..io.prefs import read_prefs, read_qrels_prefs
 from ..io.source import FileTooLargeError, format_size
 from ..io.stream import COMPRESSION_RATIO, STREAM_THRESHOLD, RunStream, should_stream
 from ..io.subtopics import read_subtopic_qrels
-from ..io.writers import trec_name, write_csv, write_json, write_table, write_trec
-from ..io.zscores import read_zscores, zscore
-from ..measures import Measure, parse_many
+from ..io.zscores import read_zscores
+from ..measures import parse_many
 from ..ranking.preferences import PREF_FAMILIES
+from ..report import OUTPUT_FORMATS, as_printed, as_zscores, notes, trec_summary_overrides, write
+from ..trec_args import Asked, expand, read_asked
 from .errors import UsageError
-from .trec_args import expand, expand_labelled, words
 
 # trec_eval's default measures (its "official" set: runid is printed, not computed)
 DEFAULT_MEASURES = tuple(str(m) for m in parse_many([t for t in expand("official") if t != "runid"]))
@@ -113,7 +112,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help="measure(s) to compute; repeatable (default: trec_eval's default set)")
     p.add_argument("-q", "--per-query", action="store_true", help="also print the value of each query")
-    p.add_argument("--format", choices=("trec", "json", "csv", "table"), default="trec",
+    p.add_argument("--format", choices=OUTPUT_FORMATS, default="trec",
                    help="output format (default: trec, trec_eval's own layout)")
     p.add_argument("-l", "--level", type=int, metavar="N",
                    help="binary measures count grade >= N as relevant (trec_eval -l; nDCG ignores it)")
@@ -210,72 +209,14 @@ def _size(text: str) -> int | None:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-@dataclass
-class Asked:
-    """What ``-m`` asked for: the measures, and trec_eval's printed-only runid and relstring."""
-
-    measures: list[Measure]
-    runid: bool = False
-    relstring: int | None = None
-    # str(measure) -> the label trec_eval prints for it, where that is not its trec_eval name
-    # (a measure given parameters: utility_2,-1,0,0, set_F_0.5, ndcg_1=3.5,2=7 ...)
-    labels: dict[str, str] = field(default_factory=dict)
-    relstring_label: str = "relstring"
-
-
 def asked_from(args) -> Asked:
     """The measures asked for (with -l applied to the binary ones), runid and relstring."""
     texts = args.measure or [DEFAULT_NICKNAME.get(getattr(args, "rel_format", "qrels"), "official")]
-    expanded: list[tuple[str, str | None]] = []
-    asked = Asked([])
-    for text in texts:
-        for item, label in expand_labelled(text, getattr(args, "trec_eval_version", "9.0.8")):
-            if item == "runid":
-                asked.runid = True
-            elif isinstance(item, tuple):
-                asked.relstring = item[1]
-                asked.relstring_label = label or "relstring"
-            else:
-                expanded.append((item, label))
-    seen: set[str] = set()
-    try:
-        parsed = [(m, label) for item, label in expanded for m in parse_many(item)]
-    except (ValueError, TypeError) as err:  # UnknownMeasureError too: a bad -m is bad usage
-        raise UsageError(str(err)) from None
-    parsed = [(m, label) for m, label in parsed if not (str(m) in seen or seen.add(str(m)))]
-    if args.level is not None:
-        if args.level < 1:
-            raise UsageError(f"-l must be an integer >= 1, got {args.level}")
-        parsed = [(m.with_params(rel=args.level) if "rel" in m.family.params and m.family.params["rel"] is not None
-                   and not any(k == "rel" for k, _ in m.params) else m, label) for m, label in parsed]
+    asked = read_asked(texts, version=getattr(args, "trec_eval_version", "9.0.8"), level=args.level,
+                       judged_only=getattr(args, "judged_only", False))
     if args.depth is not None and args.depth < 1:
         raise UsageError(f"-M must be a positive integer, got {args.depth}")
-    if getattr(args, "trec_eval_version", "9.0.8") != "9.0.8":
-        parsed = [(m.with_params(version=args.trec_eval_version), label) for m, label in parsed]
-    if getattr(args, "judged_only", False):  # -J may leave a ranking empty: trec_eval's 0/0 (-nan)
-        parsed = [(m.with_params(empty_ranking="nan"), label) for m, label in parsed]
-    asked.measures = [m for m, _ in parsed]
-    asked.labels = {str(m): label for m, label in parsed if label}
     return asked
-
-
-def asked_from_line(line: str, version: str = "9.0.8") -> Asked:
-    """A line of measures read as ``-m`` reads them, each word (:func:`~.trec_args.words`) one
-    ``-m`` argument: what the app's measure box takes is what the command line takes.
-
-    >>> [str(m) for m in asked_from_line("ndcg_cut.5,10 map").measures]
-    ['nDCG@5', 'nDCG@10', 'AP']
-    """
-    given = words(line)
-    if not given:
-        raise UsageError("measures: no measure given")
-    return asked_from(SimpleNamespace(measure=given, level=None, depth=None, trec_eval_version=version,
-                                      judged_only=False, rel_format="qrels"))
-
-
-def measures_from(args) -> list[Measure]:
-    """The measures asked for, with -l applied to the binary ones."""
-    return asked_from(args).measures
 
 
 class Progress:
@@ -431,7 +372,7 @@ def run(args) -> None:
             chunks.close()
     progress.done()
     judged = qrels if groups is None else list(groups.values())
-    summary = trec_summary_overrides(ms, qrels, args) if groups is None else {}
+    summary = trec_summary_overrides(ms, qrels, args.complete) if groups is None else {}
     _report(args, asked, result, judged, tag, in_run, batch=batch, summary=summary)
 
 
@@ -442,8 +383,8 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
     zscores = getattr(args, "zscores_table", None) is not None
     if zscores:
         result = as_zscores(result, ms, args.zscores_table, hidden, asked.labels)
-    notes = warnings(result, judged, in_run, args.complete)
-    for line in notes:
+    said = notes(result, judged, in_run, args.complete)
+    for line in said:
         # ids can be megabytes long: a warning stays readable
         print(f"ranklab: warning: {line if len(line) <= 500 else line[:500] + ' ...'}", file=sys.stderr)
     if asked.relstring is not None and not (args.format == "trec" and args.per_query and batch is not None):
@@ -452,67 +393,11 @@ def _report(args, asked, result, judged, tag, in_run, *, batch=None, summary=Non
     if not result.per_query:
         print("ranklab: warning: no query is both judged and in the run; nothing to average",
               file=sys.stderr)
-    out = sys.stdout
-    if args.format == "trec":
-        strings = (relstrings(batch, asked.relstring)
-                   if batch is not None and asked.relstring is not None and args.per_query else None)
-        write_trec(out, ms, result, args.per_query, tag if asked.runid else None,
-                   relstrings=strings, summary=summary or {}, hidden=hidden, labels=asked.labels,
-                   relstring_label=asked.relstring_label, zscores=zscores)
-    elif args.format == "json":
-        write_json(out, result, args.per_query, notes)
-    elif args.format == "csv":
-        write_csv(out, ms, result, args.per_query)
-    else:
-        write_table(out, ms, result, args.per_query)
-
-
-def as_printed(result, ms: list[Measure], judged, in_run, complete: bool, version: str = "9.0.8"):
-    """The result as ``ranklab evaluate`` prints it, and the queries it prints no line for.
-
-    9.0.8's ``-c`` never scores a judged query missing from the run: it counts as 0 in the
-    means (:func:`~metrics.core.counted_as_zero`) and has no per-query lines; 10.0 scores it as
-    an empty ranking, printed like any other. ``judged``: the judgments (or a list of judgment
-    groups); ``in_run``: the run's query ids.
-    """
-    if not complete or version != "9.0.8":
-        return result, set()
-    absent = absent_queries(judged, in_run)
-    return counted_as_zero(result, ms, absent), set(absent)
-
-
-def as_zscores(result, ms: list[Measure], table, hidden, labels: dict[str, str]):
-    """trec_eval's -Z (trec_eval.c: te_convert_to_zscore on each query it scores, before the
-    measures accumulate it): every value of every query trec_eval scores becomes a z-score
-    (:func:`metrics.io.zscores.zscore`), looked up by the name trec_eval prints. ``hidden``:
-    the queries 9.0.8's ``-c`` never scores, which keep their 0 (10.0 scores them as empty
-    rankings, and z-scores them like the others).
-
-    The summary is then what each measure's calc_avg makes of the z-scores (meas_avg.c): the
-    mean over queries; the sum for the counts (num_ret, num_rel, num_rel_ret,
-    num_nonrel_judged_ret: ``te_calc_avg_meas_empty``); exp of the mean for gm_map and gm_bpref
-    (``te_calc_avg_meas_s_gm``, whose per-query values are logs). num_q is the number of
-    queries (``te_calc_avg_num_q`` overwrites its sum), so it stays as it is; num_rel under -c
-    is the qrels' count (``te_calc_avg_num_rel``, :func:`trec_summary_overrides`).
-
-    q1: num_ret 3, file mean 1, stddev 0.5: (3 - 1) / 0.5 = 4; q2 not in the file: -1000000;
-    summed, as counts are: -999996.
-
-    >>> from metrics.core import Evaluation
-    >>> from metrics.measures import parse
-    >>> ms = [parse("NumRet"), parse("NumQ")]
-    >>> ev = Evaluation(["NumRet", "NumQ"], {}, {"q1": {"NumRet": 3.0, "NumQ": 1.0}, "q2": {"NumRet": 2.0, "NumQ": 1.0}})
-    >>> z = as_zscores(ev, ms, {("q1", "num_ret"): (1.0, 0.5)}, set(), {})
-    >>> z.per_query["q1"]["NumRet"], z.per_query["q2"]["NumRet"], z.aggregate
-    (4.0, -1000000.0, {'NumRet': -999996.0, 'NumQ': 2.0})
-    """
-    names = {str(m): labels.get(str(m)) or trec_name(m) for m in ms if m.name != "NumQ"}
-    # a query 9.0.8 never scores adds nothing to num_rel's sum of z-scores either (its R counts
-    # only in the -c summary, which replaces that sum)
-    unscored = {str(m): 0.0 for m in ms if m.name == "NumRel"}
-    per_query = {qid: ({key: zscore(table, qid, names[key], v) if key in names else v for key, v in values.items()}
-                       if qid not in hidden else values | unscored) for qid, values in result.per_query.items()}
-    return replace(result, per_query=per_query, aggregate=aggregate(ms, per_query))
+    strings = (relstrings(batch, asked.relstring)
+               if batch is not None and asked.relstring is not None and args.per_query else None)
+    write(sys.stdout, args.format, ms, result, args.per_query, tag=tag if asked.runid else None, notes=said,
+          summary=summary or {}, hidden=hidden, labels=asked.labels, relstrings=strings,
+          relstring_label=asked.relstring_label, zscores=zscores)
 
 
 def _run_spark(args, asked) -> None:
@@ -529,19 +414,6 @@ def _run_spark(args, asked) -> None:
     in_run = set(result.per_query) - set(zero)
     judged = SimpleNamespace(queries=list(result.per_query) + list(result.missing_from_run))
     _report(args, asked, result, judged, tag, in_run)
-
-
-def trec_summary_overrides(ms: list[Measure], qrels, args) -> dict[str, float]:
-    """Summary lines trec_eval prints otherwise than as the sum of its per-query lines (``args``:
-    any object with ``complete``, trec_eval's -c).
-
-    With -c, trec_eval's ``num_rel`` summary counts every grade > 0 in the whole qrels,
-    ignoring -l (its own per-query lines follow -l), so ``-c -l 2`` disagrees with itself.
-    """
-    if not args.complete:
-        return {}
-    total = float((qrels.grade > 0).sum())
-    return {str(m): total for m in ms if m.name == "NumRel" and m.trec_name == "num_rel"}
 
 
 def _run_prefs(args, asked, progress, limit, options) -> None:
@@ -570,23 +442,3 @@ def _run_subtopics(args, asked, progress, limit) -> None:
 
 def _is_jsonl(path: str, fmt: str) -> bool:
     return fmt == "jsonl" or (fmt == "auto" and detect_format(path) == "jsonl")
-
-
-def absent_queries(qrels, in_run) -> list[str]:
-    """The judged queries (of ``qrels``, or of a list of judgment groups) missing from the run."""
-    judged = qrels.queries if not isinstance(qrels, list) else list(dict.fromkeys(
-        q for group in qrels for q in group.queries))
-    return [q for q in judged if q not in in_run]
-
-
-def warnings(result, qrels, in_run, complete: bool) -> list[str]:
-    """The evaluation's notes, and with -c the judged queries scored 0. ``qrels``: the judgments,
-    or (qrels_jg) a list of them, one per judgment group; ``in_run``: the run's query ids."""
-    out = list(result.warnings)
-    if complete:
-        zero = absent_queries(qrels, in_run)
-        if zero:
-            shown = ", ".join(zero[:5]) + (", ..." if len(zero) > 5 else "")
-            out.append(f"{len(zero)} quer{'y' if len(zero) == 1 else 'ies'} judged but absent from the run "
-                       f"scored 0 (-c): {shown}")
-    return out
