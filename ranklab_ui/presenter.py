@@ -34,8 +34,9 @@ FOCUS = {
 LESSONS = {"lesson_pr": "P", "lesson_rr": "RR", "lesson_ap": "AP", "lesson_dcg": "nDCG", "lesson_prc": "P"}
 SHOWN = ("P", "R", "RR", "AP", "nDCG")
 # the page's own layout rules (no user text in them): less padding above, so the three parts
-# fit; the measure in focus large, the four others in one even row.
-_CSS = ("<style>[data-testid='stMainBlockContainer']{padding-top:3rem;padding-bottom:0.5rem}"
+# fit, yet enough that the app's header bar (drawn over the page's top) covers none of the
+# buttons beside the title; the measure in focus large, the four others in one even row.
+_CSS = ("<style>[data-testid='stMainBlockContainer']{padding-top:4rem;padding-bottom:0.5rem}"
         ".st-key-presenter-focus [data-testid='stMetricValue']{font-size:44px}"
         ".st-key-presenter-others [data-testid='stMetricValue']{font-size:28px}"
         # a long name (French) takes a second line rather than an ellipsis

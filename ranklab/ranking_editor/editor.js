@@ -75,7 +75,11 @@ class Editor {
     this.undoButton.addEventListener("click", () => this.step("undo"));
     this.redoButton.addEventListener("click", () => this.step("redo"));
     this.hint = el("span", "hint");
-    bar.append(this.undoButton, this.redoButton, this.hint);
+    // "add a result" beside undo and redo: the actions on the lists in one row, over them
+    this.addButton = el("button", "act add");
+    this.addButton.type = "button";
+    this.addButton.addEventListener("click", () => this.addItem());
+    bar.append(this.undoButton, this.redoButton, this.addButton, this.hint);
     this.notice = el("div", "notice");
     this.notice.setAttribute("role", "alert");
     this.notice.hidden = true;
@@ -106,16 +110,13 @@ class Editor {
         if (row) this.setFocus(row.dataset.id, false);
       });
     }
-    this.addButton = el("button", "act add");
-    this.addButton.type = "button";
-    this.addButton.addEventListener("click", () => this.addItem());
     this.rankingBox = el("div", "part");
     this.rankingBox.append(this.rankingTitle, this.ranking);
     this.trayBox = el("div", "part");
     this.trayBox.append(this.trayTitle, this.tray);
     const lists = el("div", "lists");
     lists.append(this.rankingBox, this.trayBox);
-    box.append(bar, this.notice, this.live, lists, this.addButton);
+    box.append(bar, this.notice, this.live, lists);
     this.root.appendChild(box);
   }
 
