@@ -45,17 +45,26 @@ run: $(VENV)/.installed $(MO)
 serve: $(VENV)/.installed $(MO)
 	$(BIN)/python scripts/serve.py --workers $(WORKERS) --host $(HOST) --port $(PORT) --first-port $(FIRST_PORT)
 
+# axe-core, which the accessibility test injects into Chromium (tests/browser/test_accessibility_browser.py):
+# the version pinned in package-lock.json, installed when npm is there (CI's .ci/run installs Debian's
+# nodejs and npm); without it that test skips, or fails where RANKLAB_REQUIRE_BROWSER=1
+AXE = $(if $(shell command -v npm 2>/dev/null),node_modules/axe-core/axe.min.js)
+
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
 # the fast tier, to run while working: every unit test, doctest and AppTest on every core, with a
 # tenth of each randomised test's cases (tests/strength.py); the browser, Spark, nginx and timing
 # tests are left to test-all
 FAST = not browser and not spark and not serving and not perf
-test: $(VENV)/.installed-dev $(MO)
+test: $(VENV)/.installed-dev $(MO) $(AXE)
 	$(BIN)/ruff check .
 	RANKLAB_TEST_TIER=fast $(BIN)/python -m pytest -q -n auto -m "$(FAST)"
 
 # the full tier, CI's: every test at full strength, one at a time (the browser tests measure
 # what a person waits for, so they get the machine to themselves)
-test-all: $(VENV)/.installed-dev $(MO)
+test-all: $(VENV)/.installed-dev $(MO) $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
