@@ -93,31 +93,32 @@ def read_events(value, processed: int) -> tuple[list[dict], list[Refusal]]:
     ...                         {"seq": 1, "base": 0, "op": "undo"}]}, processed=1)[0]
     [{'seq': 2, 'base': 0, 'op': 'redo'}, {'seq': 3, 'base': 0, 'op': 'undo'}]
     >>> read_events({"events": [{"seq": 4, "base": 0, "op": "drop"}]}, 0)[1][0].reason
-    "unknown edit 'drop'"
+    "Not applied: unknown edit 'drop'"
     >>> read_events("junk", 0)
     ([], [])
     """
     events = value.get("events") if isinstance(value, dict) else None
     if not isinstance(events, list):
         return [], []
-    fresh: dict[int, dict] = {}
-    refused = []
+    first: dict[int, dict] = {}   # the first event of each sequence number: a number is one edit
     for event in events[-MOST_EVENTS:]:
-        if not isinstance(event, dict) or not _is_int(event.get("seq")) or event["seq"] <= processed:
-            continue
-        seq = event["seq"]
+        if isinstance(event, dict) and _is_int(event.get("seq")) and event["seq"] > processed:
+            first.setdefault(event["seq"], event)
+    fresh, refused = [], []
+    for seq in sorted(first):
+        event = first[seq]
         if event.get("op") not in OPS:
-            refused.append(Refusal(seq, _("unknown edit {op}").format(op=shown(event.get("op")))))
+            refused.append(Refusal(seq, _("Not applied: unknown edit {op}").format(op=shown(event.get("op")))))
         elif not _is_int(event.get("base")):
-            refused.append(Refusal(seq, _("the edit names no version of the list")))
+            refused.append(Refusal(seq, _("Not applied: the edit names no version of the list")))
         else:
-            fresh.setdefault(seq, event)
-    return [fresh[s] for s in sorted(fresh)], refused
+            fresh.append(event)
+    return fresh, refused
 
 
 def _row(raw, where: str) -> Item:
-    if isinstance(raw, dict):
-        raw = [raw.get("id"), raw.get("label"), raw.get("grade")]
+    """One row as the editor sends it, ``[id, label, grade]``: three fields, none of them left
+    to a default (a row missing its grade is refused, not read as unjudged)."""
     if not isinstance(raw, list | tuple) or len(raw) != 3:
         raise ExampleError(_("{where}: expected [id, label, grade], got {value}").format(where=where, value=shown(raw)))
     doc, label, grade = raw
@@ -158,7 +159,8 @@ def read_lists(example: Example, index: int, ranking, tray) -> Example:
         if len(raw) > LIMITS.items:
             raise ExampleError(_("{where}: {n} items is too many (at most {most})").format(
                 where=name, n=f"{len(raw):,}", most=f"{LIMITS.items:,}"))
-        lists.append(tuple(_row(row, f"{name}, {_('position')} {n}") for n, row in enumerate(raw, start=1)))
+        lists.append(tuple(_row(row, _("{where}, position {pos}").format(where=name, pos=n))
+                           for n, row in enumerate(raw, start=1)))
     queries = list(example.queries)
     queries[index] = replace(queries[index], ranking=lists[0], tray=lists[1])
     return validate(replace(example, queries=tuple(queries)))
@@ -239,18 +241,18 @@ def receive(example: Example, index: int, events: Sequence[dict], *, version: in
                 out.example = lists
                 out.applied += 1
             continue
-        then = (history.undo if op == "undo" else history.redo)(out.example)
-        if then is None:
+        source = history.done if op == "undo" else history.undone
+        if not source:
             out.refused.append(Refusal(seq, _("Not applied: there is nothing to undo") if op == "undo"
                                        else _("Not applied: there is nothing to redo")))
             continue
-        foreseeable = _same_but(then, out.example, index)
-        if lists is not None and not (foreseeable and then.queries[index] == lists.queries[index]):
-            # the editor foresaw another step than the one history holds: history stays as it was
-            (history.redo if op == "undo" else history.undo)(then)
+        step = source[-1]   # looked at before it is taken: a refused step leaves history as it was
+        if lists is not None and not (_same_but(step, out.example, index)
+                                      and step.queries[index] == lists.queries[index]):
+            # the editor foresaw another step than the one history holds
             out.refused.append(Refusal(seq, _(STALE).format(what=_(OTHER_CHANGE))))
             continue
-        out.example = then
+        out.example = (history.undo if op == "undo" else history.redo)(out.example)
         out.applied += 1
         if lists is None:
             out.version += 1   # the server's step: the editor takes it from the reply

@@ -21,7 +21,15 @@ from ..session import history, state
 
 __all__ = ["ranking_editor", "texts"]
 
-_COMPONENT = st.components.v2.component("ranklab.ranking_editor", js="editor.js", css="editor.css")
+
+@functools.cache
+def _component():
+    """The component, declared on its first use: its files are found through the manifest that
+    Streamlit's runtime reads when it starts (``ranklab/pyproject.toml``), so a declaration when
+    the module is imported outside a run (a doctest, a script) finds no files and fails. A
+    runtime that starts later (each AppTest has its own) gets the declaration from Streamlit
+    when the component is mounted."""
+    return st.components.v2.component("ranklab.ranking_editor", js="editor.js", css="editor.css")
 
 
 def texts() -> dict[str, str]:
@@ -117,6 +125,6 @@ def ranking_editor(page: str, index: int | None = None, *, layout: str = "rows",
         "notice": notice,
         "texts": texts(),
     }
-    _COMPONENT(key=key, data=data, default={"events": []},
-               on_events_change=functools.partial(_received, key, i))
+    _component()(key=key, data=data, default={"events": []},
+                 on_events_change=functools.partial(_received, key, i))
     messages()
