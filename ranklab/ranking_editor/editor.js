@@ -110,10 +110,14 @@ class Editor {
         if (row) this.setFocus(row.dataset.id, false);
       });
     }
+    // what an empty list says stands after it, not in it: a listbox holds options only
+    // (editor.css shows it in the list's box while the list is empty)
+    this.rankingEmpty = el("p", "empty");
+    this.trayEmpty = el("p", "empty");
     this.rankingBox = el("div", "part");
-    this.rankingBox.append(this.rankingTitle, this.ranking);
+    this.rankingBox.append(this.rankingTitle, this.ranking, this.rankingEmpty);
     this.trayBox = el("div", "part");
-    this.trayBox.append(this.trayTitle, this.tray);
+    this.trayBox.append(this.trayTitle, this.tray, this.trayEmpty);
     const lists = el("div", "lists");
     lists.append(this.rankingBox, this.trayBox);
     box.append(bar, this.notice, this.live, lists);
@@ -484,9 +488,10 @@ class Editor {
     else if (y < EDGE) window.scrollBy(0, -12);
     const across = this.box.dataset.layout === "across";
     let list = null;
-    for (const part of [this.ranking, this.tray]) {
+    // over a list's part (its title, the list, what an empty list says): that list
+    for (const [part, over] of [[this.rankingBox, this.ranking], [this.trayBox, this.tray]]) {
       const r = part.getBoundingClientRect();
-      if (y >= r.top - 8 && y <= r.bottom + 8 && x >= r.left - 8 && x <= r.right + 8) list = part;
+      if (y >= r.top - 8 && y <= r.bottom + 8 && x >= r.left - 8 && x <= r.right + 8) list = over;
     }
     if (!list) return;
     const others = [...list.children].filter((c) => c.classList.contains("item") && c !== drag.row);
@@ -556,12 +561,9 @@ class Editor {
         previous = row;
       });
       while (previous ? previous.nextSibling : list.firstChild) (previous ? previous.nextSibling : list.firstChild).remove();
-      if (items.length === 0) {
-        const empty = el("li", "empty", where === "ranking" ? t.empty_ranking : t.empty_tray);
-        empty.setAttribute("role", "presentation");
-        list.appendChild(empty);
-      }
     }
+    this.rankingEmpty.textContent = t.empty_ranking || "";
+    this.trayEmpty.textContent = t.empty_tray || "";
     for (const id of [...this.rows.keys()]) if (!seen.has(id)) this.rows.delete(id);
     const now = this.focusedRow();
     this.setFocus(this.focusId, hadFocus && (now === null || now.dataset.id !== this.focusId));
@@ -580,18 +582,25 @@ class Editor {
     row.dataset.id = id;
     row.setAttribute("role", "option");
     row.tabIndex = -1;
+    // The row's own text reads as its accessible name does, in the same order: the grade, the
+    // label, "id" and the id (speech input and axe's label-in-name check compare the two). The
+    // rank, which the name says as "rank N", is drawn from data-rank by editor.css. The spaces
+    // between the parts are text too, so the words do not run together.
     const rank = el("span", "rank");
     rank.setAttribute("aria-hidden", "true");
     const grade = el("span", "grade");
     grade.setAttribute("aria-hidden", "true");
     const text = el("span", "text");
     const label = el("span", "label");
+    const ref = el("span", "ref");
+    const word = el("span", "ref-word");
     const ident = el("span", "ident");
-    text.append(label, ident);
+    ref.append(word, " ", ident);
+    text.append(label, " ", ref);
     const handle = el("span", "handle", "⠿");
     handle.setAttribute("aria-hidden", "true");
-    row.append(rank, grade, text, handle);
-    row.parts = { rank, grade, label, ident };
+    row.append(rank, grade, " ", text, " ", handle);
+    row.parts = { rank, grade, label, word, ident };
     row.drawn = {};
     this.rows.set(id, row);
     return row;
@@ -604,19 +613,22 @@ class Editor {
     const t = this.texts;
     // a row drawn as it is already (most rows, after an edit of one) is left alone
     if (d.texts === t && d.rank === rank && d.grade === grade && d.label === item.label && d.id === item.id && d.cut === cut && d.past === past) return;
-    if (d.rank !== rank) p.rank.textContent = rank === null ? "·" : String(rank);
+    if (d.rank !== rank) p.rank.dataset.rank = rank === null ? "·" : String(rank);
     if (d.grade !== grade) {
       p.grade.textContent = grade;
       p.grade.dataset.grade = item.grade === null ? "u" : String(Math.min(item.grade, 10));
     }
-    if (d.label !== item.label || d.texts !== t) p.label.textContent = item.label || t.no_label || "";
+    if (d.label !== item.label || d.texts !== t) {
+      p.label.textContent = item.label || t.no_label || "";
+      p.word.textContent = t.id || "id";
+    }
     if (d.id !== item.id) p.ident.textContent = item.id;
     if (d.cut !== cut) {
       row.classList.toggle("cut", cut);
       row.dataset.cut = cut ? `k = ${rank}` : "";
     }
     if (d.past !== past) row.classList.toggle("past", past);
-    const name = fill(rank === null ? t.said_tray : t.said, { rank, grade, label: item.label || item.id }) + `, ${t.id || "id"} ${item.id}` + (cut ? `, ${fill(t.cut, { k: rank })}` : "");
+    const name = fill(rank === null ? t.said_tray : t.said, { rank, grade, label: item.label || t.no_label || item.id }) + `, ${t.id || "id"} ${item.id}` + (cut ? `, ${fill(t.cut, { k: rank })}` : "");
     if (d.name !== name) row.setAttribute("aria-label", name);
     row.drawn = { rank, grade, label: item.label, id: item.id, cut, past, name, texts: t };
   }
