@@ -10,15 +10,14 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from metrics import comparison, fusion
+from metrics import comparison, fusion, stats
 from metrics import io as metrics_io
-from metrics.stats import CORRECTIONS
 from metrics.teaching import compare
 from ranklab_ui import lessons, render
 from ranklab_ui.core import compare_charts, teach_view, teaching_charts
 from ranklab_ui.core.i18n import N_, _, ngettext, shown
 from ranklab_ui.core.views import escape_markdown
-from ranklab_ui.files import file_source, read_dict, upload_source
+from ranklab_ui.files import file_source, read_dict, read_upload
 from ranklab_ui.session import state
 
 PAGE = "compare"
@@ -38,7 +37,8 @@ CORRECTION_LABELS = {"bonferroni": N_("Bonferroni"), "holm": N_("Holm"), "bh": N
 FUSION_LABELS = {"rrf": N_("reciprocal rank fusion (RRF)"), "combsum": N_("CombSUM"), "combmnz": N_("CombMNZ")}
 NORM_LABELS = {"minmax": N_("min-max"), "zscore": N_("z-score")}
 MAX_IDS = 1000
-MAX_UPLOAD_MB = 20
+ALPHAS = (0.01, 0.05, 0.1)
+CORRECTIONS = stats.CORRECTIONS + ("none",)
 COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"
 
 
@@ -54,19 +54,12 @@ def _files():
     if not all(ups):
         st.info(_("Upload the judgments (qrels) and the two runs to compare them."))
         return None
-    loaded = []
-    for kind, name, up in zip(("qrels", "run", "run"), names, ups, strict=True):
-        if up.size > MAX_UPLOAD_MB * 2**20:
-            st.error(_("{name}: {size} MB is too large (at most {most} MB).").format(
-                name=name, size=f"{up.size / 2**20:.1f}", most=MAX_UPLOAD_MB))
-            return None
-        try:
-            loaded.append(read_dict(kind, upload_source(up), max_bytes=metrics_io.APP_MAX_BYTES))
-        except (ValueError, OSError) as err:
-            text = str(err)[:500]
-            st.error(escape_markdown(f"{name}: {text}" if up.name in text else f"{name} ({up.name[:60]}): {text}"))
-            return None
-    return loaded
+    try:
+        return [read_upload(kind, up, label=name) for kind, name, up in zip(("qrels", "run", "run"), names, ups,
+                                                                            strict=True)]
+    except ValueError as err:
+        st.error(escape_markdown(str(err)))
+        return None
 
 
 def _example_runs():
@@ -190,18 +183,11 @@ def _many_inputs(source: str):
     if len(ups) > MAX_RUNS:
         st.error(_("{n} runs is too many (at most {max}).").format(n=len(ups), max=MAX_RUNS))
         return None
-    loaded = []
-    for kind, up in [("qrels", up_q)] + [("run", u) for u in ups]:
-        if up.size > MAX_UPLOAD_MB * 2**20:
-            st.error(escape_markdown(_("{name}: {size} MB is too large (at most {max} MB).").format(
-                name=up.name[:60], size=f"{up.size / 2**20:.1f}", max=MAX_UPLOAD_MB)))
-            return None
-        try:
-            loaded.append(read_dict(kind, upload_source(up), max_bytes=metrics_io.APP_MAX_BYTES))
-        except (ValueError, OSError) as err:
-            text = str(err)[:500]
-            st.error(escape_markdown(text if up.name in text else f"{up.name[:60]}: {text}"))
-            return None
+    try:
+        loaded = [read_upload(kind, up) for kind, up in [("qrels", up_q)] + [("run", u) for u in ups]]
+    except ValueError as err:
+        st.error(escape_markdown(str(err)))
+        return None
     runs = {}
     for up, run in zip(ups, loaded[1:], strict=True):
         name = Path(up.name).stem[:40] or "run"
@@ -245,9 +231,16 @@ def _fusion(runs: dict) -> dict:
         return {**runs, _("fused ({method})").format(method=method): fused}
 
 
-def _systems_table(r) -> pd.DataFrame:
-    return pd.DataFrame([{_("system"): s.name, _("mean"): round(s.mean, 4), _("95% CI low"): round(s.ci_low, 4),
-                          _("95% CI high"): round(s.ci_high, 4)} for s in r.systems])
+def _percent(share: float) -> str:
+    """0.95 as "95%", 0.975 as "97.5%"."""
+    return f"{share * 100:g}%"
+
+
+def _systems_table(r, confidence: float) -> pd.DataFrame:
+    level = _percent(confidence)
+    return pd.DataFrame([{_("system"): s.name, _("mean"): round(s.mean, 4),
+                          _("{level} CI low").format(level=level): round(s.ci_low, 4),
+                          _("{level} CI high").format(level=level): round(s.ci_high, 4)} for s in r.systems])
 
 
 def _pairs_table(c, measure: str) -> pd.DataFrame:
@@ -278,10 +271,12 @@ def _many(source: str) -> None:
     c1, c2, c3 = st.columns(3)
     test = c1.selectbox(_("Test that marks significance"), comparison.TESTS,
                         format_func=shown(lambda t: _(TEST_LABELS[t])), key=f"{PAGE}.many.test")
-    correction = c2.selectbox(_("Correction for many comparisons"), CORRECTIONS + ("none",), index=1,
+    correction = c2.selectbox(_("Correction for many comparisons"), CORRECTIONS,
+                              index=CORRECTIONS.index(comparison.CORRECTION),
                               format_func=shown(lambda m: _(CORRECTION_LABELS[m])), key=f"{PAGE}.many.correction",
                               disabled=test == "tukey")
-    alpha = c3.selectbox(_("Significance level α"), (0.01, 0.05, 0.1), index=1, key=f"{PAGE}.many.alpha")
+    alpha = c3.selectbox(_("Significance level α"), ALPHAS, index=ALPHAS.index(comparison.ALPHA),
+                         key=f"{PAGE}.many.alpha")
     try:
         c = comparison.compare_systems(qrels, runs, ms, alpha=alpha, test=test, correction=correction)
     except (ValueError, TypeError) as err:
@@ -298,8 +293,9 @@ def _many(source: str) -> None:
         return
     measure = st.selectbox(_("Measure"), c.measures, key=f"{PAGE}.many.measure")
     r = c.results[measure]
-    st.subheader(_("Means with 95% bootstrap intervals"))
-    render.table(_systems_table(r))
+    settings = c.settings
+    st.subheader(_("Means with {level} bootstrap intervals").format(level=_percent(settings["confidence"])))
+    render.table(_systems_table(r, settings["confidence"]))
     st.altair_chart(compare_charts.means_with_ci(r), width="stretch")
     st.subheader(_("Every pair"))
     pairs = _pairs_table(c, measure)
@@ -310,10 +306,13 @@ def _many(source: str) -> None:
             _("{test}, {correction} over the pairs").format(test=_(TEST_LABELS[test]),
                                                            correction=_(CORRECTION_LABELS[correction])))
     st.caption(_("✓: significant at α = {alpha} by the {rule}. Intervals: percentile bootstrap of the topics, "
-                 "10,000 resamples, seed 0. Wilcoxon as SciPy (zeros dropped; exact without ties up to 50 topics). "
-                 "Randomization: every sign pattern up to 13 topics, else 10,000 seeded ones. d_z = mean delta / "
-                 "standard deviation of the deltas: about 0.2 is small, 0.5 medium, 0.8 large.").format(
-        alpha=alpha, rule=rule))
+                 "{resamples} resamples, seed {seed}. Wilcoxon as SciPy (zeros dropped; exact without ties up to "
+                 "{exact} topics). Randomization: every sign pattern up to {enumerated} topics, else {rounds} seeded "
+                 "ones. d_z = mean delta / standard deviation of the deltas: about 0.2 is small, 0.5 medium, 0.8 "
+                 "large.").format(
+        alpha=alpha, rule=rule, resamples=f"{settings['resamples']:,}", seed=settings["seed"],
+        exact=stats.WILCOXON_EXACT_MAX, enumerated=stats.enumerated_up_to(settings["rounds"]),
+        rounds=f"{settings['rounds']:,}"))
     labels = [f"{c.names[p.j]} − {c.names[p.i]}" for p in r.pairs]
     pick = st.selectbox(_("Per-topic deltas of"), range(len(labels)), format_func=lambda i: labels[i],
                         key=f"{PAGE}.many.pair")
@@ -324,15 +323,17 @@ def _many(source: str) -> None:
         need = comparison.topics_needed(pair.deltas, alpha=alpha)
         if need.needed:
             st.markdown(escape_markdown(_("Drawing topics like these, a paired t-test finds a delta of {delta} "
-                                          "in 4 experiments out of 5 from about {needed} topics (you have {n}).").format(
-                delta=f"{pair.delta:+.4f}", needed=need.needed, n=n)))
+                                          "in {power} of experiments from about {needed} topics (you have {n}).").format(
+                delta=f"{pair.delta:+.4f}", power=_percent(need.target), needed=need.needed, n=n)))
         else:
             st.markdown(escape_markdown(_("Even {top} topics like these would not find a delta of {delta} in "
-                                          "4 experiments out of 5: it is too small for its spread.").format(
-                top=need.sizes[-1], delta=f"{pair.delta:+.4f}")))
+                                          "{power} of experiments: it is too small for its spread.").format(
+                top=need.sizes[-1], delta=f"{pair.delta:+.4f}", power=_percent(need.target))))
         st.altair_chart(compare_charts.power_curve(need), width="stretch")
         st.caption(_("Power: the share of simulated experiments (topics drawn with replacement from these, "
-                     "2,000 per size, seed 0) in which the paired t-test is significant at α; dashed: 80%."))
+                     "{resamples} per size, seed {seed}) in which the paired t-test is significant at α; "
+                     "dashed: {power}.").format(resamples=f"{comparison.POWER_RESAMPLES:,}", seed=stats.SEED,
+                                                power=_percent(need.target)))
     st.subheader(_("Export"))
     tabs = st.tabs(["LaTeX", "JSON", "CSV"])
     for tab, (fmt, writer, ext) in zip(tabs, (("latex", comparison.write_latex, "tex"),
@@ -364,7 +365,7 @@ def main() -> None:
     source = SOURCES.index(st.session_state.get(f"{PAGE}.source", SOURCES[0]))
     ms = lessons.measures_box(_("Measures"), default, key=f"{PAGE}.measures.{source}.{k}")
     try:
-        c = compare.compare(qrels, run_a, run_b, ms, rounds=10_000, seed=0)
+        c = compare.compare(qrels, run_a, run_b, ms, rounds=stats.ROUNDS, seed=stats.SEED)
     except ValueError as err:
         st.error(escape_markdown(_("Cannot compare these systems: {error}").format(error=err)))
         return
@@ -383,10 +384,11 @@ def main() -> None:
     if len(c.queries) < 2 and source != GENERATED:
         st.info(_("With one query there is no test: the t-test needs at least two queries, and the "
                   "randomization p-value of a single difference is 1."))
-    st.caption(_("A p-value below 0.05 is the usual bar for “more than chance”; with few queries it is rarely "
+    st.caption(_("A p-value below {alpha} is the usual bar for “more than chance”; with few queries it is rarely "
                  "reached. p-values are two-sided. Randomization: every sign pattern of the per-query differences "
-                 "when there are at most 13 queries, else 10,000 seeded draws. Cohen's d = mean difference / its "
-                 "standard deviation across queries."))
+                 "when there are at most {enumerated} queries, else {rounds} seeded draws. Cohen's d = mean "
+                 "difference / its standard deviation across queries.").format(
+        alpha=comparison.ALPHA, enumerated=stats.enumerated_up_to(stats.ROUNDS), rounds=f"{stats.ROUNDS:,}"))
     measure = st.selectbox(_("Per-query differences for"), ms, key=f"{PAGE}.chart_measure")
     st.markdown(_("**{measure}: B − A for each query** (left of 0: A is better; right: B)").format(
         measure=escape_markdown(measure)))

@@ -47,7 +47,11 @@ from ._check import _short
 from .batch import evaluate_batch
 from .measures import parse_many
 from .stats import (
+    CONFIDENCE,
     CORRECTIONS,
+    RESAMPLES,
+    ROUNDS,
+    SEED,
     Randomization,
     TTest,
     Tukey,
@@ -63,7 +67,7 @@ from .stats import (
 
 __all__ = ["TESTS", "SystemSummary", "PairResult", "MeasureResult", "ManyComparison", "compare_systems",
            "guidance", "topics_needed", "TopicsNeeded", "write_table", "write_latex", "write_json", "write_csv",
-           "FORMATS", "few_topics", "many_topics"]
+           "FORMATS", "few_topics", "many_topics", "ALPHA", "CORRECTION", "POWER", "POWER_RESAMPLES"]
 
 TESTS = ("t", "wilcoxon", "randomization", "tukey")
 TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test",
@@ -72,6 +76,11 @@ CORRECTION_NAMES = {"bonferroni": "Bonferroni", "holm": "Holm", "bh": "Benjamini
 FORMATS = ("table", "latex", "json", "csv")
 few_topics = 10      # below this many topics a t-test is a warning
 many_topics = 1000   # from this many topics on, tiny differences are significant
+# the defaults of compare_systems and topics_needed (the bootstrap's and the tests' own are metrics.stats')
+ALPHA = 0.05  # significance level
+CORRECTION = "holm"  # over the pairs of each measure
+POWER = 0.8  # topics_needed: the share of experiments that should find the difference
+POWER_RESAMPLES = 2000  # topics_needed: simulated experiments per number of topics
 
 
 @dataclass(frozen=True)
@@ -148,9 +157,9 @@ def _validate_names(names) -> tuple[str, ...]:
     return names
 
 
-def compare_systems(qrels, runs: dict, measures, *, alpha: float = 0.05, test: str = "t",
-                    correction: str = "holm", confidence: float = 0.95, resamples: int = 10_000,
-                    rounds: int = 10_000, seed: int = 0, depth: int | None = None, baseline: str | None = None,
+def compare_systems(qrels, runs: dict, measures, *, alpha: float = ALPHA, test: str = "t",
+                    correction: str = CORRECTION, confidence: float = CONFIDENCE, resamples: int = RESAMPLES,
+                    rounds: int = ROUNDS, seed: int = SEED, depth: int | None = None, baseline: str | None = None,
                     progress=None) -> ManyComparison:
     """Compare the ``runs`` (name -> run, in order) on ``qrels`` for each measure.
 
@@ -289,8 +298,8 @@ class TopicsNeeded:
     needed: int | None
 
 
-def topics_needed(deltas, *, alpha: float = 0.05, target: float = 0.8, resamples: int = 2000, seed: int = 0,
-                  sizes=(5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000)) -> TopicsNeeded:
+def topics_needed(deltas, *, alpha: float = ALPHA, target: float = POWER, resamples: int = POWER_RESAMPLES,
+                  seed: int = SEED, sizes=(5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000)) -> TopicsNeeded:
     """How many topics would a paired t-test need to detect this difference?
 
     Bootstrap simulation: for each size n, draw n per-topic deltas with replacement from

@@ -38,7 +38,28 @@ import numpy as np
 __all__ = ["betainc", "student_t_cdf", "student_t_sf", "student_t_ppf", "normal_sf", "studentized_range_sf",
            "TTest", "paired_t_test", "Wilcoxon", "wilcoxon_test", "Randomization", "randomization_test",
            "randomization_tests",
-           "bootstrap_ci", "bootstrap_means", "CORRECTIONS", "adjust_p", "Tukey", "tukey_hsd"]
+           "bootstrap_ci", "bootstrap_means", "CORRECTIONS", "adjust_p", "Tukey", "tukey_hsd",
+           "ROUNDS", "RESAMPLES", "CONFIDENCE", "SEED", "WILCOXON_EXACT_MAX", "WILCOXON_PERMUTATION_MAX",
+           "enumerated_up_to"]
+
+# The tests' defaults, named once: the functions below, metrics.comparison, the command line's
+# options and the app's captions all read them here.
+ROUNDS = 10_000  # Fisher's randomization test: sign patterns drawn when there are more than this
+RESAMPLES = 10_000  # the percentile bootstrap's resamples
+CONFIDENCE = 0.95  # the bootstrap interval's coverage
+SEED = 0  # the bootstrap's and the randomization test's draws
+WILCOXON_EXACT_MAX = 50  # Wilcoxon "auto" (SciPy's rule): exact up to this many pairs, without zeros or ties
+WILCOXON_PERMUTATION_MAX = 13  # ... and with zeros or ties, every sign pattern up to this many
+
+
+def enumerated_up_to(rounds: int = ROUNDS) -> int:
+    """The most topics whose every sign pattern :func:`randomization_test` enumerates with
+    ``rounds``: the largest n with 2^n <= rounds.
+
+    >>> enumerated_up_to(10_000)  # 2^13 = 8,192 <= 10,000 < 2^14 = 16,384
+    13
+    """
+    return rounds.bit_length() - 1
 
 
 # --------------------------------------------------------------------------- distributions
@@ -440,12 +461,12 @@ def wilcoxon_test(a, b, *, method: str = "auto") -> Wilcoxon:
     stat = min(w_plus, w_minus)
     use = method
     if method == "auto":
-        if total_n > 50:
+        if total_n > WILCOXON_EXACT_MAX:
             use = "approx"
         elif zeros == 0 and not ties:
             use = "exact"
         else:
-            use = "permutation" if total_n <= 13 else "approx"
+            use = "permutation" if total_n <= WILCOXON_PERMUTATION_MAX else "approx"
     if use == "exact":
         counts = _signed_rank_counts(n)
         cdf = counts[:int(math.ceil(w_plus - 1e-9)) + 1].sum() / counts.sum()
@@ -478,7 +499,7 @@ class Randomization:
     exact: bool
 
 
-def randomization_test(a, b, *, rounds: int = 10_000, seed: int = 0) -> Randomization:
+def randomization_test(a, b, *, rounds: int = ROUNDS, seed: int = SEED) -> Randomization:
     """Fisher's two-sided paired randomization (sign-flip) test of the mean difference.
 
     Under the null hypothesis each query's difference is as likely to be + as −. When
@@ -493,7 +514,7 @@ def randomization_test(a, b, *, rounds: int = 10_000, seed: int = 0) -> Randomiz
     return randomization_tests(d[:, None], rounds=rounds, seed=seed)[0]
 
 
-def randomization_tests(deltas, *, rounds: int = 10_000, seed: int = 0) -> list[Randomization]:
+def randomization_tests(deltas, *, rounds: int = ROUNDS, seed: int = SEED) -> list[Randomization]:
     """:func:`randomization_test` of each column of ``deltas`` (topics × pairs), all at once:
     every pair is tested with the same seeded sign patterns, as one call per pair would.
 
@@ -536,7 +557,7 @@ _PAIRS_AT_ONCE = 256  # columns of one sign-pattern product: 2000 x 256 doubles,
 
 # --------------------------------------------------------------------------- bootstrap
 
-def bootstrap_means(values, *, resamples: int = 10_000, seed: int = 0) -> np.ndarray:
+def bootstrap_means(values, *, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
     """Means of ``resamples`` bootstrap samples of the columns of ``values`` (topics × systems).
 
     Topic indices are drawn with ``numpy.random.default_rng(seed).integers(0, n, (resamples, n))``
@@ -569,7 +590,7 @@ def bootstrap_means(values, *, resamples: int = 10_000, seed: int = 0) -> np.nda
     return out
 
 
-def bootstrap_ci(values, *, confidence: float = 0.95, resamples: int = 10_000, seed: int = 0):
+def bootstrap_ci(values, *, confidence: float = CONFIDENCE, resamples: int = RESAMPLES, seed: int = SEED):
     """Percentile bootstrap confidence interval of the mean (one column or topics × systems).
 
     The interval is the (1 − c)/2 and (1 + c)/2 percentiles (numpy's linear interpolation)

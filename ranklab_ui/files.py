@@ -3,7 +3,8 @@
 A page never writes a temporary file: :func:`read` gives a :class:`Source`'s bytes to
 :mod:`metrics.io` with the name the user knows, which picks the format by its suffix and is
 named in every ``file:line`` message. Every ``st.cache_data`` around a file reader lives
-here: :func:`read_dict` (the Compare page's qrels and runs), :func:`squad` and
+here: :func:`read_dict` (the Compare page's qrels and runs, an upload through
+:func:`read_upload` and its checks), :func:`squad` and
 :func:`predictions` (the Reader (QA) page's sample). The Evaluate files page reads with
 :func:`read` uncached and keeps only its results: a cached copy of its tables (up to
 :data:`metrics.io.APP_MAX_BYTES` each) would stay in memory for every session.
@@ -22,11 +23,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from metrics.io import Qrels, Run, read_qrels, read_run
+from metrics.io import APP_MAX_BYTES, Qrels, Run, read_qrels, read_run
 from metrics.qa import ReaderGold, ReaderPredictions, read_predictions, read_squad
+from ranklab_ui.core.i18n import _
 
-__all__ = ["Source", "text_source", "file_source", "upload_source", "read", "read_dict", "squad",
-           "predictions"]
+__all__ = ["Source", "text_source", "file_source", "upload_source", "read", "read_dict", "read_upload",
+           "squad", "predictions"]
 
 KINDS = ("qrels", "run")
 
@@ -42,6 +44,8 @@ class Source:
     data: Callable[[], bytes]
 
 
+# an upload read whole into nested dicts (and cached: read_dict) is refused beyond this size
+MAX_UPLOAD_MB = 20
 # the Evaluate files page reads a run at least this large (as stored) in blocks of whole
 # queries under a progress bar (read at every call, so a test can lower it)
 STREAM_BYTES = 16 * 2**20
@@ -111,6 +115,32 @@ def read_dict(kind: str, source: Source, *, max_bytes: int | None) -> dict:
     {'q1': {'a': 1}}
     """
     return _read_dict(kind, source.name, source.key, max_bytes, source.data)
+
+
+def read_upload(kind: str, upload, *, label: str | None = None) -> dict:
+    """An uploaded qrels or run file as :func:`read_dict` gives it, after the size check; any
+    problem is a ``ValueError`` whose message names the file once: ``label`` (what the page
+    calls it: "run A") and the file's name, unless the reader's own message names it already.
+
+    >>> from types import SimpleNamespace
+    >>> up = SimpleNamespace(name="a.txt", file_id="f2", size=16, getvalue=lambda: b"q1 Q0 d1 1 x A\\n")
+    >>> try:
+    ...     read_upload("run", up, label="run A")
+    ... except ValueError as err:
+    ...     print(err)
+    run A: a.txt:1: score 'x' is not a number
+    """
+    name = upload.name[:60]
+    who = f"{label} ({name})" if label else name
+    if upload.size > MAX_UPLOAD_MB * 2**20:
+        raise ValueError(_("{name}: {size} MB is too large (at most {most} MB).").format(
+            name=who, size=f"{upload.size / 2**20:.1f}", most=MAX_UPLOAD_MB))
+    try:
+        return read_dict(kind, upload_source(upload), max_bytes=APP_MAX_BYTES)
+    except (ValueError, OSError) as err:
+        text = str(err)[:500]
+        prefix = label if upload.name in text else who
+        raise ValueError(f"{prefix}: {text}" if prefix else text) from None
 
 
 @st.cache_data(show_spinner=False)

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..comparison import (
+    ALPHA,
+    CORRECTION,
     FORMATS,
     TESTS,
     compare_systems,
@@ -21,7 +23,7 @@ from ..comparison import (
 from ..io import CLI_MAX_BYTES, read_qrels, read_run
 from ..io.source import FileTooLargeError
 from ..measures import parse_many
-from ..stats import CORRECTIONS
+from ..stats import CORRECTIONS, RESAMPLES, ROUNDS, SEED
 from .errors import UsageError
 
 MAX_PAIRS = 20_000  # pairs tested at once without --baseline (200 runs make 19,900)
@@ -59,13 +61,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default="table")
     p.add_argument("--test", choices=TESTS, default="t",
                    help="the test that marks significance (default: t); all are computed and shown")
-    p.add_argument("--correction", choices=CORRECTIONS + ("none",), default="holm",
-                   help="correction over the pairs of each measure (default: holm; Tukey needs none)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
-    p.add_argument("--rounds", type=int, default=10_000,
-                   help="randomization test: sign patterns drawn when 2^topics is larger (default 10000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and randomization (default 0)")
+    p.add_argument("--correction", choices=CORRECTIONS + ("none",), default=CORRECTION,
+                   help="correction over the pairs of each measure (default: %(default)s; Tukey needs none)")
+    p.add_argument("--alpha", type=float, default=ALPHA, help="significance level (default %(default)s)")
+    p.add_argument("--resamples", type=int, default=RESAMPLES, help="bootstrap resamples (default %(default)s)")
+    p.add_argument("--rounds", type=int, default=ROUNDS,
+                   help="randomization test: sign patterns drawn when 2^topics is larger (default %(default)s)")
+    p.add_argument("--seed", type=int, default=SEED,
+                   help="seed of the bootstrap and randomization (default %(default)s)")
     p.add_argument("--topics-needed", action="store_true",
                    help="also estimate (bootstrap) how many topics the t-test needs to detect each delta")
     p.add_argument("--baseline", metavar="NAME",

@@ -23,7 +23,16 @@ from .. import core
 from ..measures import parse_many
 
 # the tests live in metrics.stats (one place for each thing); their names stay importable here
-from ..stats import Randomization, TTest, betainc, paired_t_test, randomization_test, student_t_cdf
+from ..stats import (
+    ROUNDS,
+    SEED,
+    Randomization,
+    TTest,
+    betainc,
+    paired_t_test,
+    randomization_test,
+    student_t_cdf,
+)
 
 __all__ = ["betainc", "student_t_cdf", "TTest", "Randomization", "paired_t_test", "randomization_test",
            "MeasureComparison", "Comparison", "compare", "Disagreement", "disagreeing_rankings",
@@ -75,7 +84,7 @@ class Comparison:
         return len(prefs) > 1
 
 
-def compare(qrels, run_a, run_b, measures, *, rounds: int = 10_000, seed: int = 0) -> Comparison:
+def compare(qrels, run_a, run_b, measures, *, rounds: int = ROUNDS, seed: int = SEED) -> Comparison:
     """Compare run B against run A on ``qrels`` for each measure.
 
     Queries judged in ``qrels`` and missing from a run score 0 in that run (trec_eval -c),

@@ -89,3 +89,43 @@ def test_fusion_method_choice_reaches_the_table():
     per = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(fused)
     want = sum(per.get(q, {}).get("map", 0.0) for q in qrels) / len(qrels)
     assert systems.loc["fused (combmnz)", "mean"] == pytest.approx(want, abs=5e-5)
+
+
+def test_the_captions_state_the_settings_metrics_used(monkeypatch):
+    """The captions read metrics' defaults instead of repeating them: with 1,000 sign patterns
+    the randomization test enumerates every pattern up to 9 queries (2^9 = 512 <= 1,000 < 2^10),
+    and the caption of the two-system page says so."""
+    from metrics import stats as metrics_stats
+
+    monkeypatch.setattr(metrics_stats, "ROUNDS", 1000)
+    at = open_page("compare")
+    assert not at.exception and not at.error
+    assert "at most 9 queries, else 1,000 seeded draws" in texts(at.caption)
+    at.radio(key="compare.source").set_value(MANY_SAMPLE).run()
+    assert not at.exception and not at.error
+    # compare_systems ran with its own defaults: 10,000 resamples and rounds (2^13 = 8,192 <= 10,000)
+    caption = texts(at.caption)
+    assert "10,000 resamples, seed 0" in caption and "up to 13 topics, else 10,000 seeded ones" in caption
+    assert "exact without ties up to 50 topics" in caption
+
+
+def test_both_upload_forms_refuse_a_file_over_the_limit(monkeypatch):
+    """The two systems' uploads and the several systems' uploads pass the same check
+    (ranklab_ui.files.read_upload): over the limit, the file is named with its size."""
+    from tests.app.test_file_inputs import shown
+
+    monkeypatch.setattr("ranklab_ui.files.MAX_UPLOAD_MB", 0)
+    at = open_page("compare")
+    at.radio(key="compare.source").set_value("Upload qrels and two runs").run()
+    for i, name in enumerate(("qrels.txt", "a.txt", "b.txt")):
+        at.file_uploader(key=f"compare.upload.{i}").set_value((name, b"q1 0 d1 1\n", "text/plain"))
+    at.run()
+    assert not at.exception
+    assert [shown(e.value) for e in at.error] == ["qrels (qrels.txt): 0.0 MB is too large (at most 0 MB)."]
+    at.radio(key="compare.source").set_value(MANY_UPLOAD).run()
+    at.file_uploader(key="compare.many.qrels").set_value(("judged.txt", b"q1 0 d1 1\n", "text/plain"))
+    at.file_uploader(key="compare.many.runs").set_value([("a.txt", b"q1 Q0 d1 1 2 a\n", "text/plain"),
+                                                          ("b.txt", b"q1 Q0 d1 1 1 b\n", "text/plain")])
+    at.run()
+    assert not at.exception
+    assert [shown(e.value) for e in at.error] == ["judged.txt: 0.0 MB is too large (at most 0 MB)."]
