@@ -3,8 +3,8 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render, tuning
-from ranklab_ui.core import charts, views
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import N_, _, ngettext, shown
 from ranklab_ui.session import options
 
@@ -38,13 +38,12 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                            format_func=shown(lambda p: _(dict(DENOMINATORS)[p])),
                            key=f"{PAGE}.denominator", horizontal=True)
     if denominator == "R":
-        ap = metrics.explain(f"AP@{k}", ranking, judgments)
+        ap = explained.explain(f"AP@{k}", ranking, judgments)
         st.metric(_("{measure} (divided by R = {r})").format(measure=f"AP@{k}", r=ap.summary['R']), metrics.num(ap.value, fixed=True))
     else:
-        ap = metrics.explain(metrics.parse("AP").with_params(denominator=denominator).with_cutoff(k), ranking, judgments)
+        ap = explained.explain(metrics.parse("AP").with_params(denominator=denominator).with_cutoff(k), ranking, judgments)
         st.metric(_("{measure} (divided by {denominator})").format(measure=ap.measure,
                                                                   denominator=ap.summary['denominator']), metrics.num(ap.value, fixed=True))
-    tuning.values_shown()  # the values on the screen before the rest is sent
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.caption(_("In general"))
@@ -55,10 +54,10 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     with right:
         st.markdown(_("**The denominator, named.** The same sum divided three ways:"))
         for param, text in DENOMINATORS:
-            e = metrics.explain(metrics.parse("AP").with_params(denominator=param).with_cutoff(k), ranking, judgments)
+            e = explained.explain(metrics.parse("AP").with_params(denominator=param).with_cutoff(k), ranking, judgments)
             st.markdown(f"- {_(text)}: **{metrics.num(e.value, fixed=True)}** (÷ {e.summary['denominator']})")
 
-    full = metrics.explain(f"AP@{len(ranking)}", ranking, judgments)
+    full = explained.explain(f"AP@{len(ranking)}", ranking, judgments)
     charts_row = st.columns(2, gap="large")
     with charts_row[0]:
         st.caption(_("AP adds the bright bars (relevant ranks up to k) and divides by the denominator."))
@@ -66,7 +65,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                      key=f"{PAGE}.precisions", name="precision_at_each_rank")
     with charts_row[1]:
         every_rank = metrics.parse("AP").with_cutoff(len(ranking))
-        series = {f"÷ {p}": views.curve(metrics.explain(every_rank.with_params(denominator=p), ranking, judgments),
+        series = {f"÷ {p}": views.curve(explained.explain(every_rank.with_params(denominator=p), ranking, judgments),
                                         "ap_at_i")
                   for p, _text in DENOMINATORS}
         render.chart(charts.metric_over_k, series, k=k, title=_("AP@k for each denominator (click a point)"),

@@ -3,8 +3,8 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render, tuning
-from ranklab_ui.core import charts, views
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import N_, _, shown
 from ranklab_ui.session import options
 
@@ -46,14 +46,13 @@ def lesson(inputs: lessons.LessonInputs) -> None:
 
     ranking, judgments, labels = inputs.ranking, inputs.judgments, inputs.labels
     top_grade = max(judgments.values(), default=1)
-    e = metrics.explain(ndcg.with_cutoff(k), ranking, judgments)
-    cg = metrics.explain(metrics.parse("CG").with_params(dcg=dcg).with_cutoff(k), ranking, judgments)
+    e = explained.explain(ndcg.with_cutoff(k), ranking, judgments)
+    cg = explained.explain(metrics.parse("CG").with_params(dcg=dcg).with_cutoff(k), ranking, judgments)
     cols = st.columns(4)
     cols[0].metric(f"CG@{k}", metrics.num(cg.value, fixed=True))
     cols[1].metric(f"DCG@{k}", metrics.num(e.summary["DCG"], fixed=True))
     cols[2].metric(f"IDCG@{k}", metrics.num(e.summary["IDCG"], fixed=True))
     cols[3].metric(e.measure, metrics.num(e.value, fixed=True))
-    tuning.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("In general"))
     render.formula(e, substituted=False)
     st.caption(_("With the numbers"))
@@ -61,7 +60,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     render.download_solution(e, k=k, labels=labels, key=f"{PAGE}.ndcg", title="nDCG")
 
     st.subheader(_("The actual ordering beside the ideal one"))
-    full = metrics.explain(ndcg.with_cutoff(n), ranking, judgments)
+    full = explained.explain(ndcg.with_cutoff(n), ranking, judgments)
     sides = st.columns(2, gap="large")
     with sides[0]:
         st.markdown(_("**Actual ordering**"))

@@ -3,8 +3,8 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render, tuning
-from ranklab_ui.core import charts
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, explained
 from ranklab_ui.core.i18n import _
 
 PAGE = "lesson_prc"
@@ -26,8 +26,8 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
-    eleven = metrics.explain("11pt", ranking, judgments)
-    rprec = metrics.explain("Rprec", ranking, judgments)
+    eleven = explained.explain("11pt", ranking, judgments)
+    rprec = explained.explain("Rprec", ranking, judgments)
     cols = st.columns(2)
     with cols[0]:
         st.metric(_("11-point average"), metrics.num(eleven.value, fixed=True))
@@ -35,7 +35,6 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     with cols[1]:
         st.metric(_("R-precision (R = {r})").format(r=rprec.summary['R']), metrics.num(rprec.value, fixed=True))
         render.formula(rprec, substituted=False)
-    tuning.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("With the numbers"))
     render.formula(eleven)
     render.formula(rprec)

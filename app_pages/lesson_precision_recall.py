@@ -3,8 +3,8 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render, tuning
-from ranklab_ui.core import charts, views
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import _
 
 PAGE = "lesson_pr"
@@ -25,25 +25,24 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
-    explained = {name: metrics.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}
+    shown_at_k = {name: explained.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}
     cols = st.columns(3)
-    for col, e in zip(cols, explained.values(), strict=True):
+    for col, e in zip(cols, shown_at_k.values(), strict=True):
         with col:
             st.metric(e.measure, metrics.num(e.value, fixed=True))
             render.formula(e, substituted=False)
-    tuning.values_shown()  # the values on the screen before the rest is sent
     st.caption(_("With the numbers"))
-    for e in explained.values():
+    for e in shown_at_k.values():
         render.formula(e)
     row = st.container(horizontal=True)
     with row:
-        for name, e in explained.items():
+        for name, e in shown_at_k.items():
             render.download_solution(e, k=k, labels=labels, key=f"{PAGE}.{name}", title=name)
 
     left, right = st.columns([1, 1], gap="large")
     with left:
         population = len(set(ranking) | set(judgments))
-        counts = views.confusion_counts(explained["P"].summary, population)
+        counts = views.confusion_counts(shown_at_k["P"].summary, population)
         render.chart(charts.confusion_matrix, counts["TP"], counts["FP"], counts["FN"], counts["TN"], k,
                      key=f"{PAGE}.confusion", name="confusion_matrix")
         st.markdown(
@@ -53,7 +52,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
               "left out. Precision = TP / (TP + FP) = TP / k; recall = TP / (TP + FN) = TP / R.").format(
                 population=population, k=k, tp=counts["TP"], fp=counts["FP"], fn=counts["FN"], tn=counts["TN"]))
     with right:
-        full = metrics.explain(f"P@{len(ranking)}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
+        full = explained.explain(f"P@{len(ranking)}", ranking, judgments)  # one row per rank: P@i, R@i, F1@i
         series = {"P": views.curve(full, "precision"), "R": views.curve(full, "recall"),
                   "F1": views.curve(full, "f1")}
         render.chart(charts.metric_over_k, series, k=k, title=_("P, R and F1 at every k (click a point to set k)"),

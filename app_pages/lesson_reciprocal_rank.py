@@ -3,8 +3,8 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render, tuning
-from ranklab_ui.core import charts, views
+from ranklab_ui import lessons, render
+from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import _, ngettext
 
 PAGE = "lesson_rr"
@@ -25,8 +25,8 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
-    rr = metrics.explain("RR", ranking, judgments)
-    rr_k = metrics.explain(f"RR@{k}", ranking, judgments)
+    rr = explained.explain("RR", ranking, judgments)
+    rr_k = explained.explain(f"RR@{k}", ranking, judgments)
     cols = st.columns(2)
     with cols[0]:
         st.metric(_("RR (trec_eval recip_rank: no cutoff)"), metrics.num(rr.value, fixed=True))
@@ -38,7 +38,6 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         render.formula(rr_k)
         st.caption(_("trec_eval's recip_rank has no cutoff; RR@k (ranx mrr@k, ir_measures RR@k) scores 0 "
                      "when the first relevant result is below rank k."))
-    tuning.values_shown()  # the values on the screen before the rest is sent
 
     st.subheader(_("Step by step"))
     render.step_table(rr.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="reciprocal_rank_steps",

@@ -5,8 +5,8 @@ import streamlit as st
 
 import metrics
 from metrics.teaching.users import condensed, kept_judgments, removal
-from ranklab_ui import lessons, render, tuning
-from ranklab_ui.core import teaching_charts
+from ranklab_ui import lessons, render
+from ranklab_ui.core import explained, teaching_charts
 from ranklab_ui.core.i18n import N_, _
 
 PAGE = "lesson_unjudged"
@@ -51,7 +51,6 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     for i, (name, value) in enumerate(now.items()):
         cols[i % 4].metric(name, metrics.num(value, fixed=True),
                            delta=metrics.num(value - start[name], fixed=True) if share else None)
-    tuning.values_shown()  # the values on the screen before the rest is sent
 
     render.altair_chart(teaching_charts.removal_lines(rows, share), key=f"{PAGE}.lines",
                         title=_("Each measure as judgments are removed"))
@@ -70,10 +69,10 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     render.table(frame, height=min(38 + 35 * len(ranking), 400), key=f"{PAGE}.list")
 
     st.subheader(_("RBP's residual, with the numbers"))
-    rbp = metrics.explain("RBP(bound='upper')", ranking, kept)
+    rbp = explained.explain("RBP(bound='upper')", ranking, kept)
     render.formula(rbp)
     st.subheader(_("Bpref, with the numbers"))
-    render.formula(metrics.explain("Bpref", ranking, kept))
+    render.formula(explained.explain("Bpref", ranking, kept))
 
 
 main()

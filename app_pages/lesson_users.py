@@ -1,18 +1,17 @@
 """Lesson: what does the user do? Each measure as a user stepping down the list (C/W/L)."""
 
-import time
-
 import pandas as pd
 import streamlit as st
 
 import metrics
 from metrics.teaching.users import users
-from ranklab_ui import lessons, render, tuning
+from ranklab_ui import lessons, render
 from ranklab_ui.core import teaching_charts
 from ranklab_ui.core.i18n import N_, _
 
 PAGE = "lesson_users"
 STEP_PAUSE = 0.7  # seconds between ranks when the user walks down the list
+WALK = f"{PAGE}.walking"  # session key: the rank the walk shows next (None: no walk)
 
 # what each measure's user does, by family (shown with _())
 STORIES = {
@@ -51,7 +50,6 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     with st.container(horizontal=True, gap="medium"):
         for user in people:
             st.metric(user.measure, metrics.num(user.value, fixed=True), width="content")
-    tuning.values_shown()  # the values on the screen before the rest is sent
 
     st.subheader(_("A user stepping down the list"))
     step = 1
@@ -64,13 +62,14 @@ def lesson(inputs: lessons.LessonInputs) -> None:
             st.session_state[step_key] = n
 
     play = st.button(_("Walk down the list"), icon=":material/play_arrow:", key=f"{PAGE}.play", on_click=walk)
-    where = st.empty()
     if play:
-        for rank in range(1, n + 1):
-            _draw(where, people, rank, ranking, judgments, labels)
-            time.sleep(STEP_PAUSE)
+        st.session_state[WALK] = 1
+    if st.session_state.get(WALK):
+        # the walk is a fragment the browser reruns every STEP_PAUSE seconds, one rank a run:
+        # no run waits in between, so the server is free meanwhile
+        st.fragment(_walk, run_every=STEP_PAUSE)(people, ranking, judgments, labels)
     else:
-        _draw(where, people, step, ranking, judgments, labels)
+        _draw(st.empty(), people, step, ranking, judgments, labels)
 
     st.subheader(_("Six users in words"))
     for user in people:
@@ -96,6 +95,17 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     render.table(frame, decimals=4, height=min(38 + 35 * n, 400), key=f"{PAGE}.table")
     st.caption(_("C is the chance of going on from this rank to the next; 'reads it' is the chance of "
                  "getting this far; W is 'reads it' divided by the sum over all ranks."))
+
+
+def _walk(people, ranking, judgments, labels) -> None:
+    """One rank of the walk down the list, the next one on the next run; the page is drawn
+    again once the last rank is shown, which ends the reruns."""
+    rank = st.session_state.get(WALK)
+    if not isinstance(rank, int) or not 1 <= rank <= len(ranking):
+        st.session_state.pop(WALK, None)
+        st.rerun()
+    _draw(st.empty(), people, rank, ranking, judgments, labels)
+    st.session_state[WALK] = rank + 1 if rank < len(ranking) else None
 
 
 def _draw(where, people, step: int, ranking, judgments, labels) -> None:

@@ -4,7 +4,7 @@ import streamlit as st
 
 import metrics
 from ranklab_ui import paste_box, presenter, render, widgets
-from ranklab_ui.core import charts, views
+from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import N_, _
 from ranklab_ui.session import state
 
@@ -33,7 +33,7 @@ def summary(ranking, judgments, k: int) -> None:
     # with the sidebar open); ten short lines fit beside the grid
     with st.container(gap="xxsmall"):
         for measure, title, lesson in SUMMARY:
-            e = metrics.explain(measure.format(k=k), ranking, judgments)
+            e = explained.explain(measure.format(k=k), ranking, judgments)
             st.page_link(lesson, label=f"{_(title).replace('@k', f'@{k}')} = **{metrics.num(e.value)}**",
                          help=_("{measure}: open the lesson").format(measure=e.measure), width="content")
 
@@ -99,7 +99,7 @@ def body(note) -> None:
     if q.groups:
         grouped_summary(q, k)
     n = len(ranking)
-    pr, nd = metrics.explain(f"P@{n}", ranking, judgments), metrics.explain(f"nDCG@{n}", ranking, judgments)
+    pr, nd = explained.explain(f"P@{n}", ranking, judgments), explained.explain(f"nDCG@{n}", ranking, judgments)
     series = {"P": views.curve(pr, "precision"), "R": views.curve(pr, "recall"),
               "nDCG": views.curve(nd, "ndcg")}
     render.chart(charts.metric_over_k, series, k=k,

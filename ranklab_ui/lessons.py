@@ -12,6 +12,7 @@ import metrics
 from ranklab_ui.core.model import Example, Query
 
 from . import predict, presenter, render, widgets
+from .core import explained
 from .core.i18n import _
 from .session import options, state
 
@@ -126,7 +127,7 @@ def _body(page: str, body: Callable[[LessonInputs], None], editor: bool, k_slot,
 def _headline(page: str, lesson: LessonInputs) -> None:
     """The lesson's measure at the current k under the slider: the first screen shows a value."""
     measure, title, _curve = presenter.FOCUS[presenter.LESSONS.get(page, "nDCG")]
-    value = metrics.explain(measure.format(k=lesson.k), lesson.ranking, lesson.judgments).value
+    value = explained.explain(measure.format(k=lesson.k), lesson.ranking, lesson.judgments).value
     st.metric(_(title).replace("@k", f"@{lesson.k}"), metrics.num(value))
 
 

@@ -134,7 +134,7 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
     called with the rank of a ranking strip's tile clicked (the chart's selection ``TILE``).
     """
     plot = builder(*args, **kwargs)
-    spec = plot.spec()
+    spec = plot.wire_spec()
     spec.setdefault("description", describe(spec, name, export))
     if pick_k:
         picks = f"{key}.picks"   # the points picked so far: a new chart after each
@@ -232,27 +232,45 @@ def table(data, *, column_config: Mapping | None = None, key: str | None = None,
     if whole if whole is not None else len(frame) <= WHOLE_ROWS and has_prose(frame):
         formats = {str(c): v["type_config"].get("format") for c, v in config.items()
                    if isinstance(v, Mapping) and isinstance(v.get("type_config"), Mapping)}
-        shown, numbers = text_table(frame, formats)
-        # text wraps, at a space when it can and inside a long id when it must, a header at its
-        # spaces; a number never (st.table keeps every cell on one line, which a scroller then
-        # hides and paper cuts)
-        text = [c for c in shown.columns if c not in numbers]
-        # a column of longer texts keeps a readable width on a phone (the table scrolls instead
-        # of stacking one word a line)
-        wide = [c for c in text if shown[c].map(lambda v: len(v.split()) > 3 or len(v) > 24).any()]
-        styled = (shown.style.set_table_styles([{"selector": "th", "props": "white-space: normal; overflow-wrap: break-word"}])
-                  .set_properties(subset=numbers, **{"text-align": "right", "white-space": "nowrap"})
-                  .set_properties(subset=text, **{"white-space": "normal", "overflow-wrap": "anywhere"})
-                  .set_properties(subset=wide, **{"min-width": "8em"}))
-        if row_k is not None:
-            marked = [bool(row_k(row)) for _i, row in frame.iterrows()]
-            styled = styled.apply(lambda row: [_ROW_K if marked[row.name] else ""] * len(row), axis=1)
-        st.table(styled, hide_index=True)
+        marked = [] if row_k is None else [i for i, (_i, row) in enumerate(frame.iterrows()) if row_k(row)]
+        _whole_table(frame, formats, marked)
         return
     for col in frame.columns:
         if not pd.api.types.is_numeric_dtype(frame[col]) and has_prose(frame[[col]]):
             config.setdefault(col, st.column_config.TextColumn(width="large"))
     st.dataframe(frame, hide_index=True, width="stretch", height=height or "auto", key=key, column_config=config)
+
+
+def _whole_table(frame: pd.DataFrame, formats: Mapping[str, str], marked: Sequence[int]) -> None:
+    """``frame`` as an HTML table (``st.table``) whose texts wrap, numbers right-aligned on one
+    line, the rows ``marked`` highlighted. Every style is one rule per column or per row of the
+    table (a class Streamlit gives each cell), not one per cell: the styler then computes no
+    cell's style, which made it the costliest element of a lesson's run."""
+    shown, numbers = text_table(frame, formats)
+    # text wraps, at a space when it can and inside a long id when it must, a header at its
+    # spaces; a number never (st.table keeps every cell on one line, which a scroller then
+    # hides and paper cuts)
+    text = [c for c in shown.columns if c not in numbers]
+    # a column of longer texts keeps a readable width on a phone (the table scrolls instead
+    # of stacking one word a line)
+    wide = {c for c in text if shown[c].map(lambda v: len(v.split()) > 3 or len(v) > 24).any()}
+    rules = [{"selector": "th", "props": "white-space: normal; overflow-wrap: break-word"}]
+    for i, col in enumerate(shown.columns):
+        props = ("text-align: right; white-space: nowrap" if col in numbers else
+                 "white-space: normal; overflow-wrap: anywhere" + ("; min-width: 8em" if col in wide else ""))
+        rules.append({"selector": f"td.col{i}", "props": props})
+    rules += [{"selector": f"td.row{i}", "props": _ROW_K} for i in marked]
+    st.table(shown.style.set_table_styles(rules), hide_index=True)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _step_table_drawn(content: tuple, _frame: pd.DataFrame, _marked: tuple) -> None:
+    """The step table of ``content`` (its columns, labels, k and language), drawn once per
+    content for the whole server: a later run with the same content has Streamlit replay the
+    table drawn, instead of styling it again (a k stepped back, a lesson opened again, a class
+    on the same example). ``_frame`` and ``_marked`` follow from ``content``."""
+    _whole_table(_frame, {col: "%.4f" for col in _frame.columns if pd.api.types.is_float_dtype(_frame[col])},
+                 list(_marked))
 
 
 def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, str], key: str,
@@ -262,7 +280,10 @@ def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, 
     frame = step_frame(columns, labels=labels, k=k)
     rank = _("rank")  # step_frame's headers are in the session's language
     if len(frame) <= WHOLE_ROWS:
-        table(frame, whole=True, decimals=4, row_k=(lambda row: row[rank] == k) if rank in frame else None)
+        marked = tuple(i for i, r in enumerate(frame[rank]) if r == k) if rank in frame else ()
+        content = (tuple((name, tuple(values)) for name, values in columns.items()), k,
+                   tuple(sorted((str(d), str(t)) for d, t in labels.items())), current_language())
+        _step_table_drawn(content, frame, marked)
     else:  # long: on the canvas, which scrolls; the "at k" marker shows row k
         shown, gaps = with_gaps_shown(frame)
         st.dataframe(shown, hide_index=True, width="stretch", height=400, key=f"{key}.table",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
@@ -30,7 +31,7 @@ from .i18n import _, current_language
 __all__ = [
     "GRADE_COLORS", "SERIES_COLORS", "grade_scale", "grade_text_color", "Plot", "ranking_strip",
     "metric_over_k", "confusion_matrix", "pr_curve", "per_query_bars", "gain_bars",
-    "precision_at_ranks", "poll_answers", "PICK", "TILE", "K",
+    "precision_at_ranks", "poll_answers", "PICK", "TILE", "K", "arrow_bytes",
 ]
 
 # grade 0 is grey (not relevant); then cyan to deep plum as the grade grows, the lightness
@@ -81,6 +82,15 @@ class Plot:
         spec["datasets"] = {**data, **spec.get("datasets", {})}
         return spec
 
+    def wire_spec(self) -> dict:
+        """:meth:`spec` with every dataset as Arrow IPC bytes, as ``st.vega_lite_chart`` sends
+        them: each dataset is converted once per content for the whole process
+        (:func:`arrow_bytes`), not on every run that draws it again."""
+        spec = self.spec()
+        spec["datasets"] = {name: arrow_bytes(rows) if isinstance(rows, pd.DataFrame) else rows
+                            for name, rows in spec["datasets"].items()}
+        return spec
+
     def to_dict(self, validate: bool = True) -> dict:
         """The spec as plain JSON (datasets as records), validated against the Vega-Lite
         schema unless ``validate`` is false. For exports and tests."""
@@ -119,6 +129,51 @@ def _template_json(template: Callable[..., alt.TopLevelMixin], shape: tuple, lan
     # templates' titles and axes are translated (ranklab_ui.core.i18n) when they are built
     del language  # a cache key only: the template reads the session's language itself
     return json.dumps(template(*shape).to_dict(validate=False))
+
+
+def arrow_bytes(frame: pd.DataFrame) -> bytes:
+    """``frame`` as Arrow IPC stream bytes, as Streamlit converts a chart's dataset (its
+    default index kept as metadata only); the same content is converted once per process.
+
+    >>> import pyarrow as pa
+    >>> data = arrow_bytes(pd.DataFrame({"k": [1, 2], "value": [0.5, 1.0]}))
+    >>> pa.ipc.open_stream(data).read_all().to_pydict()
+    {'k': [1, 2], 'value': [0.5, 1.0]}
+    >>> arrow_bytes(pd.DataFrame({"k": [1, 2], "value": [0.5, 1.0]})) is data
+    True
+    """
+    content = (tuple(map(str, frame.columns)), tuple(str(t) for t in frame.dtypes),
+               tuple(tuple(frame[c].tolist()) for c in frame.columns))
+    try:
+        return _arrow_bytes(content, frame)
+    except TypeError:   # a value that cannot be a cache key: converted as it is
+        return _convert(frame)
+
+
+_ARROW: dict = {}
+_ARROW_MOST = 2048   # datasets kept; the oldest go first
+_ARROW_LOCK = threading.Lock()   # every session's run shares them
+
+
+def _arrow_bytes(content: tuple, frame: pd.DataFrame) -> bytes:
+    data = _ARROW.get(content)
+    if data is None:
+        data = _convert(frame)
+        with _ARROW_LOCK:
+            _ARROW[content] = data
+            while len(_ARROW) > _ARROW_MOST:
+                del _ARROW[next(iter(_ARROW))]
+    return data
+
+
+def _convert(frame: pd.DataFrame) -> bytes:
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(frame)
+    sink = pa.BufferOutputStream()
+    with pa.RecordBatchStreamWriter(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
 
 
 def _per_rank(columns: Mapping[str, Sequence], *names: str) -> Sequence:
