@@ -1,9 +1,13 @@
 """AppTest helpers: run the app from this worktree and reach into the shared example."""
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from ranklab_ui.session import state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["app_pages/playground.py", "app_pages/many_queries.py", "app_pages/lesson_precision_recall.py",
@@ -30,18 +34,111 @@ def example(at: AppTest):
     return at.session_state["state.example"]
 
 
-def editor_key(at: AppTest, page: str = "playground", name: str = "ranking", index: int = 0) -> str:
-    """The data editor's current widget key (it carries the example's version, or the version a
-    list kept when a change left it as it was)."""
-    kept = at.session_state["state.kept"] if "state.kept" in at.session_state else {}
-    return f"{page}.{name}.{index}.v{kept.get((index, name), at.session_state['state.version'])}"
+# --------------------------------------------------------------------------- the ranking editor
+#
+# AppTest has no element class for a components-v2 component: the editor is in its tree as an
+# UnknownElement of type "bidi_component", whose proto holds the data the page gave it (JSON). A
+# value set through at.session_state reaches the widget but runs none of its callbacks, so it is
+# not what a browser does. What a browser does when the editor calls setStateValue("events", ...)
+# is send the next run's request with every widget's value and the component's new state as
+# JSON; send() builds that same request and runs it (AppTest's own run() does the same for the
+# widgets it knows, through the two private names used below).
+
+EDITOR = "bidi_component"
 
 
-def edit(at: AppTest, edited_rows=None, added_rows=None, deleted_rows=None, **where) -> AppTest:
-    """Drive the data editor as the browser would: through its session_state entry."""
-    at.session_state[editor_key(at, **where)] = {
-        "edited_rows": edited_rows or {}, "added_rows": added_rows or [], "deleted_rows": deleted_rows or []}
-    return at.run()
+def editor_key(page: str = "playground", index: int = 0) -> str:
+    return state.editor_key(page, index)
+
+
+def editor_element(at: AppTest, page: str = "playground", index: int = 0):
+    key = editor_key(page, index)
+    found = [el for el in at.get(EDITOR) if el.key == key]
+    assert len(found) == 1, f"{len(found)} ranking editors {key!r} on the page"
+    return found[0]
+
+
+def editor_data(at: AppTest, page: str = "playground", index: int = 0) -> dict:
+    """What the ranking editor was given by the last run (its ``data``), as its JavaScript reads it:
+    version, processed, ranking, tray, undo/redo steps, counts, k, mode, notice, texts..."""
+    return json.loads(editor_element(at, page, index).proto.json)
+
+
+def send(at: AppTest, *events, page: str = "playground", index: int = 0) -> AppTest:
+    """The request the browser sends when the editor's state becomes ``{"events": events}``."""
+    return send_value(at, {"events": list(events)}, page=page, index=index)
+
+
+def send_value(at: AppTest, value, *, page: str = "playground", index: int = 0) -> AppTest:
+    """The request a browser sends with ``value`` (anything JSON holds) as the editor's state."""
+    element = editor_element(at, page, index)
+    request = at._tree.get_widget_states()
+    widget = request.widgets.add()
+    widget.id = element.proto.id
+    widget.json_value = json.dumps(value)
+    return at._run(request)
+
+
+def event(at: AppTest, op: str = "set", *, page: str = "playground", index: int = 0, **lists) -> dict:
+    """The next event the editor makes, as its JavaScript makes it: on the version it shows, with
+    the sequence number after the last one the server processed, and the lists given."""
+    data = editor_data(at, page, index)
+    return {"seq": data["processed"] + 1, "base": data["version"], "op": op, **lists}
+
+
+def edit(at: AppTest, change, *, page: str = "playground", index: int = 0) -> AppTest:
+    """One edit made in the editor: ``change(ranking, tray)`` edits the lists it shows (lists of
+    ``[id, label, grade]``) in place, and the whole lists go to the server in one event."""
+    data = editor_data(at, page, index)
+    ranking, tray = data["ranking"], data["tray"]
+    change(ranking, tray)
+    return send(at, event(at, page=page, index=index, ranking=ranking, tray=tray), page=page, index=index)
+
+
+def grade(at: AppTest, rank: int, value, *, tray: bool = False, **where) -> AppTest:
+    """Give the result at ``rank`` (1 = the first; of the tray with ``tray``) grade ``value``."""
+    def change(ranking, in_tray):
+        (in_tray if tray else ranking)[rank - 1][2] = value
+    return edit(at, change, **where)
+
+
+def label(at: AppTest, rank: int, text, **where) -> AppTest:
+    def change(ranking, tray):
+        ranking[rank - 1][1] = text
+    return edit(at, change, **where)
+
+
+def move(at: AppTest, rank: int, to: int, **where) -> AppTest:
+    """Move the result at ``rank`` to rank ``to`` of the ranking (Alt+arrows, Home, End, a drag)."""
+    def change(ranking, tray):
+        ranking.insert(to - 1, ranking.pop(rank - 1))
+    return edit(at, change, **where)
+
+
+def to_tray(at: AppTest, rank: int, **where) -> AppTest:
+    """Send the result at ``rank`` to the end of the tray (Delete)."""
+    def change(ranking, tray):
+        tray.append(ranking.pop(rank - 1))
+    return edit(at, change, **where)
+
+
+def step(at: AppTest, op: str, **where) -> AppTest:
+    """Undo or redo in the editor (its button, Ctrl+Z, Ctrl+Shift+Z): a step it was sent is taken
+    in the browser and sent with its lists; one it was not (a change of more than these lists)
+    is asked of the server. With nothing to undo the button is disabled: this fails."""
+    data = editor_data(at, **where)
+    steps, count = data[op], data[f"{op}_count"]
+    assert count > 0, f"nothing to {op}: the button is disabled"
+    lists = {"ranking": steps[0][0], "tray": steps[0][1]} if steps else {}
+    return send(at, event(at, op, **where, **lists), **where)
+
+
+def undo(at: AppTest, **where) -> AppTest:
+    return step(at, "undo", **where)
+
+
+def redo(at: AppTest, **where) -> AppTest:
+    return step(at, "redo", **where)
 
 
 def metrics_shown(at: AppTest) -> dict[str, str]:
@@ -61,10 +158,14 @@ def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.error]
 
 
+def said(at: AppTest) -> list[str]:
+    """The error messages as a reader sees them: Markdown's escapes and zero-width spaces taken off
+    (messages quote user text, so ranklab_ui.render shows them escaped)."""
+    return [re.sub(r"\\(.)", r"\1", e.value).replace("\u200b", "") for e in at.error]
+
+
 def charts(at: AppTest) -> list[tuple[dict, object]]:
     """(spec, top-level data as a DataFrame or None) of every Altair chart on the page."""
-    import json
-
     from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 
     out = []
@@ -84,8 +185,6 @@ def tables(at: AppTest, *, numbers: bool = False) -> list:
     canvas table (st.dataframe) as it is, an HTML one (st.table, text escaped for Markdown, every
     cell text) with the escapes taken off again and, with ``numbers``, its columns of numbers as
     numbers (ranklab_ui.render.table chooses which one a table is)."""
-    import re
-
     import pandas as pd
 
     def walk(node):

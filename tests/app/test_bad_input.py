@@ -10,7 +10,18 @@ import pytest
 
 from ranklab_ui.core import codec, model, presets
 
-from .conftest import PAGES, charts, edit, editor_key, example, new_app
+from .conftest import (
+    PAGES,
+    edit,
+    editor_data,
+    event,
+    example,
+    grade,
+    label,
+    new_app,
+    send,
+    send_value,
+)
 
 HOSTILE = "<img src=x onerror=alert(1)> [click](http://evil.example) ![i](http://evil.example/i.png) **bold**"
 
@@ -45,18 +56,17 @@ def all_pages_run(at):
 
 
 def test_hostile_label_is_kept_as_plain_text(app):
-    edit(app, edited_rows={0: {"label": HOSTILE}})
+    label(app, 1, HOSTILE)
     assert not app.exception and not errors(app)
     assert example(app).query.ranking[0].label == HOSTILE
+    assert editor_data(app)["ranking"][0][1] == HOSTILE   # data for the editor, which shows it as text
     for page in PAGES:
         app.switch_page(page)
         app.run()
         assert not app.exception
-        # user text never reaches Markdown unescaped (labels live in tables and charts only)
+        # user text never reaches Markdown unescaped (labels live in the editor, tables and charts only)
         for md in app.markdown:
             assert "<img" not in md.value and "](http" not in md.value, (page, md.value)
-    strips = [data for spec, data in charts(app) if data is not None and "label" in data]
-    assert any(HOSTILE in list(d["label"]) for d in strips)   # a chart datum, drawn as text
 
 
 def test_hostile_query_name_is_escaped(app):
@@ -75,57 +85,79 @@ def test_hostile_query_name_is_escaped(app):
 
 
 def test_a_10000_character_label_is_refused(app):
-    edit(app, edited_rows={0: {"label": "x" * 10_000}})
+    label(app, 1, "x" * 10_000)
     assert not app.exception
-    assert any("10,000 characters is too long" in e for e in errors(app))
+    reason = ("Not applied: query 1 'cat in the box', ranking, position 1: label: 10,000 characters is too long "
+              "(at most 200)")
+    assert errors(app) == [reason]
     assert example(app).query.ranking[0].label == "🐱 cat"
+    # the editor is told why, and shows the list the server holds
+    data = editor_data(app)
+    assert data["notice"] == {"seq": 1, "text": reason} and data["ranking"][0][1] == "🐱 cat"
 
 
-@pytest.mark.parametrize("grade", [
-    # what a person types into the grade cell (a text cell: the browser no longer bends it)
-    "-1", "11", "1e3", "2.5", "100", "0x10", "1_0", "\u0663", "high", "1 2",
-    # what other clients could send
-    -1, 1e12, 2.5, float("inf"), 10**400,
+WHERE = "query 1 'cat in the box', ranking, position 3"
+ALLOWED = "is not allowed: use a whole number from 0 to 10, or ? for unjudged"
+NOT_WHOLE = "ranking, position 3: the grade must be a whole number or unjudged, got"
+
+
+@pytest.mark.parametrize(("grade_sent", "reason"), [
+    # what the editor's number could hold, were its own check skipped (a hand-made client)
+    (-1, f"{WHERE}: grade -1 {ALLOWED}"),
+    (11, f"{WHERE}: grade 11 {ALLOWED}"),
+    (100, f"{WHERE}: grade 100 {ALLOWED}"),
+    (10**400, f"{WHERE}: grade a 401-digit number {ALLOWED}"),
+    (2.5, f"{NOT_WHOLE} 2.5"),
+    (1.0, f"{NOT_WHOLE} 1.0"),
+    (1e12, f"{NOT_WHOLE} 1000000000000.0"),
+    (float("inf"), f"{NOT_WHOLE} inf"),
+    (True, f"{NOT_WHOLE} True"),
+    # text where the editor sends a number: the grid's typed grades are no more, so none is read
+    ("3", f"{NOT_WHOLE} '3'"),
+    (" 2 ", f"{NOT_WHOLE} ' 2 '"),
+    ("?", f"{NOT_WHOLE} '?'"),
+    ("1e3", f"{NOT_WHOLE} '1e3'"),
+    ("\u0663", f"{NOT_WHOLE} '\u0663'"),
+    ("high", f"{NOT_WHOLE} 'high'"),
 ])
-def test_bad_grades_are_refused_and_the_previous_value_stays(app, grade):
+def test_bad_grades_are_refused_and_the_previous_value_stays(app, grade_sent, reason):
     before = example(app)
-    edit(app, edited_rows={2: {"grade": grade}})
+    grade(app, 3, grade_sent)
     assert not app.exception
-    # the message names the row and the allowed values
-    assert any("position 3" in e and "0 to 10, or ? for unjudged" in e for e in errors(app)), errors(app)
+    # the message names the row and what is wrong
+    assert errors(app) == ["Not applied: " + reason]
     assert example(app) == before
-    # the grid starts again from the example: the cell shows the previous grade (0), not the typed one
-    grid = app.session_state[editor_key(app)] if editor_key(app) in app.session_state else None
-    assert not (grid or {}).get("edited_rows")
+    # the editor is given the list as the server holds it: rank 3 shows its grade, 0
+    assert editor_data(app)["ranking"][2] == ["3", "📦 box", 0]
 
 
-def test_a_text_grade_that_is_a_number_is_accepted(app):
-    edit(app, edited_rows={0: {"grade": " 2 "}})
-    assert not errors(app)
-    assert example(app).query.ranking[0].grade == 2
-
-
-@pytest.mark.parametrize("typed", ["?", "", " ? ", None])
-def test_an_empty_or_question_mark_grade_is_unjudged(app, typed):
+def test_an_unjudged_grade_is_none(app):
     # cat in the box: relevant at 2, 4, 5, 7; rank 2 unjudged leaves 3 relevant of 3 judged:
     # P@2 = 0 / 2 (an unjudged document is not relevant, as in trec_eval) and R@8 = 3 / 3
-    edit(app, edited_rows={1: {"grade": typed}})
+    grade(app, 2, None)
     assert not errors(app)
     ex = example(app)
     assert ex.query.ranking[1].grade is None
     ranking, judgments = ex.query.inputs(ex.mode)
     assert "2" not in judgments
     assert any("Precision@2 = **0**" in str(link.proto.label) for link in app.get("page_link"))
+    assert editor_data(app)["ranking"][1] == ["2", "🐱📦 cat in a box", None]
+
+
 def test_ten_thousand_rows_are_refused(app):
     before = example(app)
-    edit(app, added_rows=[{"label": f"r{i}", "grade": 0} for i in range(10_000)])
+    send(app, event(app, ranking=[[f"r{i}", f"r{i}", 0] for i in range(10_000)], tray=[]))
     assert not app.exception
-    assert any("10,000 rows added" in e and "at most 1,000 items" in e for e in errors(app))
+    assert errors(app) == ["Not applied: ranking: 10,000 items is too many (at most 1,000)"]
     assert example(app) == before
 
 
 def test_an_empty_list_is_explained_on_every_page(app):
-    edit(app, deleted_rows=list(range(8)))
+    def empty(ranking, tray):
+        ranking.clear()
+        tray.clear()
+
+    edit(app, empty)
     assert not app.exception and not errors(app)
     assert example(app).query.ranking == ()
     for page in PAGES:
@@ -134,6 +166,21 @@ def test_an_empty_list_is_explained_on_every_page(app):
         assert not app.exception, page
         if page != "app_pages/many_queries.py":
             assert any("ranking is empty" in i.value for i in app.info), page
+
+
+@pytest.mark.parametrize("value", [
+    None, "junk", [], {"events": None}, {"events": "x"}, {"events": [None, 1, "x", {}]},
+    {"events": [{"seq": "1", "base": 0, "op": "set"}]},
+    {"events": [{"seq": 1, "base": 0, "op": "set", "ranking": [[{"deep": [[[]]]}]], "tray": {}}]},
+])
+def test_a_hand_made_component_value_never_breaks_the_page(app, value):
+    # what a websocket client other than the editor could send as the component's state
+    before = example(app)
+    send_value(app, value)
+    assert not app.exception and example(app) == before
+    assert len(errors(app)) <= 1 and all(e.startswith("Not applied") for e in errors(app))
+    app.run()
+    assert not app.exception and not app.error
 
 
 def test_k_beyond_the_list_uses_the_whole_list():

@@ -1,16 +1,27 @@
 """Every page with AppTest: no exception, the seed's numbers, edits, presets, permalinks."""
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from ranklab_ui.core import codec, model, presets
+from ranklab_ui.core import codec, presets
 
-from .conftest import PAGES, charts, edit, example, links_shown, metrics_shown, new_app
+from .conftest import (
+    PAGES,
+    charts,
+    edit,
+    editor_data,
+    example,
+    grade,
+    links_shown,
+    metrics_shown,
+    move,
+    new_app,
+    to_tray,
+)
 
-# seed 004, cat in the box (relevant at 2, 4, 5, 7 of 8)
+# the Pinecone notebook, cat in the box (relevant at 2, 4, 5, 7 of 8)
 RECALL = [0, .25, .25, .5, .75, .75, 1, 1]
 PRECISION = [0, .5, .33, .5, .6, .5, .57, .5]
-# seed 004, white cat in the box: grades 0, 4, 1, 3, 4, 1, 3, 2
+# the Pinecone notebook, white cat in the box: grades 0, 4, 1, 3, 4, 1, 3, 2
 NDCG = [0, .39, .38, .46, .58, .6, .67, .73]
 
 
@@ -63,13 +74,13 @@ def test_confusion_matrix_at_k_2_is_the_seeds(app):
     app.switch_page("app_pages/lesson_precision_recall.py")
     app.run()
     cells = next(data for spec, data in charts(app) if "confusion" in str(spec.get("title", "")))
-    # seed 004: top 2 predicted positive → 1 TP, 1 FP, 3 FN, 3 TN
+    # the Pinecone notebook: top 2 predicted positive → 1 TP, 1 FP, 3 FN, 3 TN
     assert dict(zip(cells["cell"], cells["count"], strict=True)) == {"TP": 1, "FP": 1, "FN": 3, "TN": 3}
 
 
 def test_editing_a_grade_changes_the_values(app):
     assert links_shown(app)["Precision@2"] == "0.5"
-    edit(app, edited_rows={0: {"grade": 1}})      # the cat at rank 1 becomes relevant
+    grade(app, 1, 1)                              # the cat at rank 1 becomes relevant
     assert not app.exception and not app.error
     shown = links_shown(app)
     assert shown["Precision@2"] == "1"            # 2 of the top 2
@@ -84,18 +95,24 @@ def test_editing_a_grade_changes_the_values(app):
 
 
 def test_the_run_that_applies_an_edit_shows_it_everywhere(app):
-    """The strip, the k slider and the preset note sit above the editor but are drawn after
-    it: the very run that applies an edit shows it (no stale tiles until the next click)."""
+    """The editor's events are applied before the page is drawn (its callback): the very run
+    that applies an edit shows it in the preset note, the k slider, the editor and the measures."""
     assert any(c.value.startswith("Loaded: ") for c in app.caption)
-    edit(app, edited_rows={0: {"grade": 3}}, added_rows=[{"label": "new", "grade": 2}])
-    strip = next(data for spec, data in charts(app) if data is not None and "label" in data)
-    assert list(strip["grade"][:2]) == [3, 1] and list(strip["label"])[-1] == "new"   # seed 004: #2 is a hit
+
+    def change(ranking, tray):
+        ranking[0][2] = 3
+        ranking.append(["n1", "new", 2])
+
+    edit(app, change)
+    assert editor_data(app)["ranking"][0] == ["1", "🐱 cat", 3] and editor_data(app)["ranking"][-1] == ["n1", "new", 2]
     assert app.slider(key="playground.k").max == 9                                     # 8 items + the new one
     assert any(c.value.startswith("Started from: ") and "(edited since)" in c.value for c in app.caption)
+    # binary: relevant at 1, 2 (the Pinecone notebook's #2 is a hit), 4, 5, 7, 9 -> P@2 = 2/2, R@2 = 2/6
+    assert links_shown(app)["Precision@2"] == "1" and links_shown(app)["Recall@2"] == "0.3333"
 
 
 def test_graded_mode_uses_the_grades(app):
-    edit(app, edited_rows={1: {"grade": 3}})
+    grade(app, 2, 3)
     app.switch_page("app_pages/lesson_dcg.py")
     app.run()
     app.slider(key="lesson_dcg.k").set_value(2).run()
@@ -107,77 +124,28 @@ def test_graded_mode_uses_the_grades(app):
     assert metrics_shown(app)["IDCG@2"] == f"{3 + 1 / 1.5849625007211562:.4f}"
 
 
-def picker(at):
-    """The item picker of the Playground (its key carries a fingerprint of its texts)."""
-    return next(sb for sb in at.selectbox if sb.key.startswith("playground.pick.0."))
-
-
 def test_moving_an_item_up(app):
-    picker(app).set_value(("r", 1)).run()
-    app.button(key="playground.pick.0.up").click().run()
+    move(app, 2, 1)                              # Alt+↑ on rank 2
     assert [i.id for i in example(app).query.ranking][:2] == ["2", "1"]
     assert links_shown(app)["RR@2"] == "1"
-    # the picker follows the moved item, and its text names the item now at that place
-    assert picker(app).value == ("r", 0) and picker(app).format_func(("r", 0)).startswith("#1 · 🐱📦 cat in a box")
+    assert [row[0] for row in editor_data(app)["ranking"]][:2] == ["2", "1"]
 
 
 def test_moving_to_the_tray_keeps_it_in_r(app):
-    picker(app).set_value(("r", 1)).run()
-    app.button(key="playground.pick.0.move").click().run()
+    to_tray(app, 2)                              # Delete on rank 2
     q = example(app).query
     assert [i.id for i in q.tray] == ["2"] and len(q.ranking) == 7
     assert links_shown(app)["Recall@2"] == "0"   # top 2 is now 1, 3: neither relevant; R still 4
+    assert editor_data(app)["tray"] == [["2", "🐱📦 cat in a box", 1]]
 
 
-def drag(at, ranking: list[str], tray: list[str]) -> AppTest:
-    """Send what the drag-and-drop list sends after a drop: both containers' tiles, in order."""
-    key = next(k for k in at.session_state if str(k).startswith("playground.drag.0."))
-    at.session_state[key] = [{"header": "ranking, best first", "items": ranking},
-                             {"header": "relevant but not retrieved", "items": tray}]
-    return at.run()
-
-
-CAT_TILES = ["#1 · 🐱 cat · grade 0", "#2 · 🐱📦 cat in a box · grade 1", "#3 · 📦 box · grade 0",
-             "#4 · 🐱📦 cat in a box · grade 1", "#5 · 🐱📦 cat in a box · grade 1", "#6 · 🐱 cat · grade 0",
-             "#7 · 🐱📦 cat in a box · grade 1", "#8 · 🐶📦 dog in a box · grade 0"]
-
-
-def test_dragging_a_tile_to_the_top(app):
-    drag(app, [CAT_TILES[1], CAT_TILES[0], *CAT_TILES[2:]], [])
-    assert not app.exception
-    assert [i.id for i in example(app).query.ranking] == ["2", "1", "3", "4", "5", "6", "7", "8"]
-    assert links_shown(app)["RR@2"] == "1" and links_shown(app)["Precision@2"] == "0.5"
-
-
-def test_dragging_a_tile_into_the_tray_keeps_it_in_r(app):
-    drag(app, [CAT_TILES[0], *CAT_TILES[2:]], [CAT_TILES[1]])
-    q = example(app).query
-    assert [i.id for i in q.tray] == ["2"] and len(q.ranking) == 7
-    assert links_shown(app)["Recall@2"] == "0"   # top 2 is now 1, 3: neither relevant; R still 4
-
-
-def test_a_reply_from_an_older_list_is_ignored(app):
-    before = example(app)
-    drag(app, ["#1 · something else · grade 3", *CAT_TILES[1:]], [])
-    assert not app.exception and example(app) == before
-
-
-def test_long_lists_are_moved_with_the_buttons_only():
-    at = new_app()
-    at.run()
-    at.session_state["state.example"] = model.Example((model.Query(
-        "long", tuple(model.Item(str(n), f"doc {n}", n % 2) for n in range(21))),), k=5, mode="binary")
-    at.run()
-    assert not at.exception and not [k for k in at.session_state if str(k).startswith("playground.drag.")]
-    assert any("up to 20 items" in c.value for c in at.caption)
-
-
-def test_adding_and_deleting_rows(app):
-    edit(app, added_rows=[{"label": "new cat", "grade": 1}])
+def test_adding_and_removing_results(app):
+    edit(app, lambda ranking, tray: ranking.append(["n1", "new cat", 1]))
     q = example(app).query
     assert len(q.ranking) == 9 and q.ranking[-1].label == "new cat" and q.ranking[-1].id == "n1"
-    edit(app, deleted_rows=[0])
+    edit(app, lambda ranking, tray: ranking.pop(0))   # Shift+Delete on rank 1
     assert [i.id for i in example(app).query.ranking][0] == "2"
+    assert "1" not in {i.id for i in (*example(app).query.ranking, *example(app).query.tray)}
 
 
 def test_a_permalink_restores_the_example():
@@ -190,7 +158,7 @@ def test_a_permalink_restores_the_example():
 
     dcg = 3 + 2 / log2(3) + 3 / 2 + 0 + 1 / log2(6) + 2 / log2(7)            # 6.861
     idcg = 3 + 3 / log2(3) + 3 / 2 + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)  # 8.740 (3, 3, 3, 2, 2, 2)
-    assert float(links_shown(at)["nDCG@6"]) == pytest.approx(dcg / idcg, abs=5e-5)  # REFERENCE.md: 0.785
+    assert float(links_shown(at)["nDCG@6"]) == pytest.approx(dcg / idcg, abs=5e-5)  # Wikipedia's DCG example: 0.785
 
 
 def test_the_url_follows_the_example(app):
@@ -203,15 +171,15 @@ def test_many_queries_writes_out_mrr_and_map(app):
     app.switch_page("app_pages/many_queries.py")
     app.run()
     latex = [e.value for e in app.latex]
-    # seed 004: MRR = (1/2 + 1 + 1/5) / 3; MAP = (0.5429 + 0.6679 + 0.225) / 3
+    # the Pinecone notebook: MRR = (1/2 + 1 + 1/5) / 3; MAP = (0.5429 + 0.6679 + 0.225) / 3
     assert any(r"\frac{1}{3}\left(0.5 + 1 + 0.2\right) = 0.5667" in t for t in latex)
     assert any("0.5429 + 0.6679 + 0.225" in t and "0.4786" in t for t in latex)
 
 
-def test_grouped_preset_shows_seed_001_values(app):
+def test_grouped_preset_shows_the_autorag_study_notes_values(app):
     app.selectbox(key="playground.preset").set_value("grouped").run()
     shown = metrics_shown(app)
-    # seed 001: recall 1/2, precision 2/4, MAP 5/12 over [[test-1, test-2], [test-3]]
+    # the AutoRAG study notes: recall 1/2, precision 2/4, MAP 5/12 over [[test-1, test-2], [test-3]]
     assert shown["R@4 (groups)"] == "0.5" and shown["P@4 (groups)"] == "0.5"
     assert shown["MAP@4 (groups)"] == "0.4167"
     app.selectbox(key="playground.query").set_value(1).run()

@@ -1,10 +1,11 @@
-"""The presenter view (?view=present): the measures of the current example in focus
-order, k and moves from buttons that carry keyboard shortcuts, the lesson's measure in focus."""
+"""The presenter view (?view=present): the measures of the current example in focus order, k
+from buttons that carry keyboard shortcuts, the ranking editor as tiles across the screen (its
+keys grade and move), the lesson's measure in focus."""
 
 from ranklab_ui.core.model import Example, Query
-from tests.app.conftest import example, new_app
+from tests.app.conftest import editor_data, example, grade, move, new_app
 
-# seed 004's cat in the box, relevant at ranks 2, 4, 5, 7 (R = 4); default k = 2
+# the Pinecone notebook's cat in the box, relevant at ranks 2, 4, 5, 7 (R = 4); default k = 2
 # P@2 = 1/2, R@2 = 1/4, RR@2 = 1/2, AP@2 = (1/2)/4 = 0.125
 CAT_AT_2 = {"Precision@2": "0.5", "Recall@2": "0.25", "RR@2": "0.5", "AP@2": "0.125"}
 
@@ -31,7 +32,7 @@ def test_the_playground_opens_in_the_presenter_view_from_the_link():
     # nDCG@2 of the binary cat: (1/log2 3) / (1 + 1/log2 3) = 0.6309 / 1.6309
     assert values["nDCG@2"] == "0.3869"
     assert focused(at) == "nDCG@2 — in focus"      # no lesson seen yet
-    assert not at.title                            # no page title, no editors: one screen
+    assert not at.title                            # no page title, no tables: one screen
     assert not at.get("arrow_data_frame") and not at.get("data_editor")
 
 
@@ -58,27 +59,24 @@ def test_k_buttons_change_k_within_the_ranking():
     assert example(at).k == 1
 
 
-def test_pick_and_move_an_item_to_the_top():
+def test_the_editor_is_across_and_its_moves_and_grades_change_the_measures():
     at = presenting()
-    for _ in range(3):  # pick rank 4 (relevant)
-        at.button(key="presenter.next").click().run()
-    at.button(key="presenter.top").click().run()
+    assert editor_data(at)["layout"] == "across" and editor_data(at)["k"] == 2
+    move(at, 4, 1)                               # rank 4 (relevant) to the top (Home on its tile)
     assert [item.id for item in example(at).query.ranking][:2] == ["4", "1"]
     # now relevant at 1, 3, 5, 7: P@2 = 1/2, RR = 1, AP@2 = (1/1)/4
     assert shown(at)["RR@2"] == "1" and shown(at)["AP@2"] == "0.25"
-    at.button(key="presenter.down").click().run()
+    move(at, 1, 2)                               # Alt+↓
     assert [item.id for item in example(at).query.ranking][:2] == ["1", "4"]
+    grade(at, 1, 1)                              # 1 on the first tile: relevant at 1, 2: P@2 = 2/2
+    assert shown(at)["Precision@2"] == "1" and not at.error
 
 
 def test_the_shortcuts_are_on_the_buttons():
     at = presenting()
-    keys = {b.key: b.proto.shortcut for b in at.button if b.key and b.key.startswith("presenter.")}
-    assert keys["presenter.k-"] == "left" or keys["presenter.k-"].lower() == "left"
-    assert {k: v.lower() for k, v in keys.items() if k != "presenter.off"} == {
-        "presenter.k-": "left", "presenter.k+": "right", "presenter.prev": "up", "presenter.next": "down",
-        "presenter.up": "shift+up", "presenter.down": "shift+down", "presenter.top": "t",
-        # the grade keys: each digit gives the picked item that grade ("?" is listened for in the page)
-        **{f"presenter.grade.{g}": str(g) for g in range(10)}, "presenter.grade.unjudged": ""}
+    keys = {b.key: b.proto.shortcut.lower() for b in at.button if b.key and b.key.startswith("presenter.")}
+    # only k's buttons are left; grading and moving are the editor's keys on a tile
+    assert {k: v for k, v in keys.items() if k != "presenter.off"} == {"presenter.k-": "left", "presenter.k+": "right"}
 
 
 def test_the_lesson_on_screen_puts_its_measure_in_focus():
