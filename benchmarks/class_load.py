@@ -642,7 +642,7 @@ async def _vote(b: Browser, voter: dict) -> bool:
               WidgetState(id=b.widgets["poll.send"].id, trigger_value=True)]
     async with b.lock:
         ok = await b.run(states)
-    confirmed = any(t.startswith(("Sent:", "Received:")) for t in b.texts)
+    confirmed = any(t.startswith(("Sent:", "Received,")) for t in b.texts)
     if ok and confirmed:
         voter["confirmed"] = len(voter["sent"]) - 1
     return ok and confirmed

@@ -12,6 +12,8 @@ import io
 import logging
 import os
 import secrets
+import threading
+import time
 from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
@@ -26,6 +28,7 @@ from .core.model import Example
 from .core.poll_store import (
     MAX_VOTERS,
     PollError,
+    PollLimited,
     PollUnavailable,
     SQLitePolls,
     default_path,
@@ -258,6 +261,13 @@ def _reset(code: str, owner: str | None) -> None:
         st.session_state["poll.fault"] = str(err)
 
 
+def _count_held(code: str, owner: str | None) -> None:
+    try:
+        store().count_held(code, owner)
+    except PollUnavailable as err:
+        st.session_state["poll.fault"] = str(err)
+
+
 @st.fragment(run_every=REFRESH)
 def results(code: str) -> None:
     """The answers so far and the reveal button (above the chart, so that a projector at
@@ -281,11 +291,18 @@ def results(code: str) -> None:
             st.button(_("Reveal the answer"), type="primary", key="poll.reveal", on_click=_reveal,
                       args=(code, owner))
     if refused and not poll.revealed:
-        st.warning(ngettext("{n} answer was refused: too many from one network address. If a script "
-                            "filled the poll, clear the answers and ask the class again.",
-                            "{n} answers were refused: too many from one network address. If a script "
-                            "filled the poll, clear the answers and ask the class again.", refused).format(n=refused))
-        st.button(_("Clear the answers"), key="poll.reset", on_click=_reset, args=(code, owner))
+        st.warning(ngettext("{n} answer was refused: too many from one network address. It is kept aside, not "
+                            "counted: if your class answers through one address (a lecture hall, a campus "
+                            "network), count it; if a script sent it, clear the answers and ask the class again.",
+                            "{n} answers were refused: too many from one network address. They are kept aside, "
+                            "not counted: if your class answers through one address (a lecture hall, a campus "
+                            "network), count them; if a script sent them, clear the answers and ask the class "
+                            "again.", refused).format(n=refused))
+        with st.container(horizontal=True):
+            st.button(_("Count them"), key="poll.count", on_click=_count_held, args=(code, owner),
+                      help=_("count the answers kept aside, and from now on as many students from one "
+                             "network address"))
+            st.button(_("Clear the answers"), key="poll.reset", on_click=_reset, args=(code, owner))
     if poll.revealed:
         close = sum(abs(v - poll.answer) <= 0.05 for v in values)
         st.success(_("The answer: {answer} — {close} of {n} within 0.05 (the dashed line).").format(
@@ -294,15 +311,36 @@ def results(code: str) -> None:
                  key="poll.answers", name="poll_answers", export=False)
 
 
+_SEEN: dict[str, tuple[float, bool]] = {}   # poll code -> (when read, revealed or gone)
+_SEEN_LOCK = threading.Lock()
+SEEN_FOR = 1.0   # seconds a poll's state read for one phone answers the others' refreshes
+
+
+def _over(code: str) -> bool:
+    """Whether poll ``code`` is revealed or gone, read from the poll file at most once a
+    :data:`SEEN_FOR` for every session of this process: a lecture hall's phones each look every
+    :data:`REFRESH` seconds, and each look would otherwise open the file."""
+    now = time.monotonic()
+    seen = _SEEN.get(code)
+    if seen is not None and now - seen[0] < SEEN_FOR:
+        return seen[1]
+    try:
+        poll = store().get(code)
+    except PollUnavailable:
+        return False
+    over = poll is None or poll.revealed
+    with _SEEN_LOCK:
+        _SEEN[code] = (now, over)
+        for old in [c for c, (when, _o) in _SEEN.items() if now - when > 60]:
+            del _SEEN[old]
+    return over
+
+
 @st.fragment(run_every=REFRESH)
 def _until_revealed(code: str) -> None:
     """Nothing shown: looks at the poll every :data:`REFRESH` seconds and redraws the student's
     page when the teacher reveals it (or it expires), so that no one has to press anything."""
-    try:
-        poll = store().get(code)
-    except PollUnavailable:
-        return
-    if poll is None or poll.revealed:
+    if _over(code):
         st.rerun(scope="app")
 
 
@@ -353,6 +391,9 @@ def student(code_text: str) -> None:
                 full = not sent and len(store().votes(poll.code)) >= MAX_VOTERS
             except PollUnavailable as err:
                 _unavailable(err, student=True)
+                sent = None
+            except PollLimited as err:   # kept aside until the teacher counts it
+                st.info(str(err), icon=":material/hourglass_top:")
                 sent = None
             except PollError as err:
                 render.notes([("error", str(err))])

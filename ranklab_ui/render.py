@@ -9,6 +9,7 @@ permalink as an escaped JSON string.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import math
@@ -264,8 +265,8 @@ def _whole_table(frame: pd.DataFrame, formats: Mapping[str, str], marked: Sequen
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def _step_table_drawn(content: tuple, _frame: pd.DataFrame, _marked: tuple) -> None:
-    """The step table of ``content`` (its columns, labels, k and language), drawn once per
+def _step_table_drawn(content: str, _frame: pd.DataFrame, _marked: tuple) -> None:
+    """The step table of ``content`` (a digest of its columns, labels, k and language), drawn once per
     content for the whole server: a later run with the same content has Streamlit replay the
     table drawn, instead of styling it again (a k stepped back, a lesson opened again, a class
     on the same example). ``_frame`` and ``_marked`` follow from ``content``."""
@@ -281,9 +282,10 @@ def step_table(columns: Mapping[str, Sequence], *, k: int, labels: Mapping[str, 
     rank = _("rank")  # step_frame's headers are in the session's language
     if len(frame) <= WHOLE_ROWS:
         marked = tuple(i for i, r in enumerate(frame[rank]) if r == k) if rank in frame else ()
-        content = (tuple((name, tuple(values)) for name, values in columns.items()), k,
-                   tuple(sorted((str(d), str(t)) for d, t in labels.items())), current_language())
-        _step_table_drawn(content, frame, marked)
+        # the content as one short text: Streamlit's cache hashes a nested tuple item by item
+        content = repr((tuple((name, tuple(values)) for name, values in columns.items()), k,
+                        tuple(sorted((str(d), str(t)) for d, t in labels.items())), current_language()))
+        _step_table_drawn(hashlib.blake2b(content.encode("utf-8", "surrogatepass")).hexdigest(), frame, marked)
     else:  # long: on the canvas, which scrolls; the "at k" marker shows row k
         shown, gaps = with_gaps_shown(frame)
         st.dataframe(shown, hide_index=True, width="stretch", height=400, key=f"{key}.table",

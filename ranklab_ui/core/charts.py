@@ -86,9 +86,11 @@ class Plot:
         """:meth:`spec` with every dataset as Arrow IPC bytes, as ``st.vega_lite_chart`` sends
         them: each dataset is converted once per content for the whole process
         (:func:`arrow_bytes`), not on every run that draws it again."""
-        spec = self.spec()
-        spec["datasets"] = {name: arrow_bytes(rows) if isinstance(rows, pd.DataFrame) else rows
-                            for name, rows in spec["datasets"].items()}
+        spec = json.loads(_template_json(self.template, self.shape, current_language()))
+        data = {name: arrow_bytes(rows) for name, rows in self.data.items()}
+        if self.k is not None:
+            data[CUT] = _cut_bytes(int(self.k))
+        spec["datasets"] = {**data, **spec.get("datasets", {})}
         return spec
 
     def to_dict(self, validate: bool = True) -> dict:
@@ -148,6 +150,12 @@ def arrow_bytes(frame: pd.DataFrame) -> bytes:
         return _arrow_bytes(content, frame)
     except TypeError:   # a value that cannot be a cache key: converted as it is
         return _convert(frame)
+
+
+@lru_cache(maxsize=1024)
+def _cut_bytes(k: int) -> bytes:
+    """The one-row dataset :data:`CUT` for ``k``, as :meth:`Plot.spec` makes it, in Arrow bytes."""
+    return _convert(pd.DataFrame({"one": ["1"], K: [k], "text": [f"k = {k}"]}))
 
 
 _ARROW: dict = {}

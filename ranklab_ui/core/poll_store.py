@@ -44,7 +44,7 @@ from typing import Protocol
 from .i18n import _
 
 __all__ = ["Poll", "PollStore", "SQLitePolls", "PollError", "PollLimited", "PollUnavailable", "TTL", "BUSY_MS",
-           "CODE_ALPHABET", "default_path", "normalize_code"]
+           "CODE_ALPHABET", "PER_CLIENT", "MAX_VOTERS", "default_path", "normalize_code"]
 
 TTL = 4 * 3600          # seconds a poll lives
 BUSY_MS = 10_000        # how long a write waits for the lock before it fails
@@ -55,17 +55,19 @@ MAX_QUESTION = 500      # characters
 MAX_CHOICES = 8
 MAX_CHOICE = 80         # characters of one choice
 MAX_VOTERS = 2_000      # votes per poll: a class, not the internet
-# one client (a network address) may bring at most PER_CLIENT voters into a poll, and no new one
-# while BURST of its voters answered within the last BURST_SECONDS: a class of phones on a Wi-Fi
-# has one address each; a script opening sessions in a loop has one address for all of them and
-# fills its share only, slowly
+# one client (a network address) brings at most PER_CLIENT counted voters into a poll; the answers
+# of its further voters are kept aside (held), shown to the teacher as a number, and counted only
+# when the teacher says so (count_held), which raises that poll's limit. Phones on a class's
+# Wi-Fi have one address each; a lecture hall reaching a public address comes through one
+# (the campus NAT), and so does a script opening sessions in a loop: only the teacher can tell
+# them apart, and nothing either sends is lost or counted unasked
 PER_CLIENT = 60
-BURST, BURST_SECONDS = 10, 10.0
 ENV = "RANKLAB_POLL_DB"
 # columns added since the first poll files: name -> definition for ALTER TABLE
 _ADDED_COLUMNS = {"polls": {"expires": "REAL NOT NULL DEFAULT 0", "revealed": "INTEGER NOT NULL DEFAULT 0",
-                            "low": "REAL", "high": "REAL", "refused": "INTEGER NOT NULL DEFAULT 0"},
-                  "votes": {"client": "TEXT"}}
+                            "low": "REAL", "high": "REAL", "refused": "INTEGER NOT NULL DEFAULT 0",
+                            "per_client": "INTEGER"},
+                  "votes": {"client": "TEXT", "held": "INTEGER NOT NULL DEFAULT 0"}}
 
 
 class PollError(ValueError):
@@ -73,8 +75,9 @@ class PollError(ValueError):
 
 
 class PollLimited(PollError):
-    """A vote refused because its client brought too many voters, or too fast; said plainly.
-    Other clients still vote."""
+    """A vote kept aside, not counted, because its client (a network address) already brought
+    the poll's limit of voters; said plainly. The teacher sees how many and may count them
+    (:meth:`SQLitePolls.count_held`). Other clients still vote."""
 
 
 class PollUnavailable(PollError):
@@ -114,6 +117,8 @@ class PollStore(Protocol):
     def votes(self, code: str, *, now: float | None = None) -> list[float | str]: ...
 
     def refused(self, code: str, *, now: float | None = None) -> int: ...
+
+    def count_held(self, code: str, owner: str, *, now: float | None = None) -> int: ...
 
     def reset(self, code: str, owner: str, *, now: float | None = None) -> bool: ...
 
@@ -216,11 +221,11 @@ class SQLitePolls:
                         choices TEXT NOT NULL, answer TEXT, example TEXT NOT NULL,
                         owner TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
                         revealed INTEGER NOT NULL DEFAULT 0, low REAL, high REAL,
-                        refused INTEGER NOT NULL DEFAULT 0);
+                        refused INTEGER NOT NULL DEFAULT 0, per_client INTEGER);
                     CREATE TABLE IF NOT EXISTS votes (
                         code TEXT NOT NULL REFERENCES polls(code) ON DELETE CASCADE,
                         voter TEXT NOT NULL, value TEXT NOT NULL, at REAL NOT NULL, client TEXT,
-                        PRIMARY KEY (code, voter));
+                        held INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (code, voter));
                 """)
                 # a file made by an older Ranklab lacks the newer columns: add them, so that
                 # its polls stay readable (a poll without ``expires`` counts as expired)
@@ -295,8 +300,8 @@ class SQLitePolls:
         return Poll(code, question, kind, choices, answer, example, now, now + TTL, False, low, high), owner
 
     def reset(self, code: str, owner: str, *, now: float | None = None) -> bool:
-        """Delete every answer and the count of refused ones (a poll filled by a script); only
-        the poll's owner can, and only before the reveal."""
+        """Delete every answer, held ones included (a poll filled by a script); only the poll's
+        owner can, and only before the reveal."""
         now = time.time() if now is None else now
         with self._guard(), self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
@@ -308,12 +313,53 @@ class SQLitePolls:
             return cur.rowcount == 1
 
     def refused(self, code: str, *, now: float | None = None) -> int:
-        """How many votes were refused for coming from a client with too many voters."""
+        """How many answers are held, not counted: their client (a network address) had already
+        brought the poll's limit of voters."""
         poll = self.get(code, now=now)
         if poll is None:
             return 0
         with self._guard(), self._connect() as db:
-            return db.execute("SELECT refused FROM polls WHERE code = ?", (poll.code,)).fetchone()[0]
+            return db.execute("SELECT COUNT(*) FROM votes WHERE code = ? AND held = 1", (poll.code,)).fetchone()[0]
+
+    def count_held(self, code: str, owner: str, *, now: float | None = None) -> int:
+        """Count every held answer (a lecture hall behind one network address) and raise the
+        poll's limit per address to the most voters any one address brought, so that its later
+        answers count too; only the owner can, before the reveal. Returns how many were counted.
+
+        >>> import tempfile, os
+        >>> store = SQLitePolls(os.path.join(tempfile.mkdtemp(), "polls.sqlite3"))
+        >>> poll, owner = store.create("AP?", now=0.0)
+        >>> for i in range(PER_CLIENT + 2):   # a hall behind one address: the last two are held
+        ...     try:
+        ...         _counted = store.vote(poll.code, f"phone-{i:04d}", 0.5, client="198.51.100.7", now=1.0)
+        ...     except PollLimited:
+        ...         pass
+        >>> len(store.votes(poll.code, now=2.0)), store.refused(poll.code, now=2.0)
+        (60, 2)
+        >>> store.count_held(poll.code, "not the owner", now=2.0), store.count_held(poll.code, owner, now=2.0)
+        (0, 2)
+        >>> len(store.votes(poll.code, now=2.0)), store.refused(poll.code, now=2.0)
+        (62, 0)
+        >>> store.vote(poll.code, "phone-late", 0.5, client="198.51.100.7", now=3.0)  # the hall's limit is 62 now
+        Traceback (most recent call last):
+        ...
+        ranklab_ui.core.poll_store.PollLimited: Received, but not counted yet: more students than usual answered from your network address, so your teacher decides whether these answers count. Nothing more to do; you can still change your answer.
+        """
+        now = time.time() if now is None else now
+        with self._guard(), self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            owned = db.execute("SELECT 1 FROM polls WHERE code = ? AND owner = ? AND expires > ? AND revealed = 0",
+                               (code, _digest(owner) if isinstance(owner, str) else "", now)).fetchone()
+            if not owned:
+                db.execute("ROLLBACK")
+                return 0
+            counted = db.execute("UPDATE votes SET held = 0 WHERE code = ? AND held = 1", (code,)).rowcount
+            most = db.execute("SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) AS n FROM votes WHERE code = ? "
+                              "AND client IS NOT NULL GROUP BY client)", (code,)).fetchone()[0]
+            db.execute("UPDATE polls SET per_client = MAX(COALESCE(per_client, ?), ?) WHERE code = ?",
+                       (PER_CLIENT, most, code))
+            db.execute("COMMIT")
+            return counted
 
     def reveal(self, code: str, owner: str, *, now: float | None = None) -> bool:
         """Close the votes and show the answer; only the poll's owner can."""
@@ -347,10 +393,11 @@ class SQLitePolls:
         unknown or full. A value the poll cannot take is a :class:`PollError`.
 
         ``client``: where the vote comes from (a network address; only its hash is kept, and
-        goes with the poll). A client that already brought :data:`PER_CLIENT` voters, or whose
-        voters answered :data:`BURST` times in the last :data:`BURST_SECONDS`, gets a
-        :class:`PollLimited` for a new voter (counted for the teacher); its voters can still
-        change their answers."""
+        goes with the poll). A new voter from a client that already brought the poll's limit of
+        counted voters (:data:`PER_CLIENT` until the teacher counts the held ones) is recorded
+        but held: not counted, counted in :meth:`refused`, and told so by a :class:`PollLimited`;
+        a held voter's new answer replaces its held one, still held. The teacher counts them with
+        :meth:`count_held`."""
         now = time.time() if now is None else now
         poll = self.get(code, now=now)
         if poll is None or poll.revealed:
@@ -366,33 +413,31 @@ class SQLitePolls:
         with self._guard(), self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                known = db.execute("SELECT 1 FROM votes WHERE code = ? AND voter = ?", (poll.code, voter)).fetchone()
+                known = db.execute("SELECT held FROM votes WHERE code = ? AND voter = ?", (poll.code, voter)).fetchone()
                 count = db.execute("SELECT COUNT(*) FROM votes WHERE code = ?", (poll.code,)).fetchone()[0]
-                open_ = db.execute("SELECT revealed = 0 FROM polls WHERE code = ?", (poll.code,)).fetchone()
-                if not open_ or not open_[0] or (not known and count >= MAX_VOTERS):
+                row = db.execute("SELECT revealed = 0, COALESCE(per_client, ?) FROM polls WHERE code = ?",
+                                 (PER_CLIENT, poll.code)).fetchone()
+                if not row or not row[0] or (not known and count >= MAX_VOTERS):
                     db.execute("ROLLBACK")
                     return False
                 source = None if client is None else _digest(f"{poll.code}:{client}")
+                held = bool(known[0]) if known else False
                 if source is not None and not known:
-                    mine, recent = db.execute(
-                        "SELECT COUNT(*), COALESCE(SUM(at > ?), 0) FROM votes WHERE code = ? AND client = ?",
-                        (now - BURST_SECONDS, poll.code, source)).fetchone()
-                    if mine >= PER_CLIENT or recent >= BURST:
-                        db.execute("UPDATE polls SET refused = refused + 1 WHERE code = ?", (poll.code,))
-                        db.execute("COMMIT")
-                        if mine >= PER_CLIENT:
-                            raise PollLimited(_("This poll already has {n} answers from your network address: "
-                                                "ask your teacher.").format(n=mine))
-                        raise PollLimited(_("Too many new answers from your network address at once: try "
-                                            "again in a few seconds."))
-                db.execute("INSERT INTO votes (code, voter, value, at, client) VALUES (?, ?, ?, ?, ?) "
+                    mine = db.execute("SELECT COUNT(*) FROM votes WHERE code = ? AND client = ? AND held = 0",
+                                      (poll.code, source)).fetchone()[0]
+                    held = mine >= row[1]
+                db.execute("INSERT INTO votes (code, voter, value, at, client, held) VALUES (?, ?, ?, ?, ?, ?) "
                            "ON CONFLICT(code, voter) DO UPDATE SET value = excluded.value, at = excluded.at",
-                           (poll.code, voter, stored, now, source))
+                           (poll.code, voter, stored, now, source, int(held)))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
+        if held:
+            raise PollLimited(_("Received, but not counted yet: more students than usual answered from your "
+                                "network address, so your teacher decides whether these answers count. Nothing "
+                                "more to do; you can still change your answer."))
         return True
 
     def votes(self, code: str, *, now: float | None = None) -> list[float | str]:
@@ -401,5 +446,6 @@ class SQLitePolls:
         if poll is None:
             return []
         with self._guard(), self._connect() as db:
-            rows = db.execute("SELECT value FROM votes WHERE code = ? ORDER BY at", (poll.code,)).fetchall()
+            rows = db.execute("SELECT value FROM votes WHERE code = ? AND held = 0 ORDER BY at",
+                              (poll.code,)).fetchall()
         return [float(v) if poll.kind == "number" else v for (v,) in rows]
