@@ -27,8 +27,10 @@ def _result_key(page: str) -> str:
     return f"{page}.paste.result"
 
 
-def _version() -> int:
-    return st.session_state.get(state.KEYS["version"], 0)
+def _lists():
+    """What a report is about: the example's queries when it was made (an edit or an undo in the
+    ranking editor changes them without a new version of the lists)."""
+    return state.get_example().queries
 
 
 def _read_upload(upload) -> str:
@@ -50,13 +52,13 @@ def _apply(page: str, index: int | None) -> None:
         text = _read_upload(upload) if upload is not None else ss.get(f"{page}.paste.text") or ""
         pasted = paste.parse(text)
     except paste.PasteError as err:
-        ss[_result_key(page)] = ("error", _("{error}. The example is kept.").format(error=err), (), _version())
+        ss[_result_key(page)] = ("error", _("{error}. The example is kept.").format(error=err), (), _lists())
         return
     ex = state.get_example()
     i = ex.current if index is None else index
     if not state.set_current_query(paste.to_query(pasted, ex.queries[i]), index=i):
         ss[_result_key(page)] = ("error", _("The list was read but cannot be used (the message at the top "
-                                            "says why). The example is kept."), pasted.problems, _version())
+                                            "says why). The example is kept."), pasted.problems, _lists())
         return
     n = len(pasted.ranking)
     fmt = _(FORMATS[pasted.format])
@@ -64,13 +66,13 @@ def _apply(page: str, index: int | None) -> None:
                      "Read {n} results and {m} relevant not retrieved ({format}).", n) if pasted.tray else
             ngettext("Read {n} result ({format}).", "Read {n} results ({format}).", n))
     ss[_result_key(page)] = ("success", text.format(n=n, m=len(pasted.tray), format=fmt),
-                             pasted.problems, _version())
+                             pasted.problems, _lists())
 
 
 def paste_box(page: str, index: int | None = None) -> None:
     """An expander with a text area, a file picker and an Apply button."""
     result = st.session_state.get(_result_key(page))
-    if result and result[3] != _version():  # the example changed since: the report is about an older one
+    if result and result[3] != _lists():  # the example changed since: the report is about another one
         result = st.session_state[_result_key(page)] = None
     with st.expander(_("Paste or import a list"), expanded=bool(result)):
         st.caption(_(HELP))

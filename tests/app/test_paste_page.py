@@ -75,8 +75,6 @@ def test_a_paste_is_undoable(app):
     assert example(app).query == presets.build_preset("cat").queries[0]
 
 
-@pytest.mark.xfail(strict=True, reason="ranklab_ui/paste_box.py ties its report to the lists' version, which an "
-                   "undo the editor foresaw keeps (docs/editing.md): the report of the undone paste stays")
 def test_the_report_of_an_undone_paste_goes():
     at = new_app()
     at.run()
