@@ -1,0 +1,26 @@
+"""benchmarks/class_load.py's lecture hall, small: under concurrency, every phone's answer is
+counted and every phone sees the reveal. No timing is asserted (the suite's machines are shared)."""
+
+from __future__ import annotations
+
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+from ranklab_ui.core.poll_store import PER_CLIENT
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+
+def test_a_lecture_hall_behind_one_address_is_counted_whole():
+    """PER_CLIENT + 5 phones, all behind one address, join with the code typed and answer at
+    once; the teacher sees the five held, counts them, reveals: every answer counted, none lost."""
+    import class_load
+
+    phones = PER_CLIENT + 5
+    out = class_load.hall(Namespace(hall=phones, workers=1, seed=11, answer_by=8.0))
+    assert out["errors"] == 0, out["problems"][:3]
+    assert "5 answers were refused" in out["held_shown"]          # the teacher saw them held
+    assert out["counted"] == phones and out["stored"] == phones   # then counted, each phone's last answer
+    assert len(out["seen"]) == phones                             # every phone shows the answer
+    assert out["teacher_says"].startswith("The answer: 0.125")
