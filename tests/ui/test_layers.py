@@ -4,13 +4,18 @@ cycle; it does not remove it).
 
 - ``ranklab_ui/core/``: no Streamlit (ruff bans it there), and nothing from the layers above;
 - ``ranklab_ui/session/``: the session's keys, on top of the core;
-- ``ranklab_ui/`` itself: what the pages draw (widgets, tables, the poll, the presenter view)."""
+- ``ranklab_ui/`` itself: what the pages draw (widgets, tables, the poll, the presenter view).
+
+Beside it, the package ``ranklab`` holds only the front-end components' files (JavaScript, CSS
+and the manifest through which Streamlit finds them): no Python runs from it."""
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ranklab_ui"
+ASSETS = UI.parent / "ranklab"
 
 
 def _imports(path: Path) -> set[str]:
@@ -107,3 +112,57 @@ def test_the_core_imports_no_streamlit_even_inside_a_function():
 def test_ui_imports_without_a_cycle():
     cycle = _cycle(_graph())
     assert cycle is None, "an import cycle in ranklab_ui/: " + " -> ".join(cycle)
+
+
+def test_the_ranking_editor_sits_in_its_layers():
+    # the rule without Streamlit in the core, the session's history on it, the widget on both
+    graph = _graph()
+    assert _layer("ranklab_ui.core.snapshots") == _layer("ranklab_ui.core.history") == "core"
+    assert _layer("ranklab_ui.widgets.ranking_editor") == "ui"
+    assert {"ranklab_ui.core.history", "ranklab_ui.core.validation"} <= graph["ranklab_ui.core.snapshots"]
+    assert "ranklab_ui.core.history" in graph["ranklab_ui.session.history"]
+    assert {"ranklab_ui.core.snapshots", "ranklab_ui.session.history",
+            "ranklab_ui.session.state"} <= graph["ranklab_ui.widgets.ranking_editor"]
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def test_the_package_ranklab_holds_only_the_components_files():
+    files = _files(ASSETS)
+    assert [p for p in files if p.suffix == ".py"] == [Path("__init__.py")]
+    init = ast.parse((ASSETS / "__init__.py").read_text(encoding="utf-8"))
+    assert len(init.body) == 1 and isinstance(init.body[0], ast.Expr)     # its docstring, nothing that runs
+    assert {p.suffix for p in files} <= {".py", ".toml", ".js", ".css"}
+    manifest = tomllib.loads((ASSETS / "pyproject.toml").read_text(encoding="utf-8"))
+    folders = {c["asset_dir"] for c in manifest["tool"]["streamlit"]["component"]["components"]}
+    assert folders == {p.parts[0] for p in files if len(p.parts) > 1}    # one asset folder per component
+
+
+def test_each_component_is_declared_with_files_of_its_folder():
+    # st.components.v2.component("ranklab.<name>", js=..., css=...): the names are files of ranklab/<name>
+    declared = []
+    for path in UI.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "component"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                name = node.args[0].value
+                assert name.startswith("ranklab."), (path, name)
+                folder = ASSETS / name.removeprefix("ranklab.")
+                for keyword in node.keywords:
+                    if keyword.arg in ("js", "css", "html"):
+                        assert (folder / keyword.value.value).is_file(), (path, name, keyword.value.value)
+                declared.append(name)
+    assert "ranklab.ranking_editor" in declared
+
+
+def test_no_module_imports_the_components_package():
+    # Streamlit finds the files through the manifest; importing ranklab would only hide a missing one
+    found = []
+    for path in [*UI.rglob("*.py"), *(UI.parent / "app_pages").glob("*.py"), UI.parent / "app.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            found += [f"{path.name}: {n}" for n in names if n.split(".")[0] == "ranklab"]
+    assert not found, found
