@@ -219,14 +219,16 @@ class Browser:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last: float = 0.0                              # seconds the last run took
 
-    async def open(self) -> bool:
+    async def open(self, here: bool = False) -> bool:
+        """Connect and draw the first page: the Playground, or with ``here`` the page and query
+        this browser shows (a phone reconnecting to its poll)."""
         if not self.cookie:
             self.cookie = await asyncio.to_thread(self._cookie)
         headers = {**self.headers, **({"Cookie": self.cookie} if self.cookie else {})}
         self.ws = await connect(self.url.replace("http", "ws", 1) + "/_stcore/stream", max_size=64 * 2**20,
-                                additional_headers=headers or None, open_timeout=60, ping_interval=None)
+                                additional_headers=headers or None, open_timeout=60)
         self.widgets, self.auto = {}, {}
-        return await self.run(page="", query=self.query)
+        return await self.run() if here else await self.run(page="", query="")
 
     def _cookie(self) -> str:
         request = urllib.request.Request(self.url + "/", headers=self.headers)
@@ -245,6 +247,8 @@ class Browser:
         rerun = msg.rerun_script
         rerun.query_string = self.query if query is None else query
         rerun.page_script_hash = self.pages.get(self.page, "") if page is None else page
+        if page is None and not rerun.page_script_hash:
+            rerun.page_name = self.page   # a first page by its address, as a browser opening a link
         if fragment:
             rerun.fragment_id = fragment
         rerun.is_auto_rerun = auto
@@ -615,10 +619,9 @@ async def _connect(b: Browser, scenario: str, code: str | None, give_up: float, 
     dropped = time.monotonic()
     while True:
         try:
-            ok = await b.open()
-            if scenario == "poll":
+            if scenario == "poll":   # the poll's link
                 b.page, b.query = "class_poll", f"{POLL}={code}"
-                ok = await b.run()
+            ok = await b.open(here=scenario == "poll")
         except (OSError, ConnectionClosed, TimeoutError) as err:
             if first:   # the worker died during the first page: as after any drop
                 log.append(Run("page", 0.0, False))
