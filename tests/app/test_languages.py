@@ -9,7 +9,7 @@ import pytest
 
 from ranklab_ui.core import i18n
 
-from .conftest import new_app, submit
+from .conftest import editor_data, grade, new_app, said, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_PAGES = sorted(f"app_pages/{p.name}" for p in (ROOT / "app_pages").glob("*.py"))
@@ -52,7 +52,7 @@ def test_every_page_runs_in_every_language(lang):
 
 
 def test_a_lesson_explains_in_the_language():
-    """The seed 004 cat at k = 2 (TP 1, FP 1, FN 3, TN 3 of 8), told in French, the numbers as in English."""
+    """The Pinecone notebook's cat at k = 2 (TP 1, FP 1, FN 3, TN 3 of 8), told in French, the numbers as in English."""
     at = new_app(lang="fr")
     at.run()
     at.switch_page("app_pages/lesson_precision_recall.py")
@@ -62,6 +62,27 @@ def test_a_lesson_explains_in_the_language():
     assert "**FN = 3**" in text and "**TN = 3**" in text
     assert {m.label for m in at.metric} >= {"P@2", "R@2", "F1@2"}   # measure notation is not translated
     assert {m.value for m in at.metric if m.label == "P@2"} == {"0.5000"}   # decimal point kept
+
+
+# the editor's undo button and a refused grade (rank 1 of the cat given 11), in each language
+EDITOR = {
+    "fr": ("↶ Annuler", "Non appliqué : requête 1 'cat in the box', classement, position 1 : la note 11 n'est pas "
+                       "permise : utilisez un nombre entier de 0 à 10, ou ? pour non jugé"),
+    "ko": ("↶ 실행 취소", "적용되지 않음: 질의 1 'cat in the box', 순위 목록, 위치 1: 등급 11은(는) 허용되지 않습니다: "
+                        "0~10의 정수를 쓰거나, 미판정이면 ?를 쓰세요"),
+    "zh": ("↶ 撤销", "未应用：查询 1 'cat in the box'，排序，位置 1：等级 11 不允许：请使用 0 到 10 的整数，未判断请用 ?"),
+}
+
+
+@pytest.mark.parametrize("lang", list(EDITOR))
+def test_the_editor_speaks_the_language(lang):
+    at = new_app(lang=lang)
+    at.run()
+    undo, refused = EDITOR[lang]
+    assert editor_data(at)["texts"]["undo"] == undo
+    grade(at, 1, 11)
+    assert said(at) == [refused]
+    assert editor_data(at)["notice"]["text"] == refused
 
 
 def test_check_feedback_in_korean():
