@@ -1,12 +1,13 @@
-"""What the browser tests share: the app server and Chromium's settings, screenshots, and a
-person's ways of waiting for the page and acting on it. The fixtures built on these live in
-``conftest.py``; a test module imports its helpers from here, never from another test module."""
+"""What the browser tests share: the app server and Chromium's settings, screenshots, the
+waits for a page to be drawn, and the few acts on Streamlit's own widgets (a point of a curve,
+the k slider's focus, an upload). The fixtures built on these live in ``conftest.py``; what a
+person does on each page, the ranking editor included, is in the page objects of ``pages.py``.
+A test module imports from these, never from another test module."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,6 @@ ARTIFACTS = ROOT / "test-artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT = 30_000  # ms: a page run on a busy machine, not a figure of how fast it should be
-GRADE_X = {"ranking": 145, "tray": 70}   # the middle of the grade column: after the row markers (and rank)
 
 
 def need_browser() -> None:
@@ -123,36 +123,6 @@ def drawn(page, timeout: int = TIMEOUT) -> None:
     page.wait_for_function(DRAWN, timeout=timeout)
 
 
-def tiles(page):
-    """The drag list's frame. A changed list is a new component: while the page is drawn
-    again the old one stays beside it until the run ends, so this is the newest of them
-    (a locator looked up again on every try, so a wait outlasts the old one)."""
-    return page.frame_locator("iframe[title='streamlit_sortables.sortable_items'] >> nth=-1")
-
-
-def drag_to(page, source, x: float, y: float, until=None) -> None:
-    """Drag the tile ``source`` (a locator in :func:`tiles`) to the page's point (x, y) as a
-    person does: pressed, moved a little (the list starts a drag only then), carried there and
-    let go once the list has made room under it. ``until``: a condition on the list (read in
-    its frame) that a person sees before letting go, such as the tile shown at its place; the
-    pointer is held there, moved a pixel now and then, for up to 5 s while it is not met."""
-    a = source.bounding_box()
-    page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(a["x"] + 40, a["y"] + a["height"] / 2 - 8, steps=4)
-    page.mouse.move(x, y, steps=12)
-    page.wait_for_timeout(300)
-    for n in range(50 if until else 0):
-        try:
-            if until():
-                break
-        except Exception:
-            pass   # the list's frame went away: nothing to see; let go as a person would
-        page.mouse.move(x + (n % 3) - 1, y, steps=2)
-        page.wait_for_timeout(100)
-    page.mouse.up()
-
-
 POINTS = """e => { const r = e.getBoundingClientRect();
   return [...e.querySelectorAll('.role-mark.mark-symbol path')].map(p => { const b = p.getBoundingClientRect();
     return [Math.round(b.left + b.width / 2 - r.left), Math.round(b.top + b.height / 2 - r.top)]; }); }"""
@@ -177,78 +147,6 @@ def click_curve(page, k: int) -> None:
     page.mouse.click(at["x"] + x, at["y"] + y)
 
 
-def summary_link(page, name: str):
-    return page.locator("[data-testid='stPageLink']", has_text=f"{name} = ").first
-
-
-def link_reads(name: str, value: str) -> str:
-    """JavaScript: the summary link ``name`` shows ``value``."""
-    return ("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-            f".some(a => a.innerText.trim() === '{name} = {value}')")
-
-
-def select_cell(page, grid, x: float, row: int, column: int) -> None:
-    """Click the cell of ``row`` (1-based; header and rows are 35 px) at ``x`` px from the
-    grid's left edge, and see it selected.
-
-    The one retry kept in these tests: a click that selected no cell never reached the app
-    (the grid, drawn again by a run, was not taking clicks yet; the accessible table then
-    marks no cell ``aria-selected``). Nothing was typed yet, so nothing can be lost; a person
-    sees no selection, waits for the page to stop drawing and clicks again. Once the cell is
-    selected, nothing is ever repeated."""
-    cell = f"[data-testid='glide-cell-{column}-{row - 1}'][aria-selected='true']"
-    for attempt in range(3):
-        if attempt:
-            page.wait_for_function(IDLE, timeout=TIMEOUT)
-        box = grid.bounding_box()
-        for _ in range(40):   # no box while a run draws the grid again: looked at again, nothing done
-            if box:
-                break
-            page.wait_for_timeout(250)
-            box = grid.bounding_box()
-        y = box["y"] + 35 * row + 17
-        height = page.viewport_size["height"]
-        if not 20 < y < height - 20:   # off the screen: scrolled to, as a person does, before the click
-            grid.evaluate("e => e.scrollIntoView({block: 'center'})")
-            page.wait_for_timeout(200)
-            box = grid.bounding_box() or box
-            y = box["y"] + 35 * row + 17
-        page.mouse.click(box["x"] + x, y)
-        try:
-            grid.locator(cell).wait_for(state="attached", timeout=3000)
-            return
-        except Exception:
-            if attempt == 2:
-                raise AssertionError(f"three clicks on row {row} of the grid selected no cell") from None
-
-
-def type_grade(page, row: int, text: str, *, grid: int = 0, open_editor: bool = False) -> None:
-    """Type ``text`` into the grade cell of ``row`` (1-based) as a person does: click the
-    cell, type onto it (that opens its editor), Enter. The keys are sent once, never again.
-
-    ``open_editor``: open the editor with Enter and select its text first, as a person must
-    for a value that starts with "-" (typed onto a selected cell, a "-" opens no editor)."""
-    locator = page.locator("[data-testid='stDataFrame']").nth(grid)
-    locator.evaluate("e => e.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(300)
-    ranked = grid == 0
-    select_cell(page, locator, GRADE_X["ranking" if ranked else "tray"], row, 2 if ranked else 1)
-    if open_editor:
-        page.keyboard.press("Enter")
-        page.wait_for_timeout(200)
-        page.keyboard.press("Control+A")
-    # at a quick typist's pace: keys sent in one frame reach the grid before the editor the
-    # first one opens, which then starts from the second ("2.5" became ".5")
-    page.keyboard.type(text, delay=80)
-    page.wait_for_timeout(200)
-    page.keyboard.press("Enter")
-
-
-def precision_at_2_is(value: str) -> str:
-    return ("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-            f".some(a => /Precision@2 = {re.escape(value)}$/.test(a.innerText.trim()))")
-
-
 # The k slider a person sees. A run that changes its range makes it anew, and for a moment the
 # one before stays in the page, hidden: a locator or a query that takes the first may take it.
 K_SLIDER = "[data-testid='stSlider'] input[type='range']:visible"
@@ -265,14 +163,6 @@ def focus_slider(page) -> None:
         if page.evaluate("() => !!document.activeElement && !!document.activeElement.closest('[data-testid=\"stSlider\"]')"):
             return
     raise AssertionError("the k slider shown could not be focused")
-
-
-def open_playground(server, page) -> None:
-    page.goto(server)
-    wait_ready(page)
-    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
-    page.wait_for_function(precision_at_2_is("0.5"), timeout=TIMEOUT)
-    wait_ready(page)  # the measures come first, the rest of the page after them
 
 
 def upload(page, inputs, qrels, run, timeout: int = 2 * TIMEOUT) -> None:

@@ -1,44 +1,34 @@
-"""The app in headless Chromium: charts render, a grade edited in the grid updates the
+"""The app in headless Chromium: charts render, a grade edited in the ranking editor updates the
 metrics, the state survives a page switch, and a permalink restores the example."""
 
-import re
 
 import pytest
 
-from .helpers import TIMEOUT, drag_to, drawn, shot, summary_link, tiles, type_grade, wait_ready
+from .helpers import TIMEOUT, drawn, shot, wait_ready
+from .pages import Playground
 
 pytestmark = pytest.mark.browser
 
 
-def edit_first_grade(page, value: str) -> None:
-    """The ranking grid is a canvas: click rank 1's grade cell, type onto it, Enter — once."""
-    type_grade(page, 1, value)
-
-
 def test_default_page_renders_its_charts(server, page):
-    page.goto(server)
-    wait_ready(page)
-    page.wait_for_selector("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg",
-                           timeout=TIMEOUT)
-    # the ranking strip and the curves over k, both drawn (a canvas or an svg inside each)
+    play = Playground(page).open(server)
+    # the curves over k drawn (a canvas or an svg inside), and the editor's eight results
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]')]"
-        ".filter(c => c.querySelector('canvas, svg')).length >= 2", timeout=TIMEOUT)
-    assert page.locator("[data-testid='stException']").count() == 0
+        ".filter(c => c.querySelector('canvas, svg')).length >= 1", timeout=TIMEOUT)
+    assert len(play.ranking()) == 8
+    assert play.exceptions() == 0
     shot(page, "playground")
-    assert "0.5" in summary_link(page, "Precision@2").inner_text()
+    assert play.measure("Precision@2") == "0.5"
 
 
 def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server, page, browser):
-    page.goto(server)
-    wait_ready(page)
-    page.wait_for_selector("[data-testid='stDataFrame'] canvas", timeout=TIMEOUT)
-    assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
+    play = Playground(page).open(server)
+    assert play.measure("Precision@2") == "0.5"
     # rank 1 becomes relevant: P@2 = 2/2 = 1
     try:
-        edit_first_grade(page, "1")
-        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-                               ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
+        play.grade(1, 1)
+        play.wait_measure("Precision@2", "1")
     finally:
         shot(page, "after_edit")
 
@@ -54,22 +44,7 @@ def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server
     page.get_by_role("link", name="Playground").first.click()
     wait_ready(page)
     # the address settles on this session's example (it may hold an earlier link for a moment)
-    from urllib.parse import parse_qs, urlsplit
-
-    from ranklab_ui.core import codec, validation
-
-    def link_has_the_edit() -> bool:
-        code = parse_qs(urlsplit(page.url).query).get("ex", [""])[0]
-        try:
-            return codec.decode(code).query.ranking[0].grade == 1
-        except validation.ExampleError:
-            return False
-
-    for _ in range(60):
-        if link_has_the_edit():
-            break
-        page.wait_for_timeout(500)
-    assert link_has_the_edit(), page.url
+    Playground(page).wait_link(lambda ex: ex.query.ranking[0].grade == 1)
     link = page.url
     other = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
@@ -88,7 +63,7 @@ def test_a_damaged_permalink_shows_a_message(server, page):
     page.goto(f"{server}/?ex=1.damaged")
     wait_ready(page)
     page.wait_for_selector("text=this link is damaged", timeout=TIMEOUT)
-    assert "0.5" in summary_link(page, "Precision@2").inner_text()
+    Playground(page).wait_measure("Precision@2", "0.5")
 
 
 def test_clicking_a_point_sets_k(server, page):
@@ -137,25 +112,16 @@ def test_hostile_text_is_shown_as_text_never_as_a_link(server, page):
     assert page.locator("a[href*='evil']").count() == 0
 
 
-def test_dragging_a_tile_reorders_the_ranking(server, page):
-    page.goto(server)
-    wait_ready(page)
-    frame = tiles(page)
-    source = frame.get_by_text("#2 · ", exact=False).first
-    target = frame.get_by_text("#1 · ", exact=False).first
-    source.wait_for(timeout=TIMEOUT)
-    source.scroll_into_view_if_needed()
-
-    # the relevant "cat in a box" moves to rank 1: RR@2 = 1/1 and P@2 stays 1/2
-    b = target.bounding_box()
-    drag_to(page, source, b["x"] + 40, b["y"] + 2)
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-                           ".some(a => /RR@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
-    assert re.search(r"= 0\.5$", summary_link(page, "Precision@2").inner_text().strip())
-    # the page is drawn again from the new order: the tiles renumbered, the picker's text
-    frame.get_by_text("#1 · 🐱📦 cat in a box · grade 1").wait_for(timeout=TIMEOUT)
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stSelectbox\"] input')]"
-                           ".some(i => i.value === '#1 · 🐱📦 cat in a box (grade 1)')", timeout=TIMEOUT)
+def test_dragging_a_result_reorders_the_ranking(server, page):
+    # the relevant "cat in a box" dragged to rank 1: RR@2 = 1/1 and P@2 stays 1/2
+    play = Playground(page).open(server)
+    play.drag(2, 1)
+    assert [r.short for r in play.ranking()[:2]] == [(1, 1, "🐱📦 cat in a box", "2"), (2, 0, "🐱 cat", "1")]
+    play.wait_measure("RR@2", "1")
+    assert play.measure("Precision@2") == "0.5"
+    play.settled()
+    # the page drawn again from the new order: the editor shows it as the server has it
+    assert [r.id for r in play.ranking()] == ["2", "1", "3", "4", "5", "6", "7", "8"]
     shot(page, "dragged")
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import shot, tiles, upload, wait_ready
+from .helpers import shot, upload, wait_ready
+from .pages import Playground
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -87,15 +88,15 @@ def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server,
     assert href.startswith("./?ex=1.")
     page.goto(f"{server}/{href[2:]}")
     page.get_by_role("heading", name="Playground").wait_for(timeout=TIMEOUT)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
-    assert page.locator("[data-testid='stException']").count() == 0
+    play = Playground(page)
+    play.wait_drawn()
+    assert play.exceptions() == 0
     assert page.locator("[data-testid='stAlert']").count() == 0
-    page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_hash_ids_playground")
-    # the worst query on P@10 (a tie at 0.2: 101 comes first) as tiles: its ids, as they are
-    frame = tiles(page)
-    frame.get_by_text("#1 · doc#D001 · grade 1").wait_for(timeout=TIMEOUT)
-    frame.get_by_text("#3 · http://x.org/a?b=1#c · grade 2").wait_for(timeout=TIMEOUT)
+    # the worst query on P@10 (a tie at 0.2: 101 comes first) in the editor: its ids, as they are
+    rows = play.ranking()
+    assert (rows[0].rank, rows[0].id, rows[0].grade) == (1, "doc#D001", 1)
+    assert (rows[2].rank, rows[2].id, rows[2].grade) == (3, "http://x.org/a?b=1#c", 2)
 
 
 def measure_box(page):

@@ -3,7 +3,8 @@ the users lesson's walk leaves its slider where the chart is, the worked solutio
 
 import pytest
 
-from .helpers import TIMEOUT, open_playground, shot, wait_ready
+from .helpers import TIMEOUT, shot, wait_ready
+from .pages import Playground
 
 pytestmark = pytest.mark.browser
 
@@ -55,24 +56,22 @@ def test_the_worked_solution_file_shows_ticks_not_python_booleans(server, page):
 @pytest.mark.parametrize("size", [(1280, 800), (1024, 768)])
 def test_the_first_edit_moves_nothing_under_the_pointer(server, browser, size):
     # "↺ restore the preset" appeared with the first edit and pushed the k slider and the
-    # tiles down about 33 px: a quick second click on a tile hit nothing
+    # results down: a quick second click on a grade hit nothing. The first click on rank 1's
+    # grade leaves the slider and the editor's rows where they were
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = context.new_page()
-        open_playground(server, page)
-        slider = page.locator("[data-testid='stSlider']").first
-        before = page.evaluate("() => document.querySelector('[data-testid=\"stSlider\"]')"
-                               ".getBoundingClientRect().top + window.scrollY")
-        tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").first
-        tile.scroll_into_view_if_needed()
-        box = tile.bounding_box()
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)   # rank 1 relevant
-        page.wait_for_function("() => document.body.innerText.includes('(edited since)')", timeout=TIMEOUT)
-        wait_ready(page)
-        after = page.evaluate("() => document.querySelector('[data-testid=\"stSlider\"]')"
-                              ".getBoundingClientRect().top + window.scrollY")
-        slider.scroll_into_view_if_needed()
+        play = Playground(page).open(server)
+        editor = play.editor()
+        editor.row(1).scroll_into_view_if_needed()
+        where = ("() => [document.querySelector('[data-testid=\"stSlider\"]').getBoundingClientRect().top + window.scrollY]")
+        before = page.evaluate(where) + [editor.row(n).evaluate("e => e.getBoundingClientRect().top") for n in (1, 8)]
+        play.click_grade(1)                    # rank 1 relevant
+        play.shows("(edited since)")
+        play.settled()
+        after = page.evaluate(where) + [editor.row(n).evaluate("e => e.getBoundingClientRect().top") for n in (1, 8)]
         shot(page, f"first_edit_{size[0]}")
-        assert abs(after - before) < 1, f"the k slider moved {after - before:+.0f} px with the first edit"
+        assert [abs(a - b) < 1 for a, b in zip(after, before, strict=True)] == [True] * 3, \
+            f"the slider and ranks 1 and 8 moved {[round(a - b) for a, b in zip(after, before, strict=True)]} px"
     finally:
         context.close()

@@ -14,7 +14,8 @@ import pytest
 from ranklab_ui.core import codec
 
 from .helpers import drawn, shot, upload
-from .hostile import NAME, TIMEOUT, assert_inert, hostile_example, wait_heading
+from .hostile import IDS, LABELS, NAME, TIMEOUT, assert_inert, hostile_example, wait_heading
+from .pages import EDITOR, AppPage
 
 pytestmark = pytest.mark.browser
 PAGES = {
@@ -40,6 +41,16 @@ def test_a_hostile_permalink_is_plain_text_on_every_page(server, watched):
         page.goto(f"{server}/{path}?{codec.PARAM}={code}")
         wait_heading(page, heading)
         assert_inert(page, requests, dialogs, path or "playground")
+        # the ranking editor (inside its component, which the page-wide check does not see):
+        # every label and id as typed, and nothing of them made markup
+        shown = AppPage(page)
+        if page.locator(EDITOR).count():
+            editor = shown.editor()
+            assert [r.id for r in editor.ranking()] == IDS, path
+            assert [r.label for r in editor.ranking()] == LABELS, path
+            assert [(r.id, r.label) for r in editor.tray()] == [("[t](http://evil.example/t)",
+                                                                  "![tray](http://evil.example/tray.png)")], path
+            assert editor.box.locator("a, img, script, strong, b, em").count() == 0, path
         if path == "":
             shot(page, "hostile_permalink_playground")
             # the name reads as typed, as text

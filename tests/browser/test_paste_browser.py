@@ -1,49 +1,46 @@
-"""Paste a list in headless Chromium: the metrics follow the pasted ranking."""
+"""Paste a list in headless Chromium: the metrics and the editor follow the pasted ranking."""
 
 import pytest
 
-from .helpers import TIMEOUT, link_reads, shot, wait_ready
+from .helpers import TIMEOUT, shot
+from .pages import Playground
 
 pytestmark = pytest.mark.browser
 
 
-def paste(server, page, text: str) -> None:
+def paste(server, page, text: str) -> Playground:
     """A fresh Playground (cat in the box, P@2 = 0.5): open the paste box, paste ``text`` and
     replace the ranking with it, once."""
-    page.goto(server)
-    wait_ready(page)
-    page.wait_for_function(link_reads("Precision@2", "0.5"), timeout=TIMEOUT)
-    page.get_by_text("Paste or import a list").click()
-    area = page.locator("[data-testid='stTextArea'] textarea").first
-    area.wait_for(timeout=TIMEOUT)
-    area.fill(text)
-    page.get_by_role("button", name="Replace the ranking with this list").click()
+    play = Playground(page).open(server)
+    assert play.measure("Precision@2") == "0.5"
+    play.paste(text)
+    return play
 
 
 def test_pasting_a_list_changes_the_metrics(server, page):
     # two relevant results first, one not relevant: P@2 = 2/2
-    paste(server, page, "p1\t1\tfirst\np2\t1\tsecond\np3\t0\tthird")
+    play = paste(server, page, "p1\t1\tfirst\np2\t1\tsecond\np3\t0\tthird")
     try:
-        page.wait_for_function(link_reads("Precision@2", "1"), timeout=TIMEOUT)
+        play.wait_measure("Precision@2", "1")
         page.wait_for_selector("text=Read 3 results", timeout=TIMEOUT)
     finally:
         shot(page, "after_paste")
     # R = 2, both in the top 2
-    page.wait_for_function(link_reads("Recall@2", "1"), timeout=TIMEOUT)
-    assert page.locator("[data-testid='stException']").count() == 0
+    play.wait_measure("Recall@2", "1")
+    play.settled()
+    assert [r.short for r in play.ranking()] == [(1, 1, "first", "p1"), (2, 1, "second", "p2"), (3, 0, "third", "p3")]
+    assert play.exceptions() == 0
 
 
-def test_a_pasted_question_mark_is_unjudged_as_in_the_grid(server, page):
-    # "d3<TAB>?<TAB>unknown" was refused ("grade '?' is not a whole number") though the grid
+def test_a_pasted_question_mark_is_unjudged_as_in_the_editor(server, page):
+    # "d3<TAB>?<TAB>unknown" was refused ("grade '?' is not a whole number") though the editor
     # takes ? as unjudged: d1 relevant, d2 not, d3 unjudged (left out of the judgments)
-    paste(server, page, "d1\t1\tfirst\nd2\t0\tsecond\nd3\t?\tunknown")
+    play = paste(server, page, "d1\t1\tfirst\nd2\t0\tsecond\nd3\t?\tunknown")
     page.wait_for_selector("text=Read 3 results", timeout=TIMEOUT)
-    wait_ready(page)
+    play.settled()
     assert "not a whole number" not in page.inner_text("body")
-    # P@2 = 1 / 2; the grid shows d3's grade as ?
-    page.wait_for_function(link_reads("Precision@2", "0.5"), timeout=TIMEOUT)
-    page.wait_for_function(link_reads("Recall@2", "1"), timeout=TIMEOUT)
-    page.wait_for_function(
-        "() => { const g = document.querySelector('[data-testid=\"stDataFrame\"]'); return !!g && "
-        "JSON.stringify([...g.querySelectorAll('tr')].map(r => [...r.querySelectorAll('td')].map(c => c.innerText))"
-        ".filter(r => r.length).map(r => r[1])) === JSON.stringify(['1', '0', '?']); }", timeout=TIMEOUT)
+    # P@2 = 1 / 2; the editor shows d3's grade as ?
+    play.wait_measure("Precision@2", "0.5")
+    play.wait_measure("Recall@2", "1")
+    assert play.editor().grades() == [1, 0, None]
+    assert play.editor().row(3).locator(".grade").inner_text() == "?"

@@ -2,27 +2,28 @@
 
 import pytest
 
-from .helpers import TIMEOUT, link_reads, shot, summary_link, wait_ready
+from .helpers import shot
+from .pages import Playground
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_move_then_undo_restores_the_metric(server, page):
-    page.goto(server)
-    wait_ready(page)
     # cat in the box, k = 2: the first relevant result is at rank 2, RR@2 = 1/2
-    page.wait_for_function(link_reads("RR@2", "0.5"), timeout=TIMEOUT)
-    assert page.get_by_role("button", name="↶ Undo").is_disabled()
-    # the picked item is #1 (a cat, not relevant): one down puts the cat in a box first, RR@2 = 1
-    page.get_by_role("button", name="↓ down").click()
+    play = Playground(page).open(server)
+    assert play.measure("RR@2") == "0.5"
+    editor = play.editor()
+    assert editor.undo_button().is_disabled()
+    # the cat (rank 1, not relevant) one down puts the cat in a box first: RR@2 = 1
+    editor.move(1, 2)
     try:
-        page.wait_for_function(link_reads("RR@2", "1"), timeout=TIMEOUT)
-        wait_ready(page)
-        page.get_by_role("button", name="↶ Undo").click()
-        page.wait_for_function(link_reads("RR@2", "0.5"), timeout=TIMEOUT)
+        play.wait_measure("RR@2", "1")
+        play.settled()
+        play.undo()
+        play.wait_measure("RR@2", "0.5")
     finally:
         shot(page, "after_undo")
-    wait_ready(page)
-    assert summary_link(page, "RR@2").inner_text().strip() == "RR@2 = 0.5"
-    assert page.get_by_role("button", name="↷ Redo").is_enabled()
-    assert page.locator("[data-testid='stException']").count() == 0
+    play.settled()
+    assert editor.ids() == ["1", "2", "3", "4", "5", "6", "7", "8"]
+    assert editor.redo_button().is_enabled()
+    assert play.exceptions() == 0
