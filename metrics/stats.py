@@ -11,7 +11,7 @@ Intervals and corrections
     :func:`bootstrap_ci` (seeded percentile bootstrap), :func:`adjust_p` (Bonferroni, Holm,
     Benjamini–Hochberg) and :func:`tukey_hsd` (Tukey's HSD over all systems).
 
-The tests in ``tests/test_stats.py`` check every p-value against ``scipy.stats`` and
+The tests in ``tests/metrics/test_stats.py`` check every p-value against ``scipy.stats`` and
 ``statsmodels`` to 1e-9.
 
 Examples

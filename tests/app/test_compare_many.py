@@ -66,7 +66,7 @@ def test_upload_errors_keep_the_page():
 
 
 def test_fusion_method_choice_reaches_the_table():
-    """The fused run the page adds is metrics.fusion's (hand-checked in tests/test_fusion.py), evaluated
+    """The fused run the page adds is metrics.fusion's (hand-checked in tests/metrics/test_fusion.py), evaluated
     like any run: its AP mean equals pytrec_eval's on the same fused run."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     from pathlib import Path

@@ -10,7 +10,7 @@ import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP, tables
-from tests.test_io import simple_qrels_parse, simple_run_parse
+from tests.metrics.io.test_io import simple_qrels_parse, simple_run_parse
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "app_pages" / "diagnose.py")

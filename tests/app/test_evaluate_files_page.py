@@ -11,7 +11,7 @@ import pytrec_eval
 from streamlit.testing.v1 import AppTest
 
 from ranklab_ui.core import codec, validation
-from tests.test_io import simple_qrels_parse, simple_run_parse
+from tests.metrics.io.test_io import simple_qrels_parse, simple_run_parse
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "app_pages" / "evaluate_files.py")

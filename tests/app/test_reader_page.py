@@ -136,7 +136,7 @@ def test_hostile_text_renders_as_plain_text():
 def test_table_default_set_hand_checked():
     at = run_page()
     m = frame_with(at, "answerable only (_has_answer)").set_index("metric")
-    # q1..q5 as in tests/test_qa.py: q4 not retrieved, q3 and q5 unanswerable
+    # q1..q5 as in tests/metrics/qa/test_qa.py: q4 not retrieved, q3 and q5 unanswerable
     assert m.loc["reader_top1_em", "all questions"] == pytest.approx(1 / 4, abs=5e-5)
     assert m.loc["reader_top1_em", "= sum / count"] == "1 / 4"
     assert m.loc["reader_top1_f1", "all questions"] == pytest.approx((2 / 3 + 1) / 4, abs=5e-5)
@@ -170,7 +170,7 @@ def test_sample_dataset_preset():
         "Sample dataset (assets/reader: 14 questions, top-3 answers)").run()
     assert not at.exception
     m = frame_with(at, "answerable only (_has_answer)").set_index("metric")
-    # as in tests/test_reader_cli.py: sd-6 not retrieved; top-3 EM 11 / 13 and 8 / 9
+    # as in tests/metrics/cli/test_reader_cli.py: sd-6 not retrieved; top-3 EM 11 / 13 and 8 / 9
     assert m.loc["reader_topk_em", "= sum / count"] == "11 / 13"
     assert m.loc["reader_topk_em", "= sum / count "] == "8 / 9"
 

@@ -1,7 +1,7 @@
 """metrics.spark.evaluate in local[2]: the numbers of the single-machine path, bit for bit.
 
 Oracles: :func:`metrics.batch.evaluate_batch` (the single-machine path, itself checked
-against pytrec_eval in tests/test_pytrec_agreement.py), pytrec_eval directly on the bundled
+against pytrec_eval in tests/metrics/test_pytrec_agreement.py), pytrec_eval directly on the bundled
 collection, and values worked out by hand for trec_eval's global rules.
 """
 

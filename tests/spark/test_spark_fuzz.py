@@ -1,6 +1,6 @@
 """Malformed TREC files through ``--engine spark`` (fixed seed): never a traceback, and the
 local engine's verdict. Oracle: the local engine on the same files (its readers are fuzzed
-on their own in tests/test_fuzz_files.py)."""
+on their own in tests/metrics/cli/test_fuzz_files.py)."""
 
 from __future__ import annotations
 

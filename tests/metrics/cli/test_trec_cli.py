@@ -13,9 +13,8 @@ import re
 import pytest
 
 from metrics.trec_args import CUTOFFS, expand
-
-from .test_cli import no_traceback, ranklab
-from .test_trec_parity import near_ties, random_collection
+from tests.metrics.cli.test_cli import no_traceback, ranklab
+from tests.metrics.test_trec_parity import near_ties, random_collection
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 COUNTS = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "num_q"}

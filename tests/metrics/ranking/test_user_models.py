@@ -321,9 +321,9 @@ def test_ranklab_evaluate_prints_rbp_and_inst_as_cwl_eval_computes_them():
     from cwl.ruler.ranking import RankingMaker
     from cwl.seeker.trec_qrel_handler import TrecQrelHandler
 
-    from .test_io import simple_qrels_parse, simple_run_parse
+    from tests.metrics.io.test_io import simple_qrels_parse, simple_run_parse
 
-    root = Path(__file__).resolve().parent.parent / "assets" / "collection"
+    root = Path(__file__).resolve().parents[3] / "assets" / "collection"
     qrels, run = simple_qrels_parse(root / "qrels.txt"), simple_run_parse(root / "run_bm25.txt")
     handler = TrecQrelHandler()
     for qid, judged in qrels.items():

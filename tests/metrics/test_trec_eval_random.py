@@ -15,8 +15,7 @@ import pytest
 
 import metrics
 from metrics.batch import evaluate_batch
-
-from .test_trec_negative_grades import PAIRS
+from tests.metrics.test_trec_negative_grades import PAIRS
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -87,8 +86,7 @@ def test_all_trec_with_complete_prints_trec_eval_9_0_8s_lines(tmp_path, capsys):
     """-m all_trec -q -c: the per-query lines of the queries in the run only, and summary lines
     averaged over every judged query by meas_avg.c's rule (pytrec_eval's per-query values)."""
     from metrics.cli import main
-
-    from .test_trec_cli import COUNTS, differences, write_files
+    from tests.metrics.cli.test_trec_cli import COUNTS, differences, write_files
     qrels, run = collection(99)
     q, r = write_files(tmp_path, qrels, run)
     assert main(["evaluate", "-m", "all_trec", "-q", "-c", str(q), str(r)]) == 0

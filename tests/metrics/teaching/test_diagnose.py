@@ -329,7 +329,7 @@ def test_mistake_links_name_check_my_calculations_catalogue():
 
 
 def test_every_convention_row_has_a_reproducer_here():
-    # recall_cut, rbp_weights and ideal='trec_eval': tests/test_trec_conventions.py
+    # recall_cut, rbp_weights and ideal='trec_eval': tests/metrics/test_trec_conventions.py
     tested = {"ties", "scores", "gain", "ideal", "denominator", "duplicates", "identical", "missing", "rel",
               "depth", "flatten", "recall_cut", "rbp_weights"}
     assert {c.key for c in dg.CONVENTIONS} == tested

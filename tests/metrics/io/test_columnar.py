@@ -14,8 +14,7 @@ from metrics.batch import evaluate_batch, evaluate_stream
 from metrics.io import FileFormatError, columnar, read_qrels, read_run
 from metrics.io.columnar import qrels_from_arrow, run_from_arrow
 from metrics.io.stream import RunStream
-
-from .test_stream import MEASURES, assert_identical, random_files
+from tests.metrics.io.test_stream import MEASURES, assert_identical, random_files
 
 
 def tables_of(q, r):

@@ -18,9 +18,8 @@ from metrics.batch import evaluate_batch, evaluate_stream
 from metrics.cli import main
 from metrics.io import qrels_from_dict, read_qrels
 from metrics.io.stream import RunStream
-
-from .test_pytrec_agreement import PAIRS as MAIN_PAIRS
-from .test_trec_parity import PAIRS as MORE_PAIRS
+from tests.metrics.test_pytrec_agreement import PAIRS as MAIN_PAIRS
+from tests.metrics.test_trec_parity import PAIRS as MORE_PAIRS
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 PAIRS = MAIN_PAIRS | MORE_PAIRS

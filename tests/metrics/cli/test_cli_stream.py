@@ -11,10 +11,9 @@ import pytest
 
 from metrics import cli
 from metrics.cli import evaluate as evaluate_cli
+from tests.metrics.io.test_stream import random_files
 
-from .test_stream import random_files
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 COLLECTION = ROOT / "assets/collection"
 
 

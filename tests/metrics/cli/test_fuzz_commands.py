@@ -17,9 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .fuzzing import QRELS_TREC, RUN_TREC, SEEDS, mutate, problems
+from tests.fuzzing import QRELS_TREC, RUN_TREC, SEEDS, mutate, problems
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 COUNT = int(os.environ.get("RANKLAB_FUZZ_COMMANDS", "240"))
 SEED = 20261127
 THEIRS = [  # valid --theirs files of each form, for nDCG@10 over q1..q3

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import pytrec_eval
 
-from .test_batch import truncated
-from .test_io import simple_qrels_parse, simple_run_parse
+from tests.metrics.batch.test_batch import truncated
+from tests.metrics.io.test_io import simple_qrels_parse, simple_run_parse
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parents[3]
+DATA = Path(__file__).resolve().parents[2] / "data"
 QRELS, RUN = str(DATA / "qrels_messy.txt"), str(DATA / "run_messy.txt")
 
 

@@ -19,8 +19,7 @@ import pytest
 
 import metrics
 from metrics.batch import evaluate_batch
-
-from .test_pytrec_agreement import random_query
+from tests.metrics.test_pytrec_agreement import random_query
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -362,7 +362,7 @@ def test_readme_teaching_tour_runs_and_its_comments_hold():
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "teaching.md").read_text()
+    text = (Path(__file__).resolve().parents[3] / "docs" / "teaching.md").read_text()
     block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     ns: dict = {}
     exec(compile(block, "docs/teaching.md", "exec"), ns)  # noqa: S102 - our own docs

@@ -16,7 +16,7 @@ from metrics.cli import main
 from metrics.io import read_qrels, read_run
 
 stats = pytest.importorskip("scipy.stats")
-COLL = Path(__file__).resolve().parents[1] / "assets" / "collection"
+COLL = Path(__file__).resolve().parents[3] / "assets" / "collection"
 QRELS, BM25, TF = (str(COLL / n) for n in ("qrels.txt", "run_bm25.txt", "run_tf.txt"))
 
 
@@ -100,7 +100,7 @@ def test_malformed_run_names_file_and_line(capsys, tmp_path):
 def test_readme_worked_example_is_the_real_output(capsys, tmp_path, monkeypatch):
     """The `fuse` + `compare` transcript of docs/command-line.md is what the commands print (a
     documentation check; the numbers themselves are checked against scipy above)."""
-    readme = (Path(__file__).resolve().parents[1] / "docs" / "command-line.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "command-line.md").read_text()
     block = readme.split("## Comparing systems", 1)[1].split("`--format latex`", 1)[0]
     shown = [line[4:].rstrip() for line in block.splitlines()
              if line.startswith("    ") and not line.lstrip().startswith(("$", "...", "assets/", "(", "\\"))]

@@ -25,7 +25,7 @@ from metrics.io import APP_MAX_BYTES, FileFormatError, parse_size, read_qrels, r
 from metrics.io.source import FileTooLargeError, has_irregular_layout
 from tests.strength import scaled
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:

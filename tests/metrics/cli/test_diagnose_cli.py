@@ -189,9 +189,9 @@ def test_readme_worked_example_is_sklearns_number_and_real_output(capsys):
     import numpy as np
     from sklearn.metrics import ndcg_score
 
-    from tests.test_io import simple_qrels_parse, simple_run_parse
+    from tests.metrics.io.test_io import simple_qrels_parse, simple_run_parse
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[3]
     qrels = simple_qrels_parse(root / "assets/collection/qrels.txt")
     run = simple_run_parse(root / "assets/collection/run_bm25.txt")
     values = [ndcg_score(np.array([[qrels[q].get(d, 0) for d in docs]]), np.array([list(docs.values())]), k=10)
@@ -212,9 +212,9 @@ def test_readme_ap_example_is_sklearns_number_and_real_output(capsys):
 
     from sklearn.metrics import average_precision_score
 
-    from tests.test_io import simple_qrels_parse, simple_run_parse
+    from tests.metrics.io.test_io import simple_qrels_parse, simple_run_parse
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[3]
     qrels = simple_qrels_parse(root / "assets/collection/qrels.txt")
     run = simple_run_parse(root / "assets/collection/run_bm25.txt")
     values = [average_precision_score([1 if qrels[q].get(d, 0) > 0 else 0 for d in docs], list(docs.values()))

@@ -16,7 +16,7 @@ import metrics
 from metrics.cli import EXIT_DATA, EXIT_FILE, EXIT_INTERNAL, EXIT_USAGE, main
 from metrics.fusion import fuse
 
-COLL = Path(__file__).resolve().parents[1] / "assets" / "collection"
+COLL = Path(__file__).resolve().parents[3] / "assets" / "collection"
 QRELS, BM25, TF = (str(COLL / n) for n in ("qrels.txt", "run_bm25.txt", "run_tf.txt"))
 
 

@@ -12,7 +12,7 @@ import pytest
 from metrics.io import FileFormatError, read_qrels, read_run
 from metrics.io.keys import doc_hashes, duplicate_groups, take
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def simple_run_parse(path):

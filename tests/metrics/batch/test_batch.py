@@ -13,10 +13,9 @@ from metrics import batch
 from metrics.batch import evaluate_batch, evaluate_chunks
 from metrics.io import qrels_from_dict, read_qrels, read_run, run_from_dict
 from metrics.measures import FAMILIES as MEASURE_FAMILIES
+from tests.metrics.io.test_io import simple_qrels_parse, simple_run_parse
 
-from .test_io import simple_qrels_parse, simple_run_parse
-
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 # every family, several conventions
 OURS = [

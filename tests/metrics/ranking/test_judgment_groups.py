@@ -14,8 +14,7 @@ import metrics
 from metrics.batch import evaluate_batch, evaluate_groups
 from metrics.io.model import FileFormatError
 from metrics.io.trec_jg import read_qrels_jg
-
-from .test_cli import no_traceback, ranklab
+from tests.metrics.cli.test_cli import no_traceback, ranklab
 
 JG = b"q1 u1 a 1\nq1 u1 b 0\nq1 u2 b 2\nq1 u2 c 1\nq2 u1 x 1\nq3 u2 y 1\n"
 RUN = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"z": 1.0}}

@@ -17,7 +17,7 @@ from metrics import cli
 from metrics.qa import comparisons, evaluate_files, read_predictions, read_squad
 from metrics.qa import files as qa_files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 DEV = "assets/reader/dev.json"
 TOP1 = "assets/reader/predictions.json"
 TOPK = "assets/reader/predictions_topk.jsonl"

@@ -22,11 +22,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.fuzzing import make_cases, problems
 from tests.strength import scaled
 
-from .fuzzing import make_cases, problems
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 COUNT = int(os.environ.get("RANKLAB_FUZZ") or scaled(2000))
 SAMPLE = scaled(120)  # cases also run as separate processes
 SEED = int(os.environ.get("RANKLAB_FUZZ_SEED", "20261124"))

@@ -99,7 +99,7 @@ def test_set_map_and_11pt_avg_equal_pytrec_eval_to_the_last_bit():
     """Accumulated in trec_eval's order (set_map: one division; 11pt_avg: from the last level
     down), so an exact half-way value prints the same last digit."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    from .test_trec_parity import random_collection
+    from tests.metrics.test_trec_parity import random_collection
     qrels, run = random_collection(7, n=600)
     run = {q: r for q, r in run.items() if r}
     want = pytrec_eval.RelevanceEvaluator(qrels, {"set_map", "11pt_avg"}).evaluate(run)
@@ -222,7 +222,7 @@ def test_all_trec_under_10_0_is_10_0s_list(tmp_path, capsys):
 
 @pytest.mark.parametrize("engine", [metrics.evaluate, evaluate_batch])
 def test_trec_eval_10_measures_agree_between_engines(engine):
-    from .test_trec_negative_grades import random_qrels
+    from tests.metrics.test_trec_negative_grades import random_qrels
     qrels, run = random_qrels(11, 300)
     ms = ["TrecRBP", "TrecRBP(p=0.5)", "TrecRBP(gains='0=-1,2=0.5')", "TrecRBPResid", "Unj@5", "Unj@20"]
     got = engine(qrels, run, ms).per_query
@@ -248,7 +248,7 @@ def test_judged_only_on_a_query_without_a_judged_document_prints_nan(tmp_path, c
 def test_zscores_file_turns_values_into_z_scores(tmp_path, capsys):
     """trec_eval -Z (convert_zscores.c): (value - mean) / stddev by the printed name; a measure
     the file lacks is -1000000; every name gets a Z and every value four decimals, counts too
-    (meas_print_single.c); means are of the z-scores (tests/test_trec_zscores.py has the rest).
+    (meas_print_single.c); means are of the z-scores (tests/metrics/cli/test_trec_zscores.py has the rest).
     Query a: num_ret 3 -> (3 - 1) / 0.5 = 4; map (1/2) / 2 = 0.25 -> (0.25 - 0.5) / 0.25 = -1;
     P_5 0.2 -> (0.2 - 0.1) / 0.1 = 1; recip_rank not in the file."""
     z = tmp_path / "z"

@@ -11,7 +11,7 @@ process: most of them through one driver process that calls ``metrics.cli.main``
   ``file:line``;
 * at most 10 s per file.
 
-``RANKLAB_FUZZ=5000 pytest tests/test_fuzz_reader.py`` runs a bigger batch (another count,
+``RANKLAB_FUZZ=5000 pytest tests/metrics/cli/test_fuzz_reader.py`` runs a bigger batch (another count,
 same seed).
 """
 
@@ -32,7 +32,7 @@ import pytest
 
 from tests.strength import scaled
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 ASSETS = ROOT / "assets" / "reader"
 GOLD = ASSETS / "dev.json"
 SEEDS = {"pred": [ASSETS / "predictions.json", ASSETS / "predictions_topk.jsonl"],

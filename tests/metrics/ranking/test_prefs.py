@@ -23,8 +23,7 @@ from metrics.batch import evaluate_prefs, prefs_orders
 from metrics.io.model import FileFormatError
 from metrics.io.prefs import Pref, prefs_from_dict, read_prefs, read_qrels_prefs
 from metrics.ranking.preferences import PREF_FAMILIES
-
-from .test_cli import no_traceback, ranklab
+from tests.metrics.cli.test_cli import no_traceback, ranklab
 
 ALL = " ".join(PREF_FAMILIES)
 
