@@ -1,4 +1,4 @@
-"""``ranklab evaluate -Z``, line for line with trec_eval 9.0.8 and 10.0 (issue 41).
+"""``ranklab evaluate -Z``, line for line with trec_eval 9.0.8 and 10.0.
 
 Every expected line is worked out by hand from trec_eval's source, never copied from Ranklab:
 
