@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics.teaching.users import condensed, kept_judgments, removal
+from metrics.teaching.users import condensed, kept_judgments
 from ranklab_ui import lessons, render
 from ranklab_ui.core import explained, teaching_charts
 from ranklab_ui.core.i18n import N_, _
@@ -43,7 +43,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     share = st.select_slider(_("Judgments removed (in one fixed random order)"), SHARES, 0.0,
                              format_func=lambda v: f"{v:.0%}", key=f"{PAGE}.removed")
     kept = kept_judgments(judgments, share)
-    rows = removal(ranking, judgments, k)
+    rows = explained.removal(ranking, judgments, k)
     now = {r["measure"]: r["value"] for r in rows if r["removed"] == share}
     start = {r["measure"]: r["value"] for r in rows if r["removed"] == 0.0}
     st.text(_("{left} of {total} judgments left").format(left=len(kept), total=len(judgments)))
@@ -52,7 +52,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         cols[i % 4].metric(name, metrics.num(value, fixed=True),
                            delta=metrics.num(value - start[name], fixed=True) if share else None)
 
-    render.altair_chart(teaching_charts.removal_lines(rows, share), key=f"{PAGE}.lines",
+    render.altair_chart(teaching_charts.removal_lines, rows, share, key=f"{PAGE}.lines",
                         title=_("Each measure as judgments are removed"))
     for note in NOTES:
         st.markdown(_(note))

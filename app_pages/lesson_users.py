@@ -115,7 +115,7 @@ def _draw(where, people, step: int, ranking, judgments, labels) -> None:
         st.text(_("Rank {rank}: {doc} ({grade})").format(
             rank=step, doc=labels.get(doc, doc),
             grade=_("unjudged") if grade is None else _("grade {g}").format(g=grade)))
-        render.altair_chart(teaching_charts.user_reach(people, step), key=f"{PAGE}.reach",
+        render.altair_chart(teaching_charts.user_reach, people, step, key=f"{PAGE}.reach",
                             title=_("The chance each user reads each rank"))
         rows = [{
             _("user"): u.measure,

@@ -13,6 +13,7 @@ import hashlib
 import html
 import json
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -163,16 +164,50 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
 DATA_TABLES = "charts.data"  # session key of the sidebar switch that shows every chart's numbers
 
 
-def altair_chart(chart, *, key: str, title: str) -> None:
-    """An ``alt.Chart`` from :mod:`ranklab_ui.core.teaching_charts`, described for screen readers as
-    :func:`chart` does, its numbers shown as a table when the sidebar's switch asks for them."""
-    st.altair_chart(chart.properties(description=describe({"title": title}, key, True)), width="stretch",
-                    key=key)
+def altair_chart(builder: Callable[..., object], *args, key: str, title: str) -> None:
+    """The ``alt.Chart`` ``builder(*args)`` (:mod:`ranklab_ui.core.teaching_charts`), described for
+    screen readers as :func:`chart` does, its numbers shown as a table when the sidebar's switch
+    asks for them.
+
+    Building an Altair chart and turning it into Vega-Lite cost tens of milliseconds each, on
+    every run: the spec is made once per content (the builder, its arguments, the title, the
+    language) for the whole server and drawn from the copy kept (:func:`_altair_spec`)."""
+    content = repr((builder.__module__, builder.__qualname__, args, key, title, current_language()))
+    spec = _altair_spec(hashlib.blake2b(content.encode("utf-8", "surrogatepass")).hexdigest(), builder, args,
+                        describe({"title": title}, key, True))
+    st.vega_lite_chart(spec, width="stretch", key=key)
     if st.session_state.get(DATA_TABLES):
+        chart = builder(*args)
         for layer in getattr(chart, "layer", None) or [chart]:
             frame = layer.data
             if hasattr(frame, "columns") and len(frame) > 1:
                 st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(frame), 300))
+
+
+_ALTAIR: dict[str, str] = {}   # content digest -> the chart's Vega-Lite spec as JSON
+_ALTAIR_MOST = 512
+_ALTAIR_LOCK = threading.Lock()
+# the configuration Altair's default theme adds; Streamlit draws Altair charts without it
+_ALTAIR_THEME = {"view": {"continuousWidth": 300, "continuousHeight": 300}}
+
+
+def _altair_spec(content: str, builder: Callable[..., object], args: tuple, description: str) -> dict:
+    """The Vega-Lite spec of ``builder(*args)`` with ``description``, as Streamlit would make it
+    from the chart (without the default theme's view size), each dataset in Arrow bytes; a fresh
+    copy each time."""
+    text = _ALTAIR.get(content)
+    if text is None:
+        spec = builder(*args).properties(description=description).to_dict()
+        if spec.get("config") == _ALTAIR_THEME:
+            del spec["config"]
+        text = json.dumps(spec)
+        with _ALTAIR_LOCK:
+            _ALTAIR[content] = text
+            while len(_ALTAIR) > _ALTAIR_MOST:
+                del _ALTAIR[next(iter(_ALTAIR))]
+    spec = json.loads(text)
+    spec["datasets"] = {name: charts.arrow_bytes(pd.DataFrame(rows)) for name, rows in spec.get("datasets", {}).items()}
+    return spec
 
 
 def sidebar_settings() -> None:

@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 import metrics
+from metrics.teaching import users
 
-__all__ = ["explain"]
+__all__ = ["explain", "removal"]
 
 
 def explain(measure, ranking: Sequence[str], judgments: Mapping[str, int]) -> metrics.Explanation:
@@ -33,3 +34,14 @@ def explain(measure, ranking: Sequence[str], judgments: Mapping[str, int]) -> me
 @lru_cache(maxsize=8192)
 def _explain(measure, ranking: tuple, judgments: tuple) -> metrics.Explanation:
     return metrics.explain(measure, list(ranking), dict(judgments))
+
+
+def removal(ranking: Sequence[str], judgments: Mapping[str, int], k: int) -> list[dict]:
+    """:func:`metrics.teaching.users.removal` (each measure as judgments are removed), cached by
+    content: it scores the list ten times over."""
+    return _removal(tuple(ranking), tuple(judgments.items()), k)
+
+
+@lru_cache(maxsize=1024)
+def _removal(ranking: tuple, judgments: tuple, k: int) -> list[dict]:
+    return users.removal(list(ranking), dict(judgments), k)
