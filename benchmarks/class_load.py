@@ -1000,6 +1000,7 @@ def main() -> None:
     parser.add_argument("--url", help="load the Ranklab already running at this address (no --workers, no --poll)")
     parser.add_argument("--profile", help="a folder: every worker runs under cProfile, its profile written there")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))   # stop the servers it started (finally)
     if not (1 <= args.students <= 200 and 1 <= args.edits <= 200 and 0 <= args.hall <= 400):
         raise SystemExit("--students and --edits: 1 to 200; --hall: up to 400")
     if args.url and (not args.url.startswith(("http://", "https://")) or args.poll):
