@@ -226,7 +226,8 @@ class Browser:
             self.cookie = await asyncio.to_thread(self._cookie)
         headers = {**self.headers, **({"Cookie": self.cookie} if self.cookie else {})}
         self.ws = await connect(self.url.replace("http", "ws", 1) + "/_stcore/stream", max_size=64 * 2**20,
-                                additional_headers=headers or None, open_timeout=60)
+                                additional_headers=headers or None, open_timeout=60,
+                                ping_interval=None)   # a browser sends no pings; a busy loop missed their replies
         self.widgets, self.auto = {}, {}
         return await self.run() if here else await self.run(page="", query="")
 
@@ -840,7 +841,8 @@ async def _hall(teacher_url: str, phones_url: str, phones: int, seed: int, nat: 
         joined_at = rng.uniform(0, answer_by / 3)   # the code goes up on the screen; phones join
         await asyncio.sleep(joined_at)
         try:
-            ok = await b.open() and await b.goto("class_poll")
+            b.page = "class_poll"   # the poll page's address, as the teacher tells the class
+            ok = await b.open(here=True)
             box, join = b.widgets["class_poll.code"], b.widgets["class_poll.join"]
             async with b.lock:
                 ok = ok and await b.run([WidgetState(id=box.id, string_value=code.lower()),
