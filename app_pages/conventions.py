@@ -9,15 +9,12 @@ from metrics.conventions import PRESETS
 from metrics.teaching import explorer
 from ranklab_ui import lessons, render
 from ranklab_ui.core import teach_view, teaching_charts
-from ranklab_ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui.core.i18n import _, ngettext, shown
 from ranklab_ui.core.views import escape_markdown
 
 PAGE = "conventions"
-# each convention by the tool, paper or tutorial it comes from (the keys name the source documents)
-SHORT = {"trec_eval": "trec_eval", "sklearn": "sklearn", "seed004": N_("Pinecone notebook"),
-         "exp-gain": N_("2^rel − 1 gain"), "seed002": N_("Järvelin–Kekäläinen (IR course lab)"),
-         "recommenders": "÷ min(k,R)", "seed001": N_("groups (RAG study guide)"),
-         "seed000": N_("hit rate (Haystack QA write-up)")}
+# each convention by the tool, paper or document it comes from (docs/sources.md names each document)
+SHORT = {key: p.short for key, p in PRESETS.items()}
 LIBRARY_TITLES = {"pytrec_eval": "pytrec_eval", "sklearn": "scikit-learn", "ranx": "ranx",
                   "ir_measures": "ir_measures", "ranklab": "Ranklab"}
 

@@ -53,7 +53,7 @@ def inputs(source: str) -> tuple[Source, Source] | None:
         return file_source(SAMPLE / "qrels.txt"), file_source(SAMPLE / SAMPLE_RUNS[label])
     if source == SOURCES[1]:
         limit = upload_limit_mb()
-        st.caption(_("TREC qrels and runs, two-column `qid docid` lists, JSONL (search-tool README), CSV/TSV with "
+        st.caption(_("TREC qrels and runs, two-column `qid docid` lists, JSONL (Azure AI Search README), CSV/TSV with "
                      "named columns, each optionally `.gz`, `.bz2` or `.zst`; Parquet or Arrow files with "
                      "columns `qid`, `docid` and `grade` or `score`. Up to {limit} MB per file "
                      "(`server.maxUploadSize` in `.streamlit/config.toml`); a compressed file may expand to "

@@ -33,7 +33,7 @@ def _example(example: dict) -> str:
                        for k, v in example.items())
 
 
-TRY = ("ndcg_falling", "p_at_k_short", "seed002_ndcg", "ap_denominators")
+TRY = ("ndcg_falling", "p_at_k_short", "course_lab_ndcg", "ap_denominators")
 
 
 def _try_it(key: str) -> None:
@@ -51,10 +51,10 @@ def _try_it(key: str) -> None:
     elif key == "p_at_k_short":
         k = st.slider("k", 1, 10, 5, key=f"{PAGE}.k")
         render.table(_outcomes(pitfalls.p_at_k_short(k)))
-    elif key == "seed002_ndcg":
-        k = int(st.number_input(_("k (the seed uses 100)"), 1, 1000, 100, key=f"{PAGE}.seed002_k"))
-        qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the seed's loader keeps grade > 0
-        p = pitfalls.seed002_ndcg(qrels, {"q1": cq.ranking}, k)
+    elif key == "course_lab_ndcg":
+        k = int(st.number_input(_("k (the lab uses 100)"), 1, 1000, 100, key=f"{PAGE}.course_lab_k"))
+        qrels = {"q1": {d: g for d, g in cq.judgments.items() if g > 0}}  # the lab's loader keeps grade > 0
+        p = pitfalls.course_lab_ndcg(qrels, {"q1": cq.ranking}, k)
         st.markdown(_("**The IR course lab's code on your example** (query “{name}”, k = {k}):").format(
             name=render.plain(cq.name), k=k))
         render.table(_outcomes(p))
@@ -84,9 +84,9 @@ def main() -> None:
                                 _("verdict"): st.column_config.TextColumn(width="small"),
                                 _("note"): st.column_config.TextColumn(width="large")})
     st.markdown(_("**Why.** {why}").format(why=escape_markdown(_(p.why))))
-    if key == "seed002_ndcg":
+    if key == "course_lab_ndcg":
         with st.expander(_("The IR course lab's NDCG function, reproduced line for line")):
-            st.code(inspect.getsource(pitfalls.seed002_ndcg_as_written), language="python")
+            st.code(inspect.getsource(pitfalls.course_lab_ndcg_as_written), language="python")
     _try_it(key)
 
 

@@ -41,7 +41,7 @@ def summary(ranking, judgments, k: int) -> None:
 def grouped_summary(q, k: int) -> None:
     groups = q.group_lists()
     ids = [item.id for item in q.ranking]
-    st.subheader(_("The RAG study guide's grouped reading"))
+    st.subheader(_("The AutoRAG study notes' grouped reading"))
     st.caption(_("Ground truth as groups: any id of a group satisfies it, every group must be satisfied. "
                  "Groups: ") + _(" AND ").join("(" + _(" or ").join(render.plain(d, 40) for d in g) + ")" for g in groups))
     cols = st.columns(len(GROUPED))

@@ -1,4 +1,4 @@
-"""Reader (QA) metrics: SQuAD's exact match and F1 step by step, and the Haystack QA write-up's twelve metrics."""
+"""Reader (QA) metrics: SQuAD's exact match and F1 step by step, and the PIAF QA notes' twelve metrics."""
 
 from pathlib import Path
 
@@ -14,7 +14,7 @@ K = view.KEYS
 LIMITS = view.LIMITS
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "reader"
 SAMPLE = N_("Sample dataset (assets/reader: 14 questions, top-3 answers)")
-UNITS = {"token": N_("tokens (SQuAD)"), "char": N_("characters (Haystack QA write-up)")}
+UNITS = {"token": N_("tokens (SQuAD)"), "char": N_("characters (PIAF QA notes)")}
 
 
 def _load_preset() -> None:
@@ -112,7 +112,7 @@ def one_question() -> None:
     m[2].metric(_("Recall"), num(e.recall) if scored else "–")
     m[3].metric(_("F1 (characters)") if unit == "char" else _("F1 (tokens)"), num(e.f1))
     m[4].metric(_("Correct reading"), _("yes") if e.correct else _("no"),
-                help=_("The Haystack QA write-up's accuracy counts a reading as correct when it shares at least "
+                help=_("The PIAF QA notes' accuracy counts a reading as correct when it shares at least "
                        "one token with a gold answer (always tokens, even when F1 is over "
                        "characters)."))
 
@@ -214,8 +214,8 @@ def main() -> None:
     _init()
     st.title(_("Reader (QA) metrics"))
     st.write(_("A question-answering *reader* returns answers, best first. It is scored against "
-               "the gold answers with SQuAD's **exact match** and **F1**, and the Haystack QA write-up "
-               "reports twelve averages: accuracy, exact match and F1, each for the top-1 and the "
+               "the gold answers with SQuAD's **exact match** and **F1**, and the PIAF QA notes "
+               "report twelve averages: accuracy, exact match and F1, each for the top-1 and the "
                "top-k answers, each over all questions and over answerable ones only."))
     tab1, tab2 = st.tabs([_("One question, step by step"), _("Many questions: the twelve metrics")])
     with tab1:

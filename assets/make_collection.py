@@ -18,7 +18,7 @@ and facet (so R is complete); anything else is unjudged. Runs (TREC format, dept
 - ``run_tf.txt``: a weaker baseline, raw term frequency of the query words (no idf, no
   length normalisation)
 
-``assets/examples/`` holds the same judgments and BM25 results in seed 003's JSONL layout
+``assets/examples/`` holds the same judgments and BM25 results in the Azure AI Search README's JSONL layout
 (documents identified by ``filename`` + ``page_number``).
 """
 

@@ -98,7 +98,7 @@ def explain(measure: str | Measure, ranking, judgments, *, ties: str = "docid-de
 
     Examples
     --------
-    The cat-in-the-box ranking of seed 004: eight results, relevant at ranks 2, 4, 5 and 7.
+    The Pinecone notebook's cat in the box: eight results, relevant at ranks 2, 4, 5 and 7.
 
     >>> ranking = ["1", "2", "3", "4", "5", "6", "7", "8"]
     >>> cats = {"2": 1, "4": 1, "5": 1, "7": 1}
@@ -276,7 +276,7 @@ def evaluate(qrels, run, measures, *, missing: str = "skip", depth: int | None =
 
     Examples
     --------
-    The three queries of seed 004 (relevant ranks 2, 4, 5, 7 / 1, 4, 5, 7 / 5, 8):
+    The Pinecone notebook's three queries (relevant ranks 2, 4, 5, 7 / 1, 4, 5, 7 / 5, 8):
 
     >>> run = {q: [str(i) for i in range(1, 9)] for q in ("q1", "q2", "q3")}
     >>> qrels = {"q1": dict.fromkeys(["2", "4", "5", "7"], 1),

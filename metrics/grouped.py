@@ -1,7 +1,7 @@
-"""Grouped ground truth, as in seed 001 (AutoRAG-style retrieval notes).
+"""Grouped ground truth, as in the AutoRAG study notes.
 
 The ground truth is a list of groups of ids: any id of a group satisfies that group, and
-every group should be satisfied. Seed 001's example: retrieved ``test-1, Prod-1, test-2,
+every group should be satisfied. Their example: retrieved ``test-1, Prod-1, test-2,
 Prod-2`` against groups ``[[test-1, test-2], [test-3]]``.
 
 >>> ranking = ["test-1", "Prod-1", "test-2", "Prod-2"]
@@ -71,7 +71,7 @@ def f1(ranking, groups, *, k: int | None = None) -> float:
 def mrr(ranking, groups, *, k: int | None = None) -> float:
     """Mean over groups of 1 / rank of the group's first retrieved id (0 if none).
 
-    Seed 001: ID-2 at rank 2 and ID-4 at rank 4, each its own group: (1/2 + 1/4) / 2.
+    The AutoRAG study notes' MRR example: ID-2 at rank 2 and ID-4 at rank 4, each its own group: (1/2 + 1/4) / 2.
 
     >>> mrr(["ID-1", "ID-2", "ID-3", "ID-4"], [["ID-2"], ["ID-4"]])
     0.375

@@ -43,7 +43,7 @@ class LessonInputs:
 
     @property
     def groups(self) -> list[list[str]]:
-        """The query's groups (RAG study guide) as lists; empty when it has none."""
+        """The query's groups (AutoRAG study notes) as lists; empty when it has none."""
         return self.query.group_lists()
 
 

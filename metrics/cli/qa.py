@@ -1,4 +1,4 @@
-"""``ranklab reader GOLD PRED``: seed 000's twelve reader (QA) metrics from files."""
+"""``ranklab reader GOLD PRED``: the twelve reader (QA) metrics of the PIAF QA notes (Haystack's), from files."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ examples:
   ranklab reader assets/reader/dev.json assets/reader/predictions.json
   ranklab reader assets/reader/dev.json assets/reader/predictions_topk.jsonl -k 3
   ranklab reader dev.json preds.jsonl -k 5 --format json --per-question
-  ranklab reader dev.json preds.json --unit char          F1 over characters (seed 000)
+  ranklab reader dev.json preds.json --unit char          F1 over characters (PIAF QA notes)
 
 GOLD is a SQuAD 1.1/2.0 dataset (JSON). PRED is SQuAD's predictions JSON {{"qid": "answer"}}
 (one answer per question: top-1 = top-k) or JSON Lines {{"id": "qid", "answers": [best, ...]}}
@@ -44,7 +44,7 @@ def _k(text: str) -> int:
 
 NAME = "reader"
 HELP = "reader (QA) metrics: EM, F1, accuracy, top-1/top-k, has_answer"
-DESCRIPTION = "Seed 000's twelve reader metrics for a SQuAD-style QA dataset."
+DESCRIPTION = "The twelve reader metrics of the PIAF QA notes (Haystack's) for a SQuAD-style QA dataset."
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -53,7 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-k", type=_k, default=None, metavar="K",
                    help="topk metrics use the first K answers (default: all given)")
     p.add_argument("--unit", choices=UNITS, default="token",
-                   help="F1 over tokens (SQuAD, default) or characters (seed 000's prose)")
+                   help="F1 over tokens (SQuAD, default) or characters (the PIAF QA notes' prose)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
                    help="output format (default: table)")
     p.add_argument("--pred-format", choices=("auto", "json", "jsonl"), default="auto",

@@ -1,12 +1,12 @@
-"""Readers for qrels and runs in every format of the seeds, into one in-memory form.
+"""Readers for qrels and runs in every format of the sources (docs/sources.md), into one in-memory form.
 
 ``read_qrels(path)`` and ``read_run(path)`` read a file; ``read_qrels(data, name=...)`` and
 ``read_run(data, name=...)`` read its bytes (an upload, pasted text) with the same rules and
 limits, naming ``name`` in every message. Both pick the format from the file name (``.gz``
-stripped first, and ``.bz2``, ``.zst``): ``.jsonl``/``.json`` → JSONL (seed 003), ``.csv``/``.tsv``
+stripped first, and ``.bz2``, ``.zst``): ``.jsonl``/``.json`` → JSONL (the Azure AI Search README's), ``.csv``/``.tsv``
 → a table with a header, ``.parquet``/``.pq`` → Parquet, ``.arrow``/``.feather``/``.ipc``/``.arrows``
 → Arrow IPC (:mod:`metrics.io.columnar`), anything else → TREC whitespace columns (a run with two columns is a ranked list
-``qid docid``, seed 002). Every reader returns a :class:`Qrels` or :class:`Run`.
+``qid docid``, the IR course lab's). Every reader returns a :class:`Qrels` or :class:`Run`.
 
 Every format follows the same line rules (:mod:`metrics.io.source`): ``\\n``, ``\\r\\n`` and a
 lone ``\\r`` end a line; a line whose first non-blank character is ``#`` is a comment; a

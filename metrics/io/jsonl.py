@@ -1,4 +1,4 @@
-"""JSONL ground truth and results (seed 003): one query per line, documents in a list.
+"""JSONL ground truth and results (the Azure AI Search README's layout): one query per line, documents in a list.
 
 Ground truth::
 

@@ -1,4 +1,4 @@
-"""QA (question answering) metrics: SQuAD normalisation, exact match, F1, and seed 000's twelve "reader" metrics.
+"""QA (question answering) metrics: SQuAD normalisation, exact match, F1, and the twelve "reader" metrics of the PIAF QA notes.
 
 A *reader* reads retrieved passages and returns answers, best first. It is scored against
 the gold answers of each question:
@@ -7,11 +7,11 @@ the gold answers of each question:
   lowercase, remove ASCII punctuation, remove the articles *a*, *an*, *the*, collapse
   whitespace.
 * :mod:`.scores`: :func:`exact_match`, :func:`f1_score` (``unit="token"``: SQuAD's F1 over the multiset of
-  tokens; ``unit="char"``: F1 over the multiset of characters, as seed 000's prose describes),
+  tokens; ``unit="char"``: F1 over the multiset of characters, as the PIAF QA notes' prose describes),
   each the maximum over several gold answers; :func:`correct_reading` (any common token).
 * :mod:`.explanation`: :func:`explain_answer` — one question step by step: normalised strings, common tokens,
   precision, recall, F1 with the numbers substituted.
-* :mod:`.scores`: :func:`evaluate_reader` — seed 000's twelve metrics ``reader_top1/topk``
+* :mod:`.scores`: :func:`evaluate_reader` — the PIAF QA notes' twelve metrics ``reader_top1/topk``
   × ``accuracy/em/f1`` × all questions / ``has_answer``.
 * :mod:`.files`: :func:`read_squad`, :func:`read_predictions` and :func:`evaluate_files` —
   a SQuAD dataset and predictions (JSON or JSON Lines), from a path or from bytes.

@@ -46,7 +46,7 @@ class AnswerExplanation:
     precision, recall, f1, em : float
         Against the best gold answer; ``f1`` and ``em`` are the maxima over gold answers.
     correct : bool
-        Seed 000's correct reading (:func:`correct_reading`).
+        The PIAF QA notes' correct reading (:func:`correct_reading`).
     formula, definition : str
         LaTeX with the numbers substituted, and the general formula.
     """

@@ -1,4 +1,4 @@
-"""Exact match, F1 and the correct reading of one answer, and seed 000's twelve metrics over many.
+"""Exact match, F1 and the correct reading of one answer, and the PIAF QA notes' twelve metrics over many.
 
 >>> exact_match("Denver", ["Denver Broncos"]), correct_reading("Denver", ["Denver Broncos"])
 (0.0, True)
@@ -29,7 +29,7 @@ __all__ = ["READER_METRICS", "PER_QUESTION", "exact_match", "f1_score", "correct
 
 MISSING = ("error", "empty")
 
-# seed 000's twelve names (its "reader_top1_fk" is a typo for Haystack's "reader_topk_f1")
+# the PIAF QA notes' twelve names (their "reader_top1_fk" is a typo for Haystack's "reader_topk_f1")
 READER_METRICS = tuple(
     f"reader_{depth}_{kind}{suffix}"
     for kind in ("accuracy", "em", "f1")
@@ -141,7 +141,7 @@ def f1_score(prediction: str | None, gold, *, unit: str = "token") -> float:
         As in :func:`exact_match`; the maximum F1 over the gold answers is returned.
     unit : {"token", "char"}
         ``"token"``: the tokens of the normalised answers (SQuAD's F1). ``"char"``: the
-        characters of the normalised answers, spaces included (seed 000's prose: "the
+        characters of the normalised answers, spaces included (the PIAF QA notes' prose: "the
         predicted and true answers are divided into characters"). For a prediction that is a
         contiguous piece of the gold answer this equals Haystack's F1 over character offsets;
         being a bag of characters, it also rewards anagrams ("cat" vs "act" → 1).
@@ -161,9 +161,9 @@ def f1_score(prediction: str | None, gold, *, unit: str = "token") -> float:
 
 
 def correct_reading(prediction: str | None, gold) -> bool:
-    """Seed 000's "correct reading": the prediction shares at least one token with a gold answer.
+    """The PIAF QA notes' "correct reading": the prediction shares at least one token with a gold answer.
 
-    Haystack, which seed 000 follows, counts a reading as correct when the predicted span
+    Haystack, which the PIAF QA notes follow, counts a reading as correct when the predicted span
     overlaps a gold span in the document. Without character offsets Ranklab uses the nearest
     string-only reading: at least one common normalised token (token F1 > 0). On an
     unanswerable question a reading is correct when the prediction abstains.
@@ -177,7 +177,7 @@ def correct_reading(prediction: str | None, gold) -> bool:
 
 @dataclass(frozen=True)
 class ReaderEvaluation:
-    """Seed 000's twelve reader metrics over a set of questions.
+    """The PIAF QA notes' twelve reader metrics over a set of questions.
 
     Attributes
     ----------
@@ -271,7 +271,7 @@ def _question_scores(golds: list[str], preds: list[str | None], k: int | None,
 
 def evaluate_reader(gold, predictions, *, k: int | None = None, unit: str = "token",
                     retrieved=None, missing: str = "error") -> ReaderEvaluation:
-    """Seed 000's twelve reader metrics over a set of questions.
+    """The PIAF QA notes' twelve reader metrics over a set of questions.
 
     For each question the reader gives up to ``k`` answers, best first. *top1* metrics look
     at the first answer, *topk* at the best of the first ``k``: a correct reading or an

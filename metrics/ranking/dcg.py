@@ -2,11 +2,11 @@
 
 ``dcg='log2'`` (default, trec_eval): gain = grade, discount log2(i + 1).
 ``dcg='exp-log2'`` (Burges et al. 2005; ranx ``ndcg_burges``): gain 2^grade - 1, discount log2(i + 1).
-``dcg='jarvelin'`` (Järvelin & Kekäläinen 2002, b = 2, as in seed 002): gain = grade, rank 1
+``dcg='jarvelin'`` (Järvelin & Kekäläinen 2002, b = 2, as in the IR course lab): gain = grade, rank 1
 undiscounted, rank i >= 2 divided by log2(i) — i.e. discount max(1, log2 i).
 
 ``ideal='qrels'`` (default, trec_eval): the ideal ordering sorts every judged document;
-``ideal='ranking'`` (sklearn ``ndcg_score``, the seed 004 notebook): it sorts only the
+``ideal='ranking'`` (sklearn ``ndcg_score``, the Pinecone notebook): it sorts only the
 retrieved list, so relevant documents that were never retrieved do not count.
 
 ``rel=None`` (default, trec_eval ignores ``-l`` for nDCG): every positive grade is a gain;

@@ -27,7 +27,8 @@ others are small mistaken kernels below, each named after the mistake it reprodu
 
 Examples
 --------
-REFERENCE.md's example: R = 4 relevant documents, the run has relevant documents at
+The AP example of docs/measures-and-conventions.md (the reference tools question by question):
+R = 4 relevant documents, the run has relevant documents at
 ranks 1 and 3. AP = (1/1 + 2/3) / 4 = 0.4167; dividing by the 2 relevant documents
 retrieved instead gives (1 + 2/3) / 2 = 0.8333.
 

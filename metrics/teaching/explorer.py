@@ -6,12 +6,13 @@ writes it, its value, and the parameters that move the value away from trec_eval
 libraries that implement that convention (pytrec_eval, scikit-learn, ranx, ir_measures)
 and in Ranklab itself.
 
-The RAG study guide's preset has grouped ground truth; here every relevant document is its own group
+The AutoRAG study notes' preset has grouped ground truth; here every relevant document is its own group
 (the judgments carry no groups), and :mod:`metrics.grouped` computes the value.
 
 Examples
 --------
-REFERENCE.md's example: qrels a3 b1, run b x. trec_eval's ideal ordering holds a and b
+The example of docs/measures-and-conventions.md (the reference tools question by question):
+qrels a3 b1, run b x. trec_eval's ideal ordering holds a and b
 (IDCG = 3 + 1/log2 3 = 3.6309, nDCG = 1 / 3.6309 = 0.2754); scikit-learn's holds only the
 retrieved b (IDCG = 1, nDCG = 1).
 
@@ -99,7 +100,7 @@ def explore(measures, ranking, judgments, *, groups=None) -> Exploration:
     ranking, judgments
         As for :func:`metrics.explain`.
     groups : list of lists of ids, optional
-        The RAG study guide's grouped ground truth for its preset; by default every relevant
+        The AutoRAG study notes' grouped ground truth for its preset; by default every relevant
         document is its own group.
     """
     ms = parse_many(measures)

@@ -24,8 +24,8 @@ from ..measures import parse
 from ..ranking.dcg import discounts
 
 __all__ = ["Pitfall", "Outcome", "GALLERY", "ndcg_above_one", "ties", "nothing_relevant", "p_at_k_short",
-           "ap_denominators", "relevance_level", "rounding", "seed002_ndcg", "ndcg_falling",
-           "seed002_ndcg_as_written", "seed002_ndcg_patched"]
+           "ap_denominators", "relevance_level", "rounding", "course_lab_ndcg", "ndcg_falling",
+           "course_lab_ndcg_as_written", "course_lab_ndcg_patched"]
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,8 @@ def p_at_k_short(k: int = 5) -> Pitfall:
 # --------------------------------------------------------------------------- AP denominators
 
 def ap_denominators() -> Pitfall:
-    """REFERENCE.md: R = 4, relevant at ranks 1 and 3 of 5. AP@3 = (1 + 2/3) / 4, / 2, / 3.
+    """R = 4, relevant at ranks 1 and 3 of 5 (docs/measures-and-conventions.md, the reference tools
+    question by question). AP@3 = (1 + 2/3) / 4, / 2, / 3.
 
     >>> [round(o.value, 4) for o in ap_denominators().outcomes]
     [0.4167, 0.8333, 0.5556]
@@ -272,16 +273,16 @@ def rounding() -> Pitfall:
     )
 
 
-# --------------------------------------------------------------------------- seed 002's NDCG
+# --------------------------------------------------------------------------- the IR course lab's NDCG
 
-def seed002_ndcg_as_written(qrels_dict, test_dict, k=100):
+def course_lab_ndcg_as_written(qrels_dict, test_dict, k=100):
     """The IR course lab's ``NDCG`` function, logic reproduced line for line (without its prints).
 
     Returns the mean nDCG, or the exception its code raises (``rel`` is an int, and
-    ``rel[i]`` indexes it). The seed's ``grels_dict``/``qrels_dict`` spelling is taken as
+    ``rel[i]`` indexes it). The lab's ``grels_dict``/``qrels_dict`` spelling is taken as
     one name (an OCR slip); everything else is as printed.
 
-    >>> seed002_ndcg_as_written({"q": {"d1": 1}}, {"q": ["d1"]})
+    >>> course_lab_ndcg_as_written({"q": {"d1": 1}}, {"q": ["d1"]})
     TypeError("'int' object is not subscriptable")
     """
     try:
@@ -306,11 +307,11 @@ def seed002_ndcg_as_written(qrels_dict, test_dict, k=100):
             NDCG = DCG / IDCG
             NDCG_result.append(NDCG)
         return np.mean(NDCG_result)
-    except Exception as err:  # noqa: BLE001 - the point is to show what the seed's code raises
+    except Exception as err:  # noqa: BLE001 - the point is to show what the lab's code raises
         return err
 
 
-def seed002_ndcg_patched(qrels_dict, test_dict, k=100):
+def course_lab_ndcg_patched(qrels_dict, test_dict, k=100):
     """The IR course lab's ``NDCG`` with only its crashes patched: it runs, and is still wrong.
 
     Patches: ``rel[i]`` → ``rel``; ``true_list[i + 1]`` → ``true_list[i - 2]``; ``rel[1]`` →
@@ -319,7 +320,7 @@ def seed002_ndcg_patched(qrels_dict, test_dict, k=100):
     and ``length_use`` also stops at the number of relevant documents, so documents ranked
     below that are never looked at.
 
-    >>> round(seed002_ndcg_patched({"q": {"d1": 3, "d2": 2, "d3": 1}}, {"q": ["d2", "d1", "x", "d3"]}), 4)
+    >>> round(course_lab_ndcg_patched({"q": {"d1": 3, "d2": 2, "d3": 1}}, {"q": ["d2", "d1", "x", "d3"]}), 4)
     0.7592
     """
     try:
@@ -346,20 +347,20 @@ def seed002_ndcg_patched(qrels_dict, test_dict, k=100):
         return err
 
 
-def seed002_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
+def course_lab_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
     """The IR course lab's NDCG code: as written, patched to run, and fixed (Ranklab's Järvelin nDCG).
 
     Example: d1 = 3, d2 = 2, d3 = 1; run d2, d1, x, d3. Fixed (J&K, b = 2):
     DCG = 2 + 3/1 + 0 + 1/2 = 5.5, IDCG = 3 + 2/1 + 1/log2 3 = 5.6309, nDCG = 0.9767.
 
-    >>> [o.value if o.value is None else round(o.value, 4) for o in seed002_ndcg().outcomes]
+    >>> [o.value if o.value is None else round(o.value, 4) for o in course_lab_ndcg().outcomes]
     [None, 0.7592, 0.9767]
     """
     qrels = qrels if qrels is not None else {"q1": {"d1": 3, "d2": 2, "d3": 1}}
     run = run if run is not None else {"q1": ["d2", "d1", "x", "d3"]}
     measure = str(parse("nDCG").with_params(dcg="jarvelin").with_cutoff(k))
     outcomes = []
-    for label, fn in ((N_("as written"), seed002_ndcg_as_written), (N_("crashes patched"), seed002_ndcg_patched)):
+    for label, fn in ((N_("as written"), course_lab_ndcg_as_written), (N_("crashes patched"), course_lab_ndcg_patched)):
         got = fn(qrels, run, k)
         if isinstance(got, Exception):
             outcomes.append(Outcome(_("the IR course lab's NDCG, {label}").format(label=_(label)), None, False,
@@ -374,7 +375,7 @@ def seed002_ndcg(qrels=None, run=None, k: int = 100) -> Pitfall:
     outcomes.append(Outcome(_("fixed: Ranklab {measure}").format(measure=measure), fixed.aggregate[measure], True,
                             N_("DCG = rel_1 + sum over i >= 2 of rel_i / log2(i), ideal from every judged document")))
     return Pitfall(
-        "seed002_ndcg", N_("The IR course lab's NDCG code, reproduced and fixed"),
+        "course_lab_ndcg", N_("The IR course lab's NDCG code, reproduced and fixed"),
         N_("The course lab's NDCG function crashes on its first document, and once patched to run it "
         "still gives the wrong number."),
         N_("rel is a number, so rel[i] raises TypeError; true_list[i+1] runs past the end of the list; "
@@ -407,4 +408,4 @@ def ndcg_falling(ranking=None, judgments=None) -> Pitfall:
 
 
 GALLERY = {f.__name__: f for f in (ndcg_above_one, ties, nothing_relevant, p_at_k_short, ap_denominators,
-                                    relevance_level, rounding, seed002_ndcg, ndcg_falling)}
+                                    relevance_level, rounding, course_lab_ndcg, ndcg_falling)}

@@ -38,7 +38,7 @@ class Item:
 @dataclass(frozen=True)
 class Query:
     """One query: its ranked ``ranking`` (best first) and the ``tray`` of judged documents
-    that were not retrieved. ``groups`` (seed 001) optionally lists groups of ids of which
+    that were not retrieved. ``groups`` (the AutoRAG study notes') optionally lists groups of ids of which
     any one satisfies the group; then :mod:`metrics.grouped` applies too."""
 
     name: str

@@ -323,7 +323,7 @@ def to_query(pasted: Pasted, query: Query) -> Query:
     for it (so a list of ids reorders the results), else grade 0 and the id as label; the
     tray keeps the documents that are not in the new ranking. TREC lines replace everything:
     the grades are the qrels' (0 when a retrieved document has none), the tray is the judged
-    relevant documents the run missed, the query is named after its qid. The RAG study guide's groups
+    relevant documents the run missed, the query is named after its qid. The AutoRAG study notes' groups
     are dropped (they name the old ids).
 
     >>> q = Query("q", (Item("a", "A", 2), Item("b", "B", 0)), (Item("c", "C", 1),))

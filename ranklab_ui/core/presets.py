@@ -11,7 +11,7 @@ only orders them (``60-my-example.json`` is the preset ``my-example``). A file h
                   "not_retrieved": [["7", "a judged document never retrieved", 1]]}]}
 
 Each ranking row is ``[id, label, grade]`` (grade ``null`` or ``"?"``: unjudged); a query
-may also hold ``"groups"`` (the RAG study guide's lists of ids). Every file is read with the permalink's
+may also hold ``"groups"`` (the AutoRAG study notes' lists of ids). Every file is read with the permalink's
 checks (:func:`ranklab_ui.core.codec.from_data` in its long-named :data:`ranklab_ui.core.codec.FILE` form). A file
 that fails is left out, and :data:`PROBLEMS` says which file and why; the app shows that
 once per session (:func:`ranklab_ui.session.state.get_example`) and never stops because of it.
@@ -139,8 +139,8 @@ def babel_extract(fileobj, keywords, comment_tags, options):
     which the picker shows, as ``(line, function, message, comments)``.
 
     >>> import io
-    >>> list(babel_extract(io.BytesIO(b'{"title": "Cat",\\n "source": "seed 004"}'), [], [], {}))
-    [(1, None, 'Cat', []), (2, None, 'seed 004', [])]
+    >>> list(babel_extract(io.BytesIO(b'{"title": "Cat",\\n "source": "Pinecone notebook"}'), [], [], {}))
+    [(1, None, 'Cat', []), (2, None, 'Pinecone notebook', [])]
     """
     text = fileobj.read().decode("utf-8")
     data = json.loads(text)

@@ -144,10 +144,10 @@ def text_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None) ->
 def confusion_counts(summary: Mapping[str, object], population: int) -> dict[str, int]:
     """TP, FP, FN, TN at k from a P/R explanation's summary and the number of documents known.
 
-    ``population`` is every document of the example (ranked or in the tray), as seed 004
+    ``population`` is every document of the example (ranked or in the tray), as the Pinecone notebook
     counts its eight images.
 
-    >>> confusion_counts({"hits": 1, "retrieved": 2, "R": 4}, 8)  # seed 004 at k = 2
+    >>> confusion_counts({"hits": 1, "retrieved": 2, "R": 4}, 8)  # the Pinecone notebook at k = 2
     {'TP': 1, 'FP': 1, 'FN': 3, 'TN': 3}
     """
     tp = int(summary["hits"])
@@ -247,7 +247,7 @@ def rr_curve(explanation) -> list[float]:
 def falls(values: Sequence[float]) -> list[int]:
     """The k (1-based) at which a series is lower than at k − 1.
 
-    >>> falls([0.0, 0.39, 0.38, 0.46])  # seed 004's nDCG falls at k = 3
+    >>> falls([0.0, 0.39, 0.38, 0.46])  # the Pinecone notebook's nDCG falls at k = 3
     [3]
     """
     return [i + 1 for i in range(1, len(values)) if values[i] < values[i - 1] - 1e-12]

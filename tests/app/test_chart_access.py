@@ -29,7 +29,7 @@ def test_the_data_table_shows_the_charts_numbers():
     assert not tables(at) or all("measure" not in d.columns for d in tables(at))
     at.toggle(key="charts.data").set_value(True).run()
     table = next(d for d in tables(at) if "measure" in d.columns)
-    # seed 004's cat: P, R and nDCG at k = 1..8; P@4 = 2/4, R@4 = 2/4 (R = 4)
+    # the Pinecone notebook's cat: P, R and nDCG at k = 1..8; P@4 = 2/4, R@4 = 2/4 (R = 4)
     assert len(table) == 24 and list(table.columns) == ["k", "measure", "value"]
     row = table[(table["measure"] == "P") & (table["k"] == 4)]
     assert float(row["value"].iloc[0]) == 0.5

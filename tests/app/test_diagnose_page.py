@@ -60,7 +60,7 @@ def test_a_tool_name_shows_its_conventions():
 
 
 def test_the_playground_example_and_one_value():
-    # the default example is seed 004's cat in the box: first relevant document at rank 2, RR = 1/2
+    # the default example is the Pinecone notebook's cat in the box: first relevant document at rank 2, RR = 1/2
     at = AppTest.from_file(APP, default_timeout=60)
     at.switch_page("app_pages/diagnose.py")
     at.run()

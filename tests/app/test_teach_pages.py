@@ -58,7 +58,7 @@ def test_check_final_value_right_and_wrong():
 
 
 def test_check_every_step_finds_the_first_wrong_one():
-    at = open_page("check_calculation", preset="dcg")  # REFERENCE.md's DCG example, k = 6
+    at = open_page("check_calculation", preset="dcg")  # Wikipedia's DCG example, k = 6
     at.selectbox(key="check_calculation.measure").set_value("nDCG@{k}").run()
     at.radio(key="check_calculation.detail").set_value("Every step").run()
     boxes = {t.key.rsplit(".", 1)[-1]: t for t in at.text_input}
@@ -134,7 +134,7 @@ def page_text(at) -> str:
 
 
 def test_check_every_step_hints_name_the_step_and_keep_every_right_value_hidden():
-    """REFERENCE.md's DCG example, k = 6, grades 3, 2, 3, 0, 1, 2 and two more judged (3 and 2):
+    """Wikipedia's DCG example (docs/sources.md), k = 6, grades 3, 2, 3, 0, 1, 2 and two more judged (3 and 2):
     DCG@6 = 3 + 2/log2 3 + 3/2 + 0 + 1/log2 6 + 2/log2 7 = 6.8611, ideal 3, 3, 3, 2, 2, 2:
     IDCG@6 = 3 + 3/log2 3 + 3/2 + 2/log2 5 + 2/log2 6 + 2/log2 7 = 8.7403, nDCG@6 = 0.7850.
     A learner who takes log2(1) = 0 at rank 1 types discount 0."""
@@ -253,12 +253,12 @@ def test_every_pitfall_renders():
     assert "0.4693" in frames(at)  # the last one shown: nDCG@3 = 3 / (3 + 3/log2 3 + 3/2)
 
 
-def test_seed002_pitfall_shows_the_error_and_the_fix():
+def test_course_lab_pitfall_shows_the_error_and_the_fix():
     at = open_page("pitfalls")
-    at.radio(key="pitfalls.choice").set_value("seed002_ndcg").run()
+    at.radio(key="pitfalls.choice").set_value("course_lab_ndcg").run()
     csv = frames(at)
     assert "TypeError" in csv and "0.7592" in csv and "0.9767" in csv
-    at.number_input(key="pitfalls.seed002_k").set_value(3).run()
+    at.number_input(key="pitfalls.course_lab_k").set_value(3).run()
     assert not at.exception
 
 
@@ -361,7 +361,7 @@ def test_example_picker_switches_the_shared_example():
     at = open_page("conventions")
     at.selectbox(key="conventions.preset").set_value("dcg").run()
     assert not at.exception
-    # REFERENCE.md: nDCG@6 = 6.861 / 8.740 = 0.785 (trec_eval); ideal from the list: 0.961
+    # Wikipedia's DCG example: nDCG@6 = 6.861 / 8.740 = 0.785 (trec_eval); ideal from the list: 0.961
     table = tables(at)[0].set_index("measure")
     assert round(float(table.loc["nDCG@6", "trec_eval"].split()[0]), 3) == 0.785
     assert round(float(table.loc["nDCG@6", "sklearn"].split()[0]), 3) == 0.961
@@ -409,7 +409,7 @@ def test_teach_pages_survive_edge_examples(page, name):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     if page == "pitfalls":
-        for key in ("ndcg_falling", "seed002_ndcg", "ap_denominators"):
+        for key in ("ndcg_falling", "course_lab_ndcg", "ap_denominators"):
             at.radio(key="pitfalls.choice").set_value(key).run()
             assert not at.exception, key
     if page == "compare":

@@ -276,7 +276,7 @@ def test_topics_needed_power_by_hand():
 @pytest.mark.slow  # ranx compiles with numba on first use
 def test_t_test_agrees_with_ranx_compare_where_installed():
     """ranx.compare(stat_test="student") on runs without tied scores (ranx breaks ties its own way,
-    so tied runs are not defined the same; see REFERENCE.md)."""
+    so tied runs are not defined the same; see docs/measures-and-conventions.md)."""
     ranx = pytest.importorskip("ranx")
     rng = np.random.default_rng(12)
     qrels = {f"q{i}": {f"d{k}": int(rng.integers(1, 3)) for k in rng.choice(40, 6, replace=False)} for i in range(20)}

@@ -24,7 +24,7 @@ HOSTILE = ["<script>alert(1)</script>", "a&b", "'\"", "\"\"\"", "'''", "#1", "a/
 
 
 def unjudged_example() -> Example:
-    """Seed 004's cat with two unjudged results and a tray of two judged, unretrieved documents."""
+    """The Pinecone notebook's cat with two unjudged results and a tray of two judged, unretrieved documents."""
     cat = build_preset("cat")
     q = cat.query
     ranking = tuple(replace(item, grade=None) if item.id in ("3", "6") else item for item in q.ranking)

@@ -86,7 +86,7 @@ def test_k_is_data_so_a_new_k_keeps_the_spec():
 def test_exports_draw_the_chart_with_its_data():
     from ranklab_ui import render
 
-    plot = charts.confusion_matrix(1, 1, 3, 3, 2)   # seed 004 at k = 2
+    plot = charts.confusion_matrix(1, 1, 3, 3, 2)   # the Pinecone notebook at k = 2
     png = render._png(plot)()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     svg = render._svg(plot)()

@@ -28,9 +28,9 @@ def test_the_shipped_presets_are_the_files_in_assets():
     assert presets.PROBLEMS == []
 
 
-def test_cat_preset_is_seed_004s_list():
+def test_cat_preset_is_the_pinecone_notebooks_list():
     cat = presets.build_preset("cat")
-    # seed 004: eight images, the cat in a box (relevant) at ranks 2, 4, 5 and 7; k = 2, binary
+    # the Pinecone notebook: eight images, the cat in a box (relevant) at ranks 2, 4, 5 and 7; k = 2, binary
     assert [item.grade for item in cat.query.ranking] == [0, 1, 0, 1, 1, 0, 1, 0]
     assert (cat.k, cat.mode, cat.query.name) == (2, "binary", "cat in the box")
 

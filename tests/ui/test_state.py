@@ -23,7 +23,7 @@ def test_every_preset_round_trips_through_the_permalink(name):
 def test_cat_preset_gives_the_seed_recall_and_precision():
     ex = presets.build_preset("cat")
     ranking, judgments = ex.query.inputs(ex.mode)
-    # seed 004: relevant at ranks 2, 4, 5, 7 of 8
+    # the Pinecone notebook: relevant at ranks 2, 4, 5, 7 of 8
     assert metrics.scores_over_k("R", ranking, judgments) == [0, .25, .25, .5, .75, .75, 1, 1]
     p = [round(x, 2) for x in metrics.scores_over_k("P", ranking, judgments)]
     assert p == [0, .5, .33, .5, .6, .5, .57, .5]
@@ -39,7 +39,7 @@ def test_white_cat_preset_gives_the_seed_ndcg():
 def test_dcg_preset_uses_the_tray_for_the_ideal():
     ex = presets.build_preset("dcg")
     ranking, judgments = ex.query.inputs(ex.mode)
-    assert round(metrics.score("nDCG@6", ranking, judgments), 3) == 0.785  # REFERENCE.md
+    assert round(metrics.score("nDCG@6", ranking, judgments), 3) == 0.785  # Wikipedia's DCG example (docs/sources.md)
 
 
 def test_binary_mode_turns_positive_grades_into_one():

@@ -1,4 +1,5 @@
-"""Readers: every format of the seeds, and every malformed line named as file:line."""
+"""Readers: every format of the sources (docs/sources.md), and every malformed line named as
+file:line."""
 
 from __future__ import annotations
 
@@ -203,7 +204,7 @@ def test_checked_qrels_keep_their_hashes_and_subsets_carry_them(tmp_path):
 # ----------------------------------------------------------------------------- JSONL
 
 
-def test_jsonl_seed_003_layout(tmp_path):
+def test_jsonl_azure_ai_search_layout(tmp_path):
     gt = [{"query_id": "q1", "query": "refund", "ground_truth": [
               {"filename": "policy.pdf", "page_number": 3, "grade": 2},
               {"filename": "faq.pdf", "page_number": 1, "grade": 1}]},

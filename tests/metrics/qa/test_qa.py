@@ -1,4 +1,5 @@
-"""QA (reader) metrics of metrics.qa: hand-computed cases, a SQuAD 2.0 oracle, seed 000's twelve metrics."""
+"""QA (reader) metrics of metrics.qa: hand-computed cases, a SQuAD 2.0 oracle, the PIAF QA
+notes' twelve metrics."""
 
 from __future__ import annotations
 

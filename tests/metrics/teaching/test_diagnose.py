@@ -319,7 +319,7 @@ def test_mistake_links_name_check_my_calculations_catalogue():
     keys = {m.key for m in MISTAKES}
     linked = [o.mistake for c in dg.CONVENTIONS for o in c.options if o.mistake]
     assert linked and set(linked) <= keys
-    # and the mistake recomputes what the convention does, on seed 004's AP example
+    # and the mistake recomputes what the convention does, on the Pinecone notebook's AP example
     ranking, judged = ["a", "x", "b", "y", "z"], {"a": 1, "b": 1, "c": 1, "d": 1}
     mistake = next(m for m in MISTAKES if m.key == "ap_retrieved")
     from metrics.teaching.check import check

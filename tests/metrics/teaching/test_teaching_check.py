@@ -13,11 +13,11 @@ from metrics.teaching.check import MISTAKES, _prepared, blanks, check, parse_ans
 from tests.strength import scaled
 
 CAT_RUN = [str(i) for i in range(1, 9)]
-CATS = {"2": 1, "4": 1, "5": 1, "7": 1}  # seed 004: relevant at 2, 4, 5, 7
+CATS = {"2": 1, "4": 1, "5": 1, "7": 1}  # the Pinecone notebook: relevant at 2, 4, 5, 7
 GRADED = {"a": 3, "b": 2, "c": 1}
 
 
-def test_blanks_of_seed004_ap_are_the_precisions_at_the_hits():
+def test_blanks_of_pinecone_ap_are_the_precisions_at_the_hits():
     got = {b.key: b.value for b in blanks("AP", CAT_RUN, CATS)}
     assert got["precision@2"] == 1 / 2
     assert got["precision@4"] == 2 / 4
@@ -34,10 +34,10 @@ def test_blanks_of_ndcg_hold_gains_discounts_running_dcg_and_the_ideal():
     assert got["discount@2"] == pytest.approx(math.log2(3))
     assert got["dcg@3"] == pytest.approx(1 + 2 / math.log2(3) + 3 / 2)
     assert got["IDCG"] == pytest.approx(3 + 2 / math.log2(3) + 1 / 2)
-    assert round(got["value"], 4) == 0.79  # REFERENCE.md: 0.7900
+    assert round(got["value"], 4) == 0.79  # the reference tools compared (docs/measures-and-conventions.md): 0.7900
 
 
-def test_all_correct_seed004_with_two_decimals():
+def test_all_correct_pinecone_with_two_decimals():
     answers = {"precision@2": "0.5", "precision@4": "0.50", "precision@5": "0.6",
                "precision@7": "0.57", "value": "0.54"}
     r = check("AP", CAT_RUN, CATS, answers)
@@ -45,7 +45,7 @@ def test_all_correct_seed004_with_two_decimals():
     assert r.message == "Every number you typed is right."
 
 
-def test_seed004_dark_cat_ap_0_225_accepts_both_roundings():
+def test_pinecone_dark_cat_ap_0_225_accepts_both_roundings():
     dark = {"5": 1, "8": 1}  # (1/5 + 2/8) / 2 = 0.225: prose says 0.22, code prints 0.23
     assert check("AP", CAT_RUN, dark, {"value": "0.22"}).all_correct
     assert check("AP", CAT_RUN, dark, {"value": "0.23"}).all_correct
@@ -73,7 +73,7 @@ def test_ap_with_non_relevant_ranks_counted():
 
 def test_log2_i_discount_gives_the_jarvelin_value():
     # discounts 0 (rank 1 kept), 1, log2 3: DCG = 1 + 2 + 3/1.585 = 4.8928,
-    # IDCG = 3 + 2 + 1/1.585 = 5.6309, ratio 0.8689 (REFERENCE.md's J&K value)
+    # IDCG = 3 + 2 + 1/1.585 = 5.6309, ratio 0.8689 (the Järvelin–Kekäläinen value of the reference tools compared (docs/measures-and-conventions.md))
     r = check("nDCG@3", ["c", "b", "a"], GRADED, {"discount@1": "0", "discount@2": "1", "value": "0.87"})
     assert r.first_wrong.key == "discount@1" and r.first_wrong.expected == 1
     assert r.diagnosis.mistake.key == "log2_i"
@@ -125,14 +125,14 @@ def test_first_relevant_rank_off_by_one():
 
 
 def test_rounding_too_early():
-    # seed 004: 0.5 + 0.5 + 0.6 + 0.57 = 2.17, / 4 = 0.5425; unrounded 2.1714 / 4 = 0.542857
+    # the Pinecone notebook: 0.5 + 0.5 + 0.6 + 0.57 = 2.17, / 4 = 0.5425; unrounded 2.1714 / 4 = 0.542857
     r = check("AP", CAT_RUN, CATS, {"value": "0.5425"})
     assert r.first_wrong.key == "value"
     assert r.diagnosis.mistake.key == "rounding_early"
     assert r.first_wrong.tolerance == 0.00005
 
 
-# --------------------------------------------------------------------------- planted on seed 004
+# --------------------------------------------------------------------------- planted on the Pinecone notebook's example
 # The cat in the box: 8 results, relevant at ranks 2, 4, 5, 7, R = 4 (CAT_RUN, CATS above).
 
 
@@ -278,7 +278,7 @@ def test_no_known_mistake():
 
 
 def test_the_hint_names_the_step_and_the_mistake_but_never_the_right_value():
-    # REFERENCE.md: R = 4, relevant at ranks 1 and 3: AP = (1/1 + 2/3) / 4 = 0.4167;
+    # the reference tools compared (docs/measures-and-conventions.md): R = 4, relevant at ranks 1 and 3: AP = (1/1 + 2/3) / 4 = 0.4167;
     # (1 + 2/3) / 2 = 0.8333 divides by the 2 relevant documents retrieved
     ranking, judged = ["a", "x", "b", "y", "z"], {"a": 1, "b": 1, "c": 1, "d": 1}
     r = check("AP", ranking, judged, {"value": "0.83"})

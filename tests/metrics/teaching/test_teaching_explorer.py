@@ -1,4 +1,5 @@
-"""Conventions explorer: values by hand (REFERENCE.md), snippets executed in their libraries."""
+"""Conventions explorer: values by hand (the reference tools compared (docs/measures-and-conventions.md)), snippets executed in their
+libraries."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from metrics.teaching.explorer import explore, snippets
 pytest.importorskip("pytrec_eval")
 pytest.importorskip("sklearn")
 
-AP_RUN = ["a", "n", "b", "x", "y"]  # REFERENCE.md: R = 4, run rel, non, rel, x, y
+AP_RUN = ["a", "n", "b", "x", "y"]  # R = 4, run rel, non, rel, x, y (the reference tools compared (docs/measures-and-conventions.md))
 AP_QRELS = {"a": 1, "b": 1, "c": 1, "d": 1, "n": 0}
-NDCG_RUN = ["c", "b", "a", "e"]  # REFERENCE.md: qrels a3 b2 c1, run c b a e
+NDCG_RUN = ["c", "b", "a", "e"]  # qrels a3 b2 c1, run c b a e (the reference tools compared (docs/measures-and-conventions.md))
 NDCG_QRELS = {"a": 3, "b": 2, "c": 1}
 
 
@@ -30,13 +31,13 @@ def test_ap_under_every_preset():
     assert round(c["trec_eval"].value, 4) == 0.4167  # (1 + 2/3) / 4
     assert round(c["sklearn"].value, 4) == 0.8333  # (1 + 2/3) / 2 relevant retrieved
     assert round(c["recommenders"].value, 4) == 0.5556  # (1 + 2/3) / min(3, 4)
-    assert c["seed004"].value == c["trec_eval"].value and not c["seed004"].differs
+    assert c["pinecone"].value == c["trec_eval"].value and not c["pinecone"].differs
     assert c["sklearn"].moved_by == ("denominator='retrieved'",)
     assert c["recommenders"].moved_by == ("denominator='min(k,R)'",)
     assert c["trec_eval"].moved_by == () and c["trec_eval"].measure == "AP@3"
-    # seed 001: every relevant document its own group; a group's precision counts only its own
+    # the AutoRAG study notes' reading: every relevant document its own group; a group's precision counts only its own
     # ids: group a found at rank 1 (1/1), group b at rank 3 (1/3), c and d never (0)
-    assert c["seed001"].value == pytest.approx((1 + 1 / 3 + 0 + 0) / 4)
+    assert c["autorag"].value == pytest.approx((1 + 1 / 3 + 0 + 0) / 4)
 
 
 def test_ndcg_under_every_preset():
@@ -45,22 +46,22 @@ def test_ndcg_under_every_preset():
     idcg = 3 + 2 / math.log2(3) + 1 / 2
     assert c["trec_eval"].value == pytest.approx(dcg / idcg)
     assert round(c["exp-gain"].value, 4) == 0.6806
-    assert round(c["seed002"].value, 4) == 0.8689
-    assert c["seed002"].moved_by == ("dcg='jarvelin'",)
+    assert round(c["course-lab"].value, 4) == 0.8689
+    assert c["course-lab"].moved_by == ("dcg='jarvelin'",)
     # every judged document was retrieved: the ideal from the list is the same ideal
     assert c["sklearn"].value == pytest.approx(c["trec_eval"].value)
     assert c["sklearn"].moved_by == () and not c["sklearn"].differs
 
 
-def test_seed000_renames_recall_to_success():
+def test_piaf_renames_recall_to_success():
     c = cells("R@2", ["x", "a", "y"], {"a": 1, "b": 1})
-    assert c["trec_eval"].value == 0.5 and c["seed000"].value == 1.0
-    assert c["seed000"].measure == "Success@2" and c["seed000"].moved_by == ("R → Success",)
+    assert c["trec_eval"].value == 0.5 and c["piaf"].value == 1.0
+    assert c["piaf"].measure == "Success@2" and c["piaf"].moved_by == ("R → Success",)
 
 
 def test_grouped_cell_undefined_for_other_families():
     c = cells("Bpref", ["a"], {"a": 1})
-    assert c["seed001"].value is None and "not defined" in c["seed001"].note
+    assert c["autorag"].value is None and "not defined" in c["autorag"].note
 
 
 def test_table_has_one_value_per_preset():
@@ -135,10 +136,10 @@ def test_hostile_doc_ids_make_valid_code():
             assert run_snippet(s.code) == pytest.approx(explore("nDCG", run, qrels).rows[0].cells["trec_eval"].value)
 
 
-def test_explicit_groups_for_seed001():
-    # seed 001: groups [[test-1, test-2], [test-3]]; retrieved test-1, Prod-1, test-2, Prod-2: recall 1/2
+def test_explicit_groups_for_autorag():
+    # the AutoRAG study notes: groups [[test-1, test-2], [test-3]]; retrieved test-1, Prod-1, test-2, Prod-2: recall 1/2
     run = ["test-1", "Prod-1", "test-2", "Prod-2"]
     judged = {"test-1": 1, "test-2": 1, "test-3": 1}
     c = explore("R", run, judged, groups=[["test-1", "test-2"], ["test-3"]]).rows[0].cells
-    assert c["seed001"].value == 0.5
+    assert c["autorag"].value == 0.5
     assert c["trec_eval"].value == pytest.approx(2 / 3)  # two of the three relevant ids

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from metrics.teaching import pitfalls
-from metrics.teaching.pitfalls import GALLERY, seed002_ndcg_as_written, seed002_ndcg_patched
+from metrics.teaching.pitfalls import GALLERY, course_lab_ndcg_as_written, course_lab_ndcg_patched
 
 L3 = math.log2(3)
 
@@ -18,7 +18,7 @@ def values(p):
 
 def test_gallery_has_every_pitfall_and_each_has_a_right_value():
     assert list(GALLERY) == ["ndcg_above_one", "ties", "nothing_relevant", "p_at_k_short", "ap_denominators",
-                             "relevance_level", "rounding", "seed002_ndcg", "ndcg_falling"]
+                             "relevance_level", "rounding", "course_lab_ndcg", "ndcg_falling"]
     for fn in GALLERY.values():
         p = fn()
         assert p.title and p.what and p.why and p.outcomes
@@ -48,7 +48,7 @@ def test_ap_denominators_and_relevance_level():
     assert v == pytest.approx([2 / 3, (1 + 2 / L3 + 1) / (2 + 2 / L3 + 1 / 2), (2 / L3 + 1) / (2 + 2 / L3)])
 
 
-def test_rounding_seed004():
+def test_rounding_pinecone():
     v = values(pitfalls.rounding())
     assert v[0] == pytest.approx(9 / 40)
     assert v[1:4] == [0.23, 0.22, 0.23]
@@ -57,26 +57,26 @@ def test_rounding_seed004():
     assert v[5] == round(sum(ap) / 3, 4)
 
 
-def test_seed002_as_written_raises_what_its_code_raises():
-    err = seed002_ndcg_as_written({"q": {"a": 2, "b": 1}}, {"q": ["a", "b"]})
+def test_course_lab_as_written_raises_what_its_code_raises():
+    err = course_lab_ndcg_as_written({"q": {"a": 2, "b": 1}}, {"q": ["a", "b"]})
     assert isinstance(err, TypeError) and "not subscriptable" in str(err)
-    assert isinstance(seed002_ndcg_as_written({"q": {"a": 1}}, {}), KeyError)  # query missing from the run
-    assert seed002_ndcg_as_written({"q": {}}, {"q": ["a"]}) == []  # an empty query ends everything
+    assert isinstance(course_lab_ndcg_as_written({"q": {"a": 1}}, {}), KeyError)  # query missing from the run
+    assert course_lab_ndcg_as_written({"q": {}}, {"q": ["a"]}) == []  # an empty query ends everything
 
 
-def test_seed002_patched_counts_rank_one_twice_and_stops_at_r():
+def test_course_lab_patched_counts_rank_one_twice_and_stops_at_r():
     # qrels d1 3, d2 2, d3 1; run d2 d1 x d3 -> only 3 documents looked at (R = 3)
     # DCG = 2/1 + 3/log2 3 + 0/2 + 2 (rank 1 again); IDCG = 3/1 + 2/log2 3 + 1/2 + 3
-    got = seed002_ndcg_patched({"q": {"d1": 3, "d2": 2, "d3": 1}}, {"q": ["d2", "d1", "x", "d3"]})
+    got = course_lab_ndcg_patched({"q": {"d1": 3, "d2": 2, "d3": 1}}, {"q": ["d2", "d1", "x", "d3"]})
     assert got == pytest.approx((2 + 3 / L3 + 2) / (3 + 2 / L3 + 1 / 2 + 3))
-    p = pitfalls.seed002_ndcg()
+    p = pitfalls.course_lab_ndcg()
     assert p.outcomes[0].error.startswith("TypeError")
     # Järvelin–Kekäläinen: 2 + 3/1 + 0/log2 3 + 1/log2 4 over 3 + 2/1 + 1/log2 3
     assert p.outcomes[2].value == pytest.approx((2 + 3 + 0 + 1 / 2) / (3 + 2 + 1 / L3))
 
 
-def test_seed002_with_other_inputs():
-    p = pitfalls.seed002_ndcg({"q1": {"a": 1}, "q2": {}}, {"q1": ["a"], "q2": ["b"]}, k=5)
+def test_course_lab_with_other_inputs():
+    p = pitfalls.course_lab_ndcg({"q1": {"a": 1}, "q2": {}}, {"q1": ["a"], "q2": ["b"]}, k=5)
     assert p.outcomes[0].error and p.outcomes[2].value == pytest.approx(0.5)  # q1 = 1, q2 = 0
 
 
