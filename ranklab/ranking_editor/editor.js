@@ -10,22 +10,28 @@
 //
 // Ids and labels are user text: they are only ever set as textContent.
 
-const editors = new WeakMap();
+// One editor per widget key (data.id: the frontend's own key is new each time), kept when
+// Streamlit draws the component anew in another element (it does when something above it on the
+// page appears or goes, such as a caption or a message): a new editor forgot the events the
+// server had not processed yet, and numbered its next edit as one of them, which the server then
+// took for done; it also showed the last refusal again.
+const editors = new Map();
 const MOVE_START = 6; // pixels a pointer travels before a press becomes a drag
 const EDGE = 40; // pixels from an edge where a drag scrolls
 
 export default function mount(component) {
   const { parentElement, data, setStateValue } = component;
-  let editor = editors.get(parentElement);
+  const key = (data && data.id) || parentElement;
+  let editor = editors.get(key);
   if (!editor) {
     editor = new Editor(parentElement);
-    editors.set(parentElement, editor);
+    editors.set(key, editor);
+  } else if (editor.root !== parentElement) {
+    editor.root = parentElement;
+    parentElement.appendChild(editor.box);
   }
   editor.post = (events) => setStateValue("events", events);
   editor.receive(data || {});
-  return () => {
-    editors.delete(parentElement);
-  };
 }
 
 const el = (tag, cls, text) => {
@@ -438,6 +444,9 @@ class Editor {
     this.drag = drag;
     row.setPointerCapture(e.pointerId);
     if (onHandle) e.preventDefault();
+    // The pointer is followed on the window, not on the row: a reply drawn during the drag
+    // moves the row back to its place in the DOM, and a row moved loses the pointer's capture
+    // (its own listeners then never heard the release: the drop was lost, the row left lifted).
     const move = (m) => {
       if (m.pointerId !== drag.pointer) return;
       if (!drag.moving && Math.hypot(m.clientX - start.x, m.clientY - start.y) < MOVE_START) return;
@@ -445,30 +454,33 @@ class Editor {
       m.preventDefault();
       this.dragTo(drag, m.clientX, m.clientY);
     };
+    const stop = () => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", end);
+      window.removeEventListener("pointercancel", cancel);
+      this.drag = null;
+    };
     const end = (u) => {
       if (u.pointerId !== drag.pointer) return;
-      row.removeEventListener("pointermove", move);
-      row.removeEventListener("pointerup", end);
-      row.removeEventListener("pointercancel", cancel);
-      this.drag = null;
-      if (drag.moving) this.drop(drag);
-      else if (drag.onGrade) {
+      stop();
+      if (drag.moving) {
+        // dropped where it is let go, even if a reply drew the lists again since the last move
+        this.dragTo(drag, u.clientX, u.clientY);
+        this.drop(drag);
+      } else if (drag.onGrade) {
         const at = this.find(id);
         if (at) this.setGrade(id, this.nextGrade(at.item.grade));
       } else this.setFocus(id);
     };
     const cancel = (c) => {
       if (c.pointerId !== drag.pointer) return;
-      row.removeEventListener("pointermove", move);
-      row.removeEventListener("pointerup", end);
-      row.removeEventListener("pointercancel", cancel);
-      this.drag = null;
+      stop();
       if (drag.moving) this.endDrag(drag);
       this.render();
     };
-    row.addEventListener("pointermove", move);
-    row.addEventListener("pointerup", end);
-    row.addEventListener("pointercancel", cancel);
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", end);
+    window.addEventListener("pointercancel", cancel);
   }
 
   startDrag(drag) {
@@ -517,6 +529,10 @@ class Editor {
   drop(drag) {
     this.endDrag(drag);
     const list = drag.row.parentNode;
+    if (!drag.row.isConnected || !this.find(drag.id)) {
+      this.render(); // a new version without this result came during the drag: nothing to drop
+      return;
+    }
     const where = list === this.tray ? "tray" : "ranking";
     const ids = [...list.children].filter((c) => c.classList.contains("item")).map((c) => c.dataset.id);
     const to = ids.indexOf(drag.id);
@@ -542,6 +558,8 @@ class Editor {
     this.trayTitle.textContent = t.tray || "";
     this.addButton.textContent = t.add || "+";
     this.box.classList.toggle("waiting", !!this.waiting);
+    // the version of the lists shown: what an edit made now is made on (the model check reads it)
+    this.box.dataset.version = String(this.version);
     // moving a focused row in the DOM takes the focus away: where it was is read first
     const hadFocus = this.focusedRow() !== null;
     const n = this.lists.ranking.length;

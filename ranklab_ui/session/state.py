@@ -27,7 +27,7 @@ from ..core.validation import LIMITS, ExampleError, validate
 
 __all__ = [
     "get_example", "set_example", "update", "load_preset", "current_query", "set_current_query",
-    "take_messages", "say", "take_edit", "editor_key", "on_change", "KEYS",
+    "take_messages", "say", "take_edit", "editor_key", "on_change", "before_change", "KEYS",
     # re-exported for the pages that reach them through state
     "Query", "LIMITS", "ExampleError", "PARAM", "permalink_params", "effective_k",
 ]
@@ -42,6 +42,7 @@ KEYS = {
     "encoded": "state.encoded",        # (example, its link code): the last example encoded
     "history": "state.history",        # this session's undo/redo History (ranklab_ui.session.history)
     "edits": "state.edits",            # {editor key: (last sequence number processed, its last refusal)}
+    "redraw": "state.redraw",          # an editor's undo or redo changed more than its lists: draw the whole page
 }
 
 
@@ -114,6 +115,7 @@ def get_example() -> Example:
     A permalink in the URL that this session has not seen yet replaces the example; a
     damaged one leaves it unchanged and queues a message (see :func:`take_messages`).
     """
+    _before()
     st = _st()
     ss = st.session_state
     example = previous = ss.get(KEYS["example"])
@@ -141,10 +143,11 @@ def get_example() -> Example:
 def set_example(example: Example) -> bool:
     """Validate and store a new example; on error keep the old one and queue the message.
 
-    A change of the lists (a preset, a paste, a link, a query added) makes a new version of
-    them, which every ranking editor adopts (``docs/editing.md``); a change of only k, the mode
-    or the query shown does not. Returns whether the example was applied.
+    A change of the lists or the mode (a preset, a paste, a link, a query added, the switch)
+    makes a new version of them, which every ranking editor adopts (``docs/editing.md``); a
+    change of only k or the query shown does not. Returns whether the example was applied.
     """
+    _before()
     st = _st()
     try:
         example = validate(example)
@@ -157,7 +160,8 @@ def set_example(example: Example) -> bool:
         return True
     ss[KEYS["example"]] = example
     _changed(old, example)
-    if old is None or old.queries != example.queries:
+    # the mode too: it changes what a click on a grade gives and which undo steps an editor may take
+    if old is None or old.queries != example.queries or old.mode != example.mode:
         _new_version(ss)
     _publish(st, example)
     return True
@@ -179,6 +183,20 @@ def _new_version(ss) -> None:
 
 
 _LISTENERS: list = []   # called with (before, after) for every applied change
+_BEFORE: list = []      # called before the example is read or changed
+
+
+def before_change(listener) -> None:
+    """Call ``listener()`` before the example is read or changed: the ranking editors apply the
+    edits their browser sent that no callback has taken yet (this module knows nothing of them),
+    so that a change starts from the edits made before it."""
+    if listener not in _BEFORE:
+        _BEFORE.append(listener)
+
+
+def _before() -> None:
+    for listener in _BEFORE:
+        listener()
 
 
 def on_change(listener) -> None:

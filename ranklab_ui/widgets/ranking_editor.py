@@ -11,6 +11,7 @@ module hands it the example and takes its events through the one rule of
 from __future__ import annotations
 
 import functools
+import threading
 
 import streamlit as st
 
@@ -70,14 +71,29 @@ def _seen(key: str) -> tuple[int, dict | None]:
     return (st.session_state.get(state.KEYS["edits"]) or {}).get(key, (0, None))
 
 
+_applying = threading.local()   # an editor's events are being applied in this run's thread
+
+
 def _received(key: str, index: int) -> None:
-    """The editor ``key`` of query ``index`` sent events: apply them (:func:`snapshots.receive`)."""
+    """The editor ``key`` of query ``index`` sent events: apply them (:func:`snapshots.receive`),
+    each once (called again from inside, through :func:`ranklab_ui.session.state.get_example`,
+    it does nothing)."""
+    if getattr(_applying, "key", None) is not None:
+        return
+    _applying.key = key
+    try:
+        _apply(key, index)
+    finally:
+        _applying.key = None
+
+
+def _apply(key: str, index: int) -> None:
     ss = st.session_state
     processed, notice = _seen(key)
     events, refused = snapshots.read_events(ss.get(key), processed)
-    example = state.get_example()
     if not events and not refused:
         return
+    example = state.get_example()
     version = ss.get(state.KEYS["version"], 0)
     if index >= len(example.queries):
         refused += [snapshots.Refusal(e["seq"], _(snapshots.STALE).format(what=_(snapshots.OTHER_CHANGE)))
@@ -93,19 +109,53 @@ def _received(key: str, index: int) -> None:
     ss.setdefault(state.KEYS["edits"], {})[key] = (out.processed, notice)
     if out.example is not example:
         state.take_edit(out.example, version=out.version)
+    if out.version != version:
+        # the server took an undo or redo that changes more than these lists (the mode, a
+        # preset): the widgets outside the editor's fragment show the example too
+        ss[state.KEYS["redraw"]] = True
+
+
+def _pending() -> None:
+    """Apply the events of every editor of the session that no callback has taken yet.
+
+    Streamlit calls the callbacks of one run's widgets in its own order, a component's after
+    the others': a preset picked, the mode switched or a list pasted just after an edit (both
+    reaching a busy server before its next run) came first, and the edit, made on the lists
+    before them, was refused, or recorded after them. :func:`ranklab_ui.session.state.get_example`
+    and ``set_example`` call this first, so that every change starts from the edits made before
+    it; the events that come after a change reach a later run, on lists it replaced, and are
+    refused (docs/editing.md)."""
+    for key in list(st.session_state.get(state.KEYS["edits"]) or {}):
+        _received(key, int(key.rsplit(".", 1)[1]))
+
+
+state.before_change(_pending)
+
+
+def _on_events(key: str, index: int) -> None:
+    """The component's callback: its events applied; the whole page drawn again when an undo
+    or redo the server took changed more than the lists (this callback's run is the editor's
+    fragment only)."""
+    _received(key, index)
+    if st.session_state.pop(state.KEYS["redraw"], False):
+        st.rerun()
 
 
 def ranking_editor(page: str, index: int | None = None, *, layout: str = "rows", height: int = 440) -> None:
     """The editor of query ``index``'s lists (the current query by default). ``layout``:
     ``"rows"`` (a list beside the tray) or ``"across"`` (tiles side by side, for a projector);
     ``height``: the most pixels the ranking takes before it scrolls."""
+    if st.session_state.pop(state.KEYS["redraw"], False):
+        st.rerun()   # an undo or redo taken while another widget's callback ran: see _on_events
     ex = state.get_example()
     i = ex.current if index is None else index
     q = ex.queries[i]
     key = state.editor_key(page, i)
     processed, notice = _seen(key)
+    st.session_state.setdefault(state.KEYS["edits"], {}).setdefault(key, (0, None))   # known to _pending
     h = history.history()
     data = {
+        "id": key,   # the editor keeps its state when Streamlit draws it anew (editor.js says why)
         "version": st.session_state.get(state.KEYS["version"], 0),
         "processed": processed,
         "ranking": snapshots.item_rows(q.ranking),
@@ -126,5 +176,5 @@ def ranking_editor(page: str, index: int | None = None, *, layout: str = "rows",
         "texts": texts(),
     }
     _component()(key=key, data=data, default={"events": []},
-                 on_events_change=functools.partial(_received, key, i))
+                 on_events_change=functools.partial(_on_events, key, i))
     messages()
