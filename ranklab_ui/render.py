@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from .core import charts, codec
+from .core import charts, codec, teaching_charts
 from .core.charts import PICK
 from .core.i18n import _, current_language
 from .core.views import (
@@ -165,23 +165,37 @@ DATA_TABLES = "charts.data"  # session key of the sidebar switch that shows ever
 
 
 def altair_chart(builder: Callable[..., object], *args, key: str, title: str) -> None:
-    """The ``alt.Chart`` ``builder(*args)`` (:mod:`ranklab_ui.core.teaching_charts`), described for
+    """The chart ``builder(*args)`` of :mod:`ranklab_ui.core.teaching_charts`, described for
     screen readers as :func:`chart` does, its numbers shown as a table when the sidebar's switch
     asks for them.
 
-    Building an Altair chart and turning it into Vega-Lite cost tens of milliseconds each, on
-    every run: the spec is made once per content (the builder, its arguments, the title, the
-    language) for the whole server and drawn from the copy kept (:func:`_altair_spec`)."""
-    content = repr((builder.__module__, builder.__qualname__, args, key, title, current_language()))
-    spec = _altair_spec(hashlib.blake2b(content.encode("utf-8", "surrogatepass")).hexdigest(), builder, args,
-                        describe({"title": title}, key, True))
+    A :class:`ranklab_ui.core.charts.Plot` is its cached template and its data. An ``alt.Chart``
+    costs tens of milliseconds to build and as many to turn into Vega-Lite: its spec is made once
+    per content (the builder, its arguments, the title, the language) for the whole server and
+    drawn from the copy kept (:func:`_altair_spec`)."""
+    description = describe({"title": title}, key, True)
+    if builder in PLOTS:
+        plot = builder(*args)
+        spec = plot.wire_spec()
+        spec["description"] = description
+        frames = list(plot.data.values())
+    else:
+        content = repr((builder.__module__, builder.__qualname__, args, key, title, current_language()))
+        spec = _altair_spec(hashlib.blake2b(content.encode("utf-8", "surrogatepass")).hexdigest(), builder, args,
+                            description)
+        frames = None
     st.vega_lite_chart(spec, width="stretch", key=key)
     if st.session_state.get(DATA_TABLES):
-        chart = builder(*args)
-        for layer in getattr(chart, "layer", None) or [chart]:
-            frame = layer.data
+        if frames is None:
+            chart = builder(*args)
+            frames = [layer.data for layer in getattr(chart, "layer", None) or [chart]]
+        for frame in frames:
             if hasattr(frame, "columns") and len(frame) > 1:
                 st.dataframe(frame, hide_index=True, width="stretch", height=min(38 + 35 * len(frame), 300))
+
+
+# the teaching charts that are a template and data (charts.Plot), not an Altair chart
+PLOTS = (teaching_charts.user_reach, teaching_charts.removal_lines)
 
 
 _ALTAIR: dict[str, str] = {}   # content digest -> the chart's Vega-Lite spec as JSON

@@ -1,4 +1,5 @@
-"""Altair chart builders for the Teach pages (they return ``alt.Chart``; no ``st.*`` here).
+"""Altair chart builders for the Teach pages (they return ``alt.Chart``, or a
+:class:`~ranklab_ui.core.charts.Plot` for the charts a lesson draws on every run; no ``st.*`` here).
 
 Each builder takes the data objects of :mod:`metrics.teaching` and returns a small chart,
 so tests can check ``chart.to_dict()`` without a Streamlit session.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from .charts import Plot
 from .i18n import _
 
 __all__ = ["swap_heatmap", "delta_bars", "conventions_bars", "values_over_k", "user_reach", "removal_lines"]
@@ -115,13 +117,19 @@ def values_over_k(values, measure: str) -> alt.Chart:
     )
 
 
-def user_reach(users, step: int) -> alt.Chart:
+def user_reach(users, step: int) -> Plot:
     """For each measure's user, the chance of reading rank i at all; a rule where the
-    stepping user is (``users``: :func:`metrics.teaching.users.users`)."""
+    stepping user is (``users``: :func:`metrics.teaching.users.users`). A template drawn once,
+    and its data (:class:`ranklab_ui.core.charts.Plot`): the walk down the list draws it again
+    on every step."""
     df = pd.DataFrame([{"rank": i + 1, "user": u.measure, "reach": float(r)}
                        for u in users for i, r in enumerate(u.reach)], columns=["rank", "user", "reach"])
+    return Plot(_reach_template, (), {"reach": df, "here": pd.DataFrame({"rank": [step]})})
+
+
+def _reach_template():
     lines = (
-        alt.Chart(df)
+        alt.Chart(alt.NamedData(name="reach"))
         .mark_line(point=True, strokeWidth=2.5)
         .encode(x=alt.X("rank:Q", title="rank", axis=alt.Axis(tickMinStep=1, format="d")),
                 y=alt.Y("reach:Q", title="chance the user reads this rank", scale=alt.Scale(domain=[0, 1])),
@@ -129,21 +137,31 @@ def user_reach(users, step: int) -> alt.Chart:
                 strokeDash=alt.StrokeDash("user:N", title=None, legend=None),  # lines that coincide stay visible
                 tooltip=["user:N", "rank:Q", alt.Tooltip("reach:Q", format=".4f")])
     )
-    here = alt.Chart(pd.DataFrame({"rank": [step]})).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(x="rank:Q")
+    here = alt.Chart(alt.NamedData(name="here")).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(x="rank:Q")
     return (lines + here).properties(height=320)
 
 
-def removal_lines(rows, current: float) -> alt.Chart:
-    """Each measure's value as more judgments are removed (:func:`metrics.teaching.users.removal`)."""
+def removal_lines(rows, current: float) -> Plot:
+    """Each measure's value as more judgments are removed (:func:`metrics.teaching.users.removal`):
+    a template drawn once, and its data (:class:`ranklab_ui.core.charts.Plot`).
+
+    >>> spec = removal_lines([{"removed": 0.0, "measure": "AP", "value": 0.5}], 0.0).to_dict()
+    >>> spec["layer"][0]["mark"]["type"], spec["datasets"]["lines"]
+    ('line', [{'removed': 0.0, 'measure': 'AP', 'value': 0.5}])
+    """
     df = pd.DataFrame(rows, columns=["removed", "measure", "value"])
+    return Plot(_removal_template, (), {"lines": df, "here": pd.DataFrame({"removed": [current]})})
+
+
+def _removal_template():
     lines = (
-        alt.Chart(df)
+        alt.Chart(alt.NamedData(name="lines"))
         .mark_line(point=True, strokeWidth=2.5)
         .encode(x=alt.X("removed:Q", title="share of the judgments removed", axis=alt.Axis(format="%")),
                 y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[0, 1])),
                 color=alt.Color("measure:N", title=None, legend=alt.Legend(orient="top", columns=2)),  # long names: two a row fit a phone
                 tooltip=["measure:N", alt.Tooltip("removed:Q", format=".0%"), alt.Tooltip("value:Q", format=".4f")])
     )
-    here = alt.Chart(pd.DataFrame({"removed": [current]})).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(
+    here = alt.Chart(alt.NamedData(name="here")).mark_rule(color="#444", strokeDash=[4, 3], size=2).encode(
         x="removed:Q")
     return (lines + here).properties(height=340)
