@@ -41,12 +41,85 @@ const el = (tag, cls, text) => {
   return node;
 };
 
-const fill = (template, values) => String(template).replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
+// A template is split at its {names} once: a row's name is filled for every row an edit renumbers.
+const templates = new Map();
+const fill = (template, values) => {
+  const text = String(template);
+  let parts = templates.get(text);
+  if (!parts) {
+    parts = text.split(/\{(\w+)\}/);
+    templates.set(text, parts);
+  }
+  let out = parts[0];
+  for (let i = 1; i < parts.length; i += 2) out += (parts[i] in values ? String(values[parts[i]]) : `{${parts[i]}}`) + parts[i + 1];
+  return out;
+};
 
 const rowsOf = (items) => items.map((i) => [i.id, i.label, i.grade]);
 const itemsOf = (rows) => (Array.isArray(rows) ? rows : []).map((r) => ({ id: String(r[0]), label: String(r[1]), grade: r[2] === null ? null : Number(r[2]) }));
 const sameLists = (a, b) => JSON.stringify([rowsOf(a.ranking), rowsOf(a.tray)]) === JSON.stringify([rowsOf(b.ranking), rowsOf(b.tray)]);
 const copyLists = (lists) => ({ ranking: lists.ranking.slice(), tray: lists.tray.slice() });
+
+// Put ``rows`` (row elements, in their order) in ``list``, and nothing else. The rows that stay
+// where they are are a longest run of rows whose order did not change; only the others are
+// moved, so a row moved or sent to the tray is one move in the DOM, not one for every row after it.
+// ``pinned`` (the focused row) is one of those that stay: a row moved in the DOM loses the focus.
+function place(list, rows, pinned) {
+  const wanted = new Set(rows);
+  for (const child of [...list.children]) if (!wanted.has(child)) child.remove();
+  const was = new Map();
+  [...list.children].forEach((child, i) => was.set(child, i));
+  let places = rows.map((row) => (was.has(row) ? was.get(row) : -1));
+  const p = rows.indexOf(pinned);
+  if (p >= 0 && places[p] >= 0) {
+    // the rows that cannot stay in order with it move: then every longest run holds it
+    const at = places[p];
+    places = places.map((v, i) => (i === p || (i < p ? v < at : v > at) ? v : -1));
+  }
+  const stay = steady(places);
+  let next = null;
+  for (let i = rows.length - 1; i >= 0; i -= 1) {
+    if (!stay[i]) move(list, rows[i], next);
+    next = rows[i];
+  }
+}
+
+// Put ``row`` in ``list`` before ``next``. A row already in the page is moved with moveBefore
+// where the browser has it: the row keeps the focus, so nothing is blurred and focused again
+// (each of which makes Chromium lay the whole page out at once).
+function move(list, row, next) {
+  if (row.isConnected && typeof list.moveBefore === "function") {
+    try {
+      list.moveBefore(row, next);
+      return;
+    } catch (err) {
+      // not movable that way (another root): moved as a new node below
+    }
+  }
+  list.insertBefore(row, next);
+}
+
+// Which of ``places`` (a row's place before, -1 for a new row) form a longest increasing run
+// (patience sorting: n log n).
+function steady(places) {
+  const tails = []; // tails[j]: the index of the last place of the best run of length j + 1
+  const before = new Array(places.length).fill(-1);
+  places.forEach((v, i) => {
+    if (v < 0) return;
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (places[tails[mid]] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) before[i] = tails[lo - 1];
+    tails[lo] = i;
+  });
+  const stay = new Array(places.length).fill(false);
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = before[i]) stay[i] = true;
+  return stay;
+}
 
 class Editor {
   constructor(root) {
@@ -189,6 +262,9 @@ class Editor {
     this.send({ op: "set", ranking: rowsOf(lists.ranking), tray: rowsOf(lists.tray) });
     this.notice.hidden = true;
     this.render();
+    // the row edited stays in sight (moved down past the end of the list shown, say)
+    const row = this.focusedRow();
+    if (row) this.reveal(row);
     if (said) this.say(said);
   }
 
@@ -349,8 +425,21 @@ class Editor {
     this.tabbed = id;
     if (move && row) {
       row.focus({ preventScroll: true });
-      row.scrollIntoView({ block: "nearest", inline: "nearest" });
+      this.reveal(row);
     }
+  }
+
+  // The focused row is scrolled into view in the next frame, which lays the page out anyway:
+  // scrolled in the event, the whole page was laid out once more before the frame.
+  reveal(row) {
+    const first = !this.revealing;
+    this.revealing = row;
+    if (!first) return;
+    requestAnimationFrame(() => {
+      const to = this.revealing;
+      this.revealing = null;
+      if (to && to.isConnected) to.scrollIntoView({ block: "nearest", inline: "nearest" });
+    });
   }
 
   onKey(e) {
@@ -561,7 +650,18 @@ class Editor {
     // the version of the lists shown: what an edit made now is made on (the model check reads it)
     this.box.dataset.version = String(this.version);
     // moving a focused row in the DOM takes the focus away: where it was is read first
-    const hadFocus = this.focusedRow() !== null;
+    const focused = this.focusedRow();
+    const hadFocus = focused !== null;
+    // A focused row that changes lists (Delete) goes to its new list first, keeping the focus
+    // (move), or taking it again where the browser cannot move a node with its focus: before the
+    // other rows change, when the layout that a focus moved asks for at once costs little.
+    const moving = focused && this.find(focused.dataset.id);
+    const into = moving && (moving.where === "ranking" ? this.ranking : this.tray);
+    if (into && focused.parentNode !== into) {
+      move(into, focused, into.children[moving.n] || null);
+      if (this.focusedRow() !== focused) focused.focus({ preventScroll: true });
+      this.reveal(focused);
+    }
     const n = this.lists.ranking.length;
     const k = Math.max(1, Math.min(this.k, n));
     const seen = new Set();
@@ -569,16 +669,13 @@ class Editor {
     if (this.focusId === null || !ids.includes(this.focusId)) this.focusId = ids.length ? ids[0] : null;
     for (const [where, list] of [["ranking", this.ranking], ["tray", this.tray]]) {
       const items = this.lists[where];
-      let previous = null;
-      items.forEach((item, i) => {
+      const rows = items.map((item, i) => {
         seen.add(item.id);
         const row = this.row(item.id);
         this.draw(row, item, where === "ranking" ? i + 1 : null, where === "ranking" && i + 1 === k && k < n, where === "ranking" && i + 1 > k);
-        const next = previous ? previous.nextSibling : list.firstChild;
-        if (row !== next || row.parentNode !== list) list.insertBefore(row, next);
-        previous = row;
+        return row;
       });
-      while (previous ? previous.nextSibling : list.firstChild) (previous ? previous.nextSibling : list.firstChild).remove();
+      place(list, rows, focused);
     }
     this.rankingEmpty.textContent = t.empty_ranking || "";
     this.trayEmpty.textContent = t.empty_tray || "";
