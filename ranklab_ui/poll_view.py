@@ -27,6 +27,7 @@ from .core.i18n import _, ngettext, shown
 from .core.model import Example
 from .core.poll_store import (
     MAX_VOTERS,
+    Poll,
     PollError,
     PollLimited,
     PollUnavailable,
@@ -311,37 +312,46 @@ def results(code: str) -> None:
                  key="poll.answers", name="poll_answers", export=False)
 
 
-_SEEN: dict[str, tuple[float, bool]] = {}   # poll code -> (when read, revealed or gone)
+_SEEN: dict[str, tuple[float, Poll | None]] = {}   # poll code -> (when read, the poll, None when gone)
 _SEEN_LOCK = threading.Lock()
-SEEN_FOR = 1.0   # seconds a poll's state read for one phone answers the others' refreshes
+SEEN_FOR = 1.0   # seconds a poll read for one phone answers the others' looks
+SHOWN = "poll.answer_shown"   # session key: the poll whose answer this phone's last look showed
 
 
-def _over(code: str) -> bool:
-    """Whether poll ``code`` is revealed or gone, read from the poll file at most once a
+def _seen(code: str) -> Poll | None:
+    """Poll ``code`` (None when it is gone), read from the poll file at most once a
     :data:`SEEN_FOR` for every session of this process: a lecture hall's phones each look every
-    :data:`REFRESH` seconds, and each look would otherwise open the file."""
+    :data:`REFRESH` seconds, and each look would otherwise open the file. Raises
+    :class:`PollUnavailable` when the file cannot be read."""
     now = time.monotonic()
     seen = _SEEN.get(code)
     if seen is not None and now - seen[0] < SEEN_FOR:
         return seen[1]
-    try:
-        poll = store().get(code)
-    except PollUnavailable:
-        return False
-    over = poll is None or poll.revealed
+    poll = store().get(code)
     with _SEEN_LOCK:
-        _SEEN[code] = (now, over)
-        for old in [c for c, (when, _o) in _SEEN.items() if now - when > 60]:
+        _SEEN[code] = (now, poll)
+        for old in [c for c, (when, _p) in _SEEN.items() if now - when > 60]:
             del _SEEN[old]
-    return over
+    return poll
 
 
 @st.fragment(run_every=REFRESH)
 def _until_revealed(code: str) -> None:
-    """Nothing shown: looks at the poll every :data:`REFRESH` seconds and redraws the student's
-    page when the teacher reveals it (or it expires), so that no one has to press anything."""
-    if _over(code):
+    """Looks at the poll every :data:`REFRESH` seconds and shows the answer as soon as the
+    teacher reveals it, so that no one has to press anything; nothing shown before. The answer
+    is drawn here, by this fragment's own run: a lecture hall's phones all see the reveal within
+    a few seconds of each other, and drawing every page again at that moment queued them on the
+    server. The page is drawn again (closed: no more answer box, no more looks) at the look
+    after, once the answer is on the screen; a poll that expired at once (the page says so)."""
+    try:
+        poll = _seen(code)
+    except PollUnavailable:
+        return
+    if poll is None or (poll.revealed and st.session_state.get(SHOWN) == code):
         st.rerun(scope="app")
+    if poll.revealed:
+        st.success(_("The answer is {answer}.").format(answer=metrics.num(poll.answer)))
+        st.session_state[SHOWN] = code
 
 
 def _read_guess(value: object) -> float | None:
