@@ -4,30 +4,36 @@
     python benchmarks/browser_latency.py --soak 300      # server memory over many reruns
 
 Starts Ranklab (``app.py``) and, as the floor, ``benchmarks/latency_floor_app.py`` (the same
-kinds of widget with nothing behind them) on free ports, drives both through Playwright and
-Debian's Chromium, and prints p50 and p95 in milliseconds for each action:
+widgets with nothing behind them: the ranking editor whose lists ``st.write`` echoes, a slider)
+on free ports, drives both through Playwright and Debian's Chromium, and prints p50 and p95 in
+milliseconds for each action:
 
-- **grade**: a grade typed into the grid (Playground); timed from the Enter that commits it
-  until the nDCG@k value on the page differs (the floor: until ``st.write`` echoes the edit);
-- **move**: the "↓ down" button (Playground, k = n); until the nDCG@k shown changes, i.e. the
-  measures show the new order (the floor: until a counter echoes the click);
+- **grade**: a digit typed on a focused row of the ranking editor (Playground, ranks 1..5 in
+  turn, a grade the row does not have); timed from the key until the nDCG@k value on the page
+  differs (the floor: until ``st.write`` echoes the new sum of the grades);
+- **tile**: a click on a row's grade (ranks 1..5 in turn), which gives it the next grade; the
+  same end as a grade;
+- **move**: Alt+↓ on the row of the only grade-4 result (Playground, k = n), which moves it one
+  place down; until the nDCG@k shown changes, i.e. the measures show the new order (the floor:
+  until the echo of the order changes);
 - **k**: the slider moved one step with the arrow key (Playground and the nDCG lesson); until
-  the measures show the new k (the floor: until ``st.write`` echoes it);
-- **tile**: a click on a tile of the Playground's strip (ranks 1..5 in turn), which gives its
-  item the next grade; until the nDCG@k shown changes (the floor: its button, as for a move).
+  the measures show the new k (the floor: until ``st.write`` echoes it).
 
-The floor and Ranklab are measured in turn, ``--rounds`` times, so that a change in the
-machine's load (it is shared) falls on both: p50 and p95 pool the times of every round. The
-ratio column divides Ranklab's p50 by the floor's p50 for the same action and size; "each
-round" gives the same ratio within each round, to show how far one round can be trusted.
-Actions whose effect never appeared within 10 s are counted as lost (and not timed).
-``--soak N`` makes N reruns (k changes) and prints the server's resident memory every 50.
+The editor shows each edit at once, in the browser (``benchmarks/editor_feedback.py`` times
+that); these times are the round trip: the server's run and the new measures drawn. The floor
+and Ranklab are measured in turn, ``--rounds`` times, so that a change in the machine's load
+(it is shared) falls on both: p50 and p95 pool the times of every round. The ratio column
+divides Ranklab's p50 by the floor's p50 for the same action and size; "each round" gives the
+same ratio within each round, to show how far one round can be trusted. Actions whose effect
+never appeared within 10 s are counted as lost (and not timed). ``--soak N`` makes N reruns
+(k changes) and prints the server's resident memory every 50.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -130,65 +136,53 @@ def open_page(page, url: str) -> None:
     page.wait_for_timeout(1500)
 
 
-def cell_point(page, grid, row: int) -> tuple[float, float]:
-    """Where to click row ``row``'s rank cell, scrolled into the window first if it is not in it.
-
-    A click outside the window lands nowhere: the grid, centred once when the page opened,
-    was sometimes centred while the page was still settling and ended with its first rows
-    above the window (its box at y = -133, 2 runs in 3 on 2026-11-26), so the edits of
-    ranks 1-3 were "lost" by the benchmark itself. Earlier sessions' lost grades had that
-    pattern (ranks 1-3)."""
-    height = page.viewport_size["height"]
-    for _ in range(3):
-        box = grid.bounding_box()
-        y = box["y"] + 35 * row + 17
-        if 80 <= y <= height - 20:  # below Streamlit's header, inside the window
-            return box["x"] + 60, y
-        grid.evaluate("e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
-        page.wait_for_timeout(300)
-    raise RuntimeError(f"row {row} of the grid stays outside the window (its box: {box})")
+def rows(page):
+    """The ranking's rows (the editor's first listbox)."""
+    return page.get_by_role("listbox").first.get_by_role("option")
 
 
-def type_grade(page, row: int, value: int):
-    """Select row ``row``'s grade cell (rank column, then one to the right) and type ``value``;
-    returns the action that commits it (Enter)."""
-    grid = page.locator("[data-testid='stDataFrame']").first
-    page.keyboard.press("Escape")
-    x, y = cell_point(page, grid, row)
-    page.mouse.click(x, y)
-    page.wait_for_timeout(150)
-    page.keyboard.press("ArrowRight")
-    page.keyboard.type(str(value))
-    page.wait_for_timeout(150)
-    return lambda: page.keyboard.press("Enter")
+def grade_of(row) -> int | None:
+    """The grade a row's accessible name says ("rank 2, grade 1, ...")."""
+    said = (row.get_attribute("aria-label") or "").split("grade ", 1)[1].split(",", 1)[0]
+    return None if said == "?" else int(said)
 
 
-def grade_edits(page, repeat: int, condition: str, read, grades: dict[int, int]) -> tuple[list[float], int]:
-    """``grades``: row -> the grade it shows now (updated as the rows are edited)."""
+def grade_keys(page, repeat: int, condition: str, read) -> tuple[list[float], int]:
+    """A digit typed on the focused row of ranks 1..5 in turn, never the grade it has."""
     times, lost = [], 0
-    grid = page.locator("[data-testid='stDataFrame']").first
-    grid.evaluate("e => e.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(800)
     for i in range(repeat):
-        row = i % 5 + 1  # within k = 5, where the nDCG@k shown depends on it
-        value = grades.get(row, 0) % 9 + 1  # never the value it has
-        grades[row] = value
-        commit = type_grade(page, row, value)
-        ms = timed(page, commit, condition, read())
+        row = rows(page).nth(i % 5)
+        row.scroll_into_view_if_needed()
+        row.focus()
+        value = (grade_of(row) or 0) % 9 + 1
+        ms = timed(page, lambda: page.keyboard.press(str(value)), condition, read())  # noqa: B023 (called at once)
         times.append(ms) if ms is not None else None
         lost += ms is None
     return times, lost
 
 
 def tile_clicks(page, repeat: int, condition: str, read) -> tuple[list[float], int]:
-    """Clicks on the strip's tiles of ranks 1..5 in turn (each gives its item the next grade)."""
+    """Clicks on the grade of ranks 1..5 in turn (each gives its row the next grade)."""
     times, lost = [], 0
     for i in range(repeat):
-        tile = page.locator("[data-testid='stVegaLiteChart']").first.locator(".mark-rect path").nth(i % 5)
-        tile.scroll_into_view_if_needed()
-        box = tile.bounding_box()
+        row = rows(page).nth(i % 5)
+        row.scroll_into_view_if_needed()
+        box = row.locator(".grade").bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         ms = timed(page, lambda: page.mouse.click(x, y), condition, read())  # noqa: B023 (called at once)
+        times.append(ms) if ms is not None else None
+        lost += ms is None
+    return times, lost
+
+
+def moves(page, repeat: int, condition: str, read, item: str = "d1") -> tuple[list[float], int]:
+    """Alt+↓ on the row of id ``item``, ``repeat`` times: one place down each time."""
+    times, lost = [], 0
+    for _ in range(repeat):
+        row = page.get_by_role("option", name=re.compile(rf", id {re.escape(item)}(,|$)"))
+        row.scroll_into_view_if_needed()
+        row.focus()
+        ms = timed(page, lambda: page.keyboard.press("Alt+ArrowDown"), condition, read())
         times.append(ms) if ms is not None else None
         lost += ms is None
     return times, lost
@@ -208,18 +202,6 @@ def slider_steps(page, repeat: int, condition_for) -> tuple[list[float], int]:
     return times, lost
 
 
-def moves(page, repeat: int, condition_for, button: str, read=None) -> tuple[list[float], int]:
-    """``read``: what the condition compares with (read before each click), if it needs it."""
-    times, lost = [], 0
-    for i in range(repeat):
-        b = page.get_by_role("button", name=button).first
-        b.scroll_into_view_if_needed()
-        ms = timed(page, b.click, condition_for(i), read() if read else None)
-        times.append(ms) if ms is not None else None
-        lost += ms is None
-    return times, lost
-
-
 def measure_ranklab(browser, url: str, n: int, repeat: int, only: set | None = None) -> dict:
     out = {}
 
@@ -229,21 +211,19 @@ def measure_ranklab(browser, url: str, n: int, repeat: int, only: set | None = N
     code = codec.encode(example(n))
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    ndcg = lambda: text_of(page, NDCG_TEXT)  # noqa: E731
     try:
         if wanted("Playground", "grade"):
             open_page(page, f"{url}/?ex={code}")
-            grades = {row: item.grade for row, item in enumerate(example(n).query.ranking, start=1)}
-            out[("Playground", "grade")] = grade_edits(page, repeat, changed(NDCG_TEXT),
-                                                       lambda: text_of(page, NDCG_TEXT), grades)
+            out[("Playground", "grade")] = grade_keys(page, repeat, changed(NDCG_TEXT), ndcg)
         if wanted("Playground", "tile"):
             open_page(page, f"{url}/?ex={code}")
-            out[("Playground", "tile")] = tile_clicks(page, repeat, changed(NDCG_TEXT), lambda: text_of(page, NDCG_TEXT))
+            out[("Playground", "tile")] = tile_clicks(page, repeat, changed(NDCG_TEXT), ndcg)
         # a move is timed until the measures show the new order: with k = n, nDCG@k changes
-        # with every step of the grade-4 item down the list
+        # with every step of the grade-4 result down the list
         if wanted("Playground", "move"):
             open_page(page, f"{url}/?ex={codec.encode(replace(example(n), k=n))}")
-            out[("Playground", "move")] = moves(page, min(repeat, n - 1), lambda i: changed(NDCG_TEXT), "↓ down",
-                                                read=lambda: text_of(page, NDCG_TEXT))
+            out[("Playground", "move")] = moves(page, min(repeat, n - 1), changed(NDCG_TEXT), ndcg)
         steps = min(repeat, n - 5)
         if wanted("Playground", "k"):
             open_page(page, f"{url}/?ex={code}")
@@ -260,22 +240,21 @@ def measure_ranklab(browser, url: str, n: int, repeat: int, only: set | None = N
     return out
 
 
-FLOOR_OF = {"tile": "move"}  # a click on a tile is measured against the floor's button click
-
-
 def measure_floor(browser, url: str, n: int, repeat: int, only: set | None = None) -> dict:
     out = {}
-    actions = {FLOOR_OF.get(a.split(":")[-1], a.split(":")[-1]) for a in only} if only else {"grade", "move", "k"}
+    actions = {a.split(":")[-1] for a in only} if only else {"grade", "tile", "move", "k"}
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    grades = lambda: page.evaluate(ECHO, "echo grade")  # noqa: E731
     try:
         open_page(page, url)
         if "grade" in actions:
-            out["grade"] = grade_edits(page, repeat, echo_changed("echo grade"),
-                                       lambda: page.evaluate(ECHO, "echo grade"), {})
+            out["grade"] = grade_keys(page, repeat, echo_changed("echo grade"), grades)
+        if "tile" in actions:
+            out["tile"] = tile_clicks(page, repeat, echo_changed("echo grade"), grades)
         if "move" in actions:
-            out["move"] = moves(page, min(repeat, n - 1), lambda i: (
-                f"() => ({ECHO})('echo clicks') === 'echo clicks {i + 1}'"), "↓ down")
+            out["move"] = moves(page, min(repeat, n - 1), echo_changed("echo order"),
+                                lambda: page.evaluate(ECHO, "echo order"))
         if "k" in actions:
             out["k"] = slider_steps(page, min(repeat, n - 5), lambda k: f"() => ({ECHO})('echo k') === 'echo k {k}'")
     finally:
@@ -328,7 +307,7 @@ def main() -> None:
     parser.add_argument("--server-flag", action="append", default=[],
                         help="a streamlit option for the Ranklab server, e.g. --runner.postScriptGC=false")
     parser.add_argument("--only", nargs="+", default=None,
-                        help="measure only these actions: grade, move, k, or page:action (\"nDCG lesson:k\")")
+                        help="measure only these actions: grade, tile, move, k, or page:action (\"nDCG lesson:k\")")
     parser.add_argument("--soak", type=int, default=0, help="N reruns, printing the server's memory")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -354,11 +333,11 @@ def main() -> None:
                         pool(ours, o_round)
                         for (where, action), (times, _) in o_round.items():
                             ratios.setdefault((where, action), []).append(
-                                ratio_of(times, f_round[FLOOR_OF.get(action, action)][0]))
+                                ratio_of(times, f_round[action][0]))
                 finally:
                     floor_proc.terminate()
                 for (where, action), (times, lost) in ours.items():
-                    f_times, f_lost = floor[FLOOR_OF.get(action, action)]
+                    f_times, f_lost = floor[action]
                     ratio = ratio_of(times, f_times)
                     each = ", ".join(f"{r:.2f}x" for r in ratios[(where, action)])
                     rows.append(f"| {where} | {n} | {action} | {pct(times, .5):.0f} | {pct(times, .95):.0f} | "

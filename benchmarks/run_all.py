@@ -5,7 +5,8 @@
 Quick form: explain speed; the comparison statistics against SciPy; app reruns (AppTest, 100 items);
 ranklab against pytrec_eval on a generated 2-million-line run (`--full`: 10 million, as in
 benchmarks/README.md); `ranklab diagnose`'s search on 1,000 queries (`--full`: 3,000); what a person
-waits for in Chromium at 100 items (skipped without /usr/bin/chromium). Each prints its own
+waits for in Chromium at 100 items, and how soon the ranking editor shows an edit at 100 and 1,000
+(both skipped without /usr/bin/chromium). Each prints its own
 table; the load average is printed before each, since this machine is shared.
 """
 
@@ -41,8 +42,10 @@ def main() -> int:
     failed |= run("benchmarks/diagnose_speed.py", "--queries", "3000" if args.full else "1000")
     if Path("/usr/bin/chromium").exists():
         failed |= run("benchmarks/browser_latency.py", "--items", "100", "--repeat", "10")
+        failed |= run("benchmarks/editor_feedback.py", "--items", "100", "1000", "--repeat", "10")
     else:
-        print("\nbrowser_latency.py skipped: /usr/bin/chromium is missing (apt-get install chromium)")
+        print("\nbrowser_latency.py and editor_feedback.py skipped: /usr/bin/chromium is missing "
+              "(apt-get install chromium)")
     return 1 if failed else 0
 
 
