@@ -187,7 +187,9 @@ def foreseen(now: Example, steps: Sequence[Example], index: int, most: int = FOR
     >>> foreseen(b, [replace(a, mode="graded")], 0)
     []
     """
-    out = []
+    out: list[list] = []
+    if not 0 <= index < len(now.queries):
+        return out
     for step in list(reversed(steps))[:most]:
         if not _same_but(step, now, index):
             break
