@@ -624,9 +624,9 @@ async def _connect(b: Browser, scenario: str, code: str | None, give_up: float, 
                 b.page, b.query = "class_poll", f"{POLL}={code}"
             ok = await b.open(here=scenario == "poll")
         except (OSError, ConnectionClosed, TimeoutError) as err:
-            if first:   # the worker died during the first page: as after any drop
+            if first:   # the worker died during the first page: as after any drop, from now
                 log.append(Run("page", 0.0, False))
-                first = False
+                first, dropped = False, time.monotonic()
             if time.monotonic() > give_up:
                 raise RuntimeError("a student could not reconnect") from err
             await asyncio.sleep(0.5)
