@@ -620,9 +620,10 @@ async def _connect(b: Browser, scenario: str, code: str | None, give_up: float, 
     dropped = time.monotonic()
     while True:
         try:
-            if scenario == "poll":   # the poll's link
+            ok = await b.open()
+            if scenario == "poll":   # then the poll's link
                 b.page, b.query = "class_poll", f"{POLL}={code}"
-            ok = await b.open(here=scenario == "poll")
+                ok = await b.run()
         except (OSError, ConnectionClosed, TimeoutError) as err:
             if first:   # the worker died during the first page: as after any drop, from now
                 log.append(Run("page", 0.0, False))
