@@ -28,6 +28,7 @@ from ranklab_ui.core import codec, model, validation
 from .helpers import IDLE, K_SLIDER, SHOWN_SLIDER, TIMEOUT, drawn, focus_slider, wait_ready
 
 EDITOR = ".rle"   # the ranking editor's box (editor.js builds it inside the component)
+FIRST_DRAW = 3 * TIMEOUT   # a fresh page on a busy machine: the app's modules and the component loaded
 
 
 @dataclass(frozen=True)
@@ -299,8 +300,18 @@ class AppPage:
         self.wait_drawn()
         return self
 
+    # the last part the page draws: once it is there, and the page is still, it is drawn
+    last = "[data-testid='stDownloadButton']"
+    editor_shown = True
+
     def wait_drawn(self) -> None:
-        wait_ready(self.page)
+        """The page's first runs are over and drawn: the editor there, the page's last part there,
+        every chart drawn and nothing moving (the script's end comes before the browser has drawn
+        all it sent, so "not running" alone is not enough)."""
+        if self.editor_shown:
+            self.page.get_by_role("listbox").first.wait_for(timeout=FIRST_DRAW)
+        self.page.locator(self.last).first.wait_for(state="attached", timeout=FIRST_DRAW)
+        drawn(self.page, timeout=FIRST_DRAW)
 
     def settled(self) -> None:
         """The server's runs are over and drawn: no script run under way, none shown (Streamlit's
@@ -418,12 +429,6 @@ _METRIC_VALUE = """(name) => { for (const m of document.querySelectorAll('[data-
 class Playground(AppPage):
     path = ""
 
-    def wait_drawn(self) -> None:
-        wait_ready(self.page)
-        self.page.get_by_role("listbox").first.wait_for(timeout=TIMEOUT)
-        self.page.locator("[data-testid='stPageLink']").first.wait_for(timeout=TIMEOUT)
-        wait_ready(self.page)   # the body is a fragment: drawn after the page's own run
-
     def measure(self, name: str) -> str | None:
         return self.page.evaluate(_LINK_VALUE, name)
 
@@ -457,15 +462,10 @@ class Playground(AppPage):
 class Lesson(AppPage):
     """A lesson: its header, the example bar, its measure under the slider, the editor's tiles."""
 
-    def __init__(self, page, path: str) -> None:
+    def __init__(self, page, path: str, *, editor: bool = True) -> None:
         super().__init__(page)
         self.path = path
-
-    def wait_drawn(self) -> None:
-        wait_ready(self.page)
-        self.page.get_by_role("listbox").first.wait_for(timeout=TIMEOUT)
-        self.page.locator("[data-testid='stMetricValue']").first.wait_for(timeout=TIMEOUT)
-        wait_ready(self.page)
+        self.editor_shown = editor   # the DCG lesson shows none: its step table is the list
 
     def measure(self, name: str) -> str | None:
         return self.page.evaluate(_METRIC_VALUE, name)
@@ -483,10 +483,7 @@ class Presenter(Lesson):
     def open(self, server: str, example: model.Example | None = None, **params: str):
         return super().open(server, example, view="present", **params)
 
-    def wait_drawn(self) -> None:
-        super().wait_drawn()
-        self.page.locator("[data-testid='stVegaLiteChart']").first.wait_for(timeout=TIMEOUT)
-        wait_ready(self.page)
+    last = "[data-testid='stVegaLiteChart']"   # the curve, beside the measures
 
     @property
     def k(self) -> int:
@@ -504,12 +501,6 @@ class ManyQueries(AppPage):
     """Many queries: a tab per query, each with its editor; the per-query table and the means."""
 
     path = "many_queries"
-
-    def wait_drawn(self) -> None:
-        wait_ready(self.page)
-        self.page.get_by_role("listbox").first.wait_for(timeout=TIMEOUT)
-        self.page.get_by_role("tab").first.wait_for(timeout=TIMEOUT)
-        wait_ready(self.page)
 
     def tab(self, n: int):
         """The tab of query ``n`` (1 first)."""
@@ -543,12 +534,46 @@ class ManyQueries(AppPage):
 
 
 class Poll(AppPage):
-    """The class poll, from a student's side: the answer box and the send button."""
+    """The class poll: the teacher's side (open, the code, the link, the QR code, reveal) and a
+    student's (join by the code, answer)."""
 
     path = "class_poll"
+    editor_shown = False
+    last = "[data-testid='stMain'] h1"
+
+    # the teacher
+    def open_poll(self) -> None:
+        self.page.get_by_role("button", name="Open the poll").click()
+
+    def reveal_button(self):
+        return self.page.get_by_role("button", name="Reveal the answer")
+
+    def reveal(self) -> None:
+        self.reveal_button().click()
+
+    def code(self) -> str:
+        return self.page.locator("[data-testid='stMarkdown'] code").first.inner_text().strip()
+
+    def link_shown(self) -> str:
+        return self.page.locator("[data-testid='stText']").first.inner_text().strip()
+
+    def qr_source(self) -> str | None:
+        return self.page.locator("[data-testid='stImage'] img").first.get_attribute("src")
+
+    # a student
+    def join_box(self):
+        return self.page.get_by_label("a student? type the poll's code")
+
+    def join(self, code: str) -> None:
+        self.join_box().fill(code)
+        self.page.get_by_role("button", name="Join").click()
+
+    def answer_box(self):
+        return self.page.get_by_label("your answer (0 to 1)")
 
     def answer(self, value: str) -> None:
-        box = self.page.get_by_label("your answer (0 to 1)")
+        """Type ``value`` in the answer box (Enter), then "Send my answer", once."""
+        box = self.answer_box()
         box.fill(value)
         box.press("Enter")
         wait_ready(self.page)

@@ -19,6 +19,7 @@ import pytest
 
 from . import helpers
 from .helpers import ROOT, TIMEOUT, shot, wait_ready
+from .pages import Poll
 
 pytestmark = pytest.mark.browser
 ANSWER = b"0.125"  # the cat in the box at k = 2: AP@2 = (1/2) / 4 relevant documents
@@ -57,14 +58,6 @@ class Listener:
         return any(needle in frame for frame in self.frames)
 
 
-def send(page, value: str) -> None:
-    box = page.get_by_label("your answer (0 to 1)")
-    box.fill(value)
-    box.press("Enter")
-    wait_ready(page)
-    page.get_by_role("button", name="Send my answer").click()
-
-
 def qr_matches(png: bytes, link: str) -> bool:
     """Whether the image ``png`` shows the QR code of ``link``, module for module: segno encodes
     the link again, and the colour at the centre of each of the image's modules (border of 2)
@@ -101,44 +94,44 @@ def test_a_class_polls_without_seeing_the_answer_until_the_reveal(poll_server, c
         teacher.goto(f"{url}/class_poll", timeout=TIMEOUT)
         wait_ready(teacher)
         assert "0.125" not in teacher.inner_text("body")      # the projected screen before the poll
-        teacher.get_by_role("button", name="Open the poll").click()
-        teacher.get_by_role("button", name="Reveal the answer").wait_for(timeout=TIMEOUT)
+        hall = Poll(teacher)
+        hall.open_poll()
+        hall.reveal_button().wait_for(timeout=TIMEOUT)
         wait_ready(teacher)
-        code = teacher.locator("[data-testid='stMarkdown'] code").first.inner_text().strip()
-        link = teacher.locator("[data-testid='stText']").first.inner_text().strip()
+        code, link = hall.code(), hall.link_shown()
         assert len(code) == 6 and link.endswith(f"/class_poll?poll={code}")
 
         # the projector: the reveal on the first screen, no join box; the loopback link is flagged
-        reveal = teacher.get_by_role("button", name="Reveal the answer").bounding_box()
+        reveal = hall.reveal_button().bounding_box()
         assert reveal["y"] + reveal["height"] <= 768
-        assert teacher.get_by_label("a student? type the poll's code").count() == 0
+        assert hall.join_box().count() == 0
         assert "This link opens only on this computer" in teacher.inner_text("body")
 
         # the QR code is the link, as shown
-        src = teacher.locator("[data-testid='stImage'] img").first.get_attribute("src")
+        src = hall.qr_source()
         png = teacher_ctx.request.get(src if src.startswith("http") else url + src).body()
         assert qr_matches(png, link)
         assert not qr_matches(png, link + "x")   # the comparison can tell links apart
 
         # one student types the code, the other opens the link
-        phone.get_by_label("a student? type the poll's code").fill(code.lower())
-        phone.get_by_role("button", name="Join").click()
-        phone.get_by_label("your answer (0 to 1)").wait_for(timeout=TIMEOUT)
+        student, other = Poll(phone), Poll(laptop)
+        student.join(code.lower())
+        student.answer_box().wait_for(timeout=TIMEOUT)
         laptop.goto(link.replace(link.split("/class_poll")[0], url), timeout=TIMEOUT)
         wait_ready(laptop)
 
         # a value outside 0..1 is refused, not sent as 0
-        send(phone, "-5")
+        student.answer("-5")
         phone.get_by_text("Your answer must be a number from 0 to 1: nothing was sent.").wait_for(timeout=TIMEOUT)
         assert phone.get_by_text("Sent:").count() == 0
         for typed in ("1e11", "2"):  # (a number box takes no "NaN": the browser refuses it)
-            send(phone, typed)
+            student.answer(typed)
             phone.get_by_text("from 0 to 1: nothing was sent", exact=False).or_(
                 phone.get_by_text("Type your answer first", exact=False)).first.wait_for(timeout=TIMEOUT)
             assert phone.get_by_text("Sent:").count() == 0
-        send(phone, "0.3")
+        student.answer("0.3")
         phone.get_by_text("Sent: 0.3.", exact=False).wait_for(timeout=TIMEOUT)
-        send(laptop, "0.5")
+        other.answer("0.5")
         laptop.get_by_text("Sent: 0.5.", exact=False).wait_for(timeout=TIMEOUT)
         teacher.get_by_text("2 answers so far").wait_for(timeout=TIMEOUT)
         shot(teacher, "poll_teacher_1024x768")
@@ -148,7 +141,7 @@ def test_a_class_polls_without_seeing_the_answer_until_the_reveal(poll_server, c
         assert not phone_frames.holds(ANSWER) and not laptop_frames.holds(ANSWER)
         assert phone_frames.frames and laptop_frames.frames
 
-        teacher.get_by_role("button", name="Reveal the answer").click()
+        hall.reveal()
         teacher.get_by_text("The answer: 0.125", exact=False).wait_for(timeout=TIMEOUT)
         # the students press nothing: their screens show the answer by themselves
         phone.get_by_text("The answer is 0.125.").wait_for(timeout=15_000)
@@ -204,7 +197,7 @@ def test_a_students_page_comes_back_by_itself_when_its_worker_dies(chromium, tmp
         student_url = url.replace("127.0.0.1", address) if address else url
         page.goto(f"{student_url}/class_poll?poll={code}", timeout=TIMEOUT)
         wait_ready(page)
-        send(page, "0.3")
+        Poll(page).answer("0.3")
         page.get_by_text("Sent: 0.3.", exact=False).wait_for(timeout=TIMEOUT)
         cookie = next(c["value"] for c in context.cookies() if c["name"] == "rlw")
         request = urllib.request.Request(f"{url}/_stcore/health", headers={"Cookie": f"rlw={cookie}"})
@@ -216,9 +209,9 @@ def test_a_students_page_comes_back_by_itself_when_its_worker_dies(chromium, tmp
         # (a new session's first run draws the page afresh: the last run's "Sent" notice goes)
         page.get_by_text("Sent: 0.3.", exact=False).wait_for(state="detached", timeout=TIMEOUT)
         wait_ready(page)
-        page.get_by_label("your answer (0 to 1)").wait_for(timeout=TIMEOUT)
+        Poll(page).answer_box().wait_for(timeout=TIMEOUT)
         back = time.monotonic() - killed
-        send(page, "0.6")
+        Poll(page).answer("0.6")
         page.get_by_text("Sent: 0.6.", exact=False).wait_for(timeout=TIMEOUT)
         assert back < 15, f"the student's page took {back:.1f} s to come back"
         assert store.votes(code) == [0.6]      # one browser, one voter: the new answer replaced the old
@@ -245,7 +238,7 @@ def test_a_damaged_poll_file_is_named_to_the_teacher_and_no_trace_reaches_anyone
             teacher, phone = teacher_ctx.new_page(), phone_ctx.new_page()
             teacher.goto(f"{url}/class_poll", timeout=TIMEOUT)
             wait_ready(teacher)
-            teacher.get_by_role("button", name="Open the poll").click()
+            Poll(teacher).open_poll()
             teacher.get_by_text("is damaged or is not a poll file", exact=False).wait_for(timeout=TIMEOUT)
             body = teacher.inner_text("body")
             assert str(damaged) in body and "RANKLAB_POLL_DB" in body

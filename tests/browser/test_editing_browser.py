@@ -15,7 +15,7 @@ import pytest
 from ranklab_ui.core import model
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import IDLE, SERVER_PIDS, TIMEOUT, click_curve, focus_slider, shot
+from .helpers import IDLE, SERVER_PIDS, TIMEOUT, click_curve, shot
 from .layout import CUT_TEXT
 from .pages import Lesson, Playground
 
@@ -77,7 +77,7 @@ def test_quick_presses_on_the_k_slider_are_all_counted(server, page, path, at_12
     # carried the address of two runs ago, which was read as a permalink and took k back
     items = tuple(model.Item(f"d{i}", f"result {i}", i % 3) for i in range(1, 101))
     example = model.Example((model.Query("100 items", items),), k=5, mode="graded")
-    shown_page = Lesson(page, path) if path else Playground(page)
+    shown_page = Lesson(page, path, editor=False) if path else Playground(page)
     shown_page.open(server, example)
     thumb = shown_page.slider()
     thumb.focus()
@@ -360,61 +360,6 @@ def test_a_k_key_pressed_at_once_after_a_point_of_the_curve_steps_from_that_poin
     except Exception:
         shot(page, "curve_then_k_key")
         raise AssertionError(f"k reads {play.k}, not 6") from None
-
-
-def k_8_and_a_list_of_4_typed_in_the_paste_box(server, page) -> Playground:
-    """A fresh Playground at k = 8 (End on the slider), its paste box open with 1..4 typed."""
-    page.set_viewport_size({"width": 1280, "height": 2400})
-    play = Playground(page).open(server)
-    play.press_k("End")
-    play.wait_k(8)
-    play.settled()
-    play.type_paste("1\n2\n3\n4")
-    return play
-
-
-def k_stays_3(play: Playground, name: str) -> None:
-    """The slider reads 3, still a second after the page is idle, and the measures are @3."""
-    try:
-        play.wait_k(3)
-        play.settled()
-        play.page.wait_for_timeout(1000)   # still 3 a second after the page is idle
-        assert play.k == 3
-        play.measure_link("Precision@3").wait_for(timeout=TIMEOUT)
-    except Exception:
-        shot(play.page, name)
-        raise AssertionError(f"k reads {play.k}, not 3") from None
-
-
-def test_a_k_key_pressed_at_once_after_a_paste_steps_from_the_pasted_lists_k(server, page):
-    # k = 8; then a list of 4 pasted and ← pressed at once: k = 3, one below the 4 that the
-    # pasted list shows
-    play = k_8_and_a_list_of_4_typed_in_the_paste_box(server, page)
-    play.apply_paste()
-    play.press_k("ArrowLeft")
-    k_stays_3(play, "paste_then_k_key")
-
-
-def test_a_k_key_pressed_on_a_slider_that_a_paste_made_anew_steps_from_the_pasted_lists_k(server, page):
-    # k = 8; a list of 4 pasted while the server is busy, the slider focused before the paste's
-    # run is drawn, and ← pressed once that run has drawn the slider anew (its range is 1..4
-    # now): k = 3
-    pid = SERVER_PIDS.get(server)
-    if pid is None:
-        pytest.skip("stops the server for a moment: needs the one this test session started")
-    play = k_8_and_a_list_of_4_typed_in_the_paste_box(server, page)
-    os.kill(pid, signal.SIGSTOP)
-    try:
-        play.apply_paste()
-        focus_slider(page)
-        page.evaluate("() => { window.__focused = document.activeElement; }")
-        page.wait_for_timeout(300)   # the time the server is kept busy
-    finally:
-        os.kill(pid, signal.SIGCONT)
-    page.wait_for_function("() => !window.__focused.isConnected || window.__focused.offsetParent === null",
-                           timeout=TIMEOUT)
-    page.keyboard.press("ArrowLeft")
-    k_stays_3(play, "paste_made_the_slider_anew")
 
 
 @pytest.mark.parametrize("pause", [0, 500])
