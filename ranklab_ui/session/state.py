@@ -38,7 +38,7 @@ KEYS = {
     "messages": "state.messages",      # messages for the user, shown once by the next page
     "version": "state.version",        # the lists' version: one more for every change of them not made by an editor
     "preset": "state.preset",          # name of the preset last loaded (or None)
-    "published": "state.published",    # [(code, time)] of the last links written to the URL
+    "published": "state.published",    # [(code, time)] of the last links the URL held, and when each was replaced
     "encoded": "state.encoded",        # (example, its link code): the last example encoded
     "history": "state.history",        # this session's undo/redo History (ranklab_ui.session.history)
     "edits": "state.edits",            # {editor key: (last sequence number processed, its last refusal)}
@@ -71,7 +71,7 @@ def _messages(st) -> list:
     return st.session_state.setdefault(KEYS["messages"], [])
 
 
-LAG_SECONDS = 5.0   # a URL holding a link this session wrote this recently is the browser lagging
+LAG_SECONDS = 5.0   # a URL holding a link this session replaced this recently is the browser lagging
 
 
 def _publish(st, example: Example) -> None:
@@ -91,18 +91,22 @@ def _publish(st, example: Example) -> None:
             del st.query_params[PARAM]
     elif st.query_params.get(PARAM) != text:
         st.query_params[PARAM] = text
-    if text is not None and text != ss.get(KEYS["url"]):
-        ss[KEYS["published"]] = [*ss.get(KEYS["published"], [])[-19:], (text, time.monotonic())]
+    old = ss.get(KEYS["url"])
+    if old is not None and text != old:
+        ss[KEYS["published"]] = [*ss.get(KEYS["published"], [])[-19:], (old, time.monotonic())]
     ss[KEYS["url"]] = text
 
 
 def _lagging(ss, text: str) -> bool:
-    """Whether ``text`` in the URL is a link this session wrote a moment ago.
+    """Whether ``text`` in the URL is a link this session replaced a moment ago.
 
     Quick actions outrun the browser's address bar: the request for the next rerun can still
     carry the link of two runs ago. Read as a permalink, it took the example back and dropped
-    the edits made since (and a step of quick presses on the k slider). A link written more
-    than :data:`LAG_SECONDS` ago is the browser's Back (or a link opened): that one is loaded.
+    the edits made since (and a step of quick presses on the k slider). What counts is when
+    the link was replaced, not when it was written: after a pause, the first of two quick
+    edits replaced a link written long before, and the second one's request, still carrying
+    it, took the example back. A link replaced more than :data:`LAG_SECONDS` ago is the
+    browser's Back (or a link opened): that one is loaded.
     """
     now = time.monotonic()
     return any(code == text and now - when < LAG_SECONDS for code, when in ss.get(KEYS["published"], ()))

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from .helpers import TIMEOUT
 
 RECORDER = Path(__file__).with_name("model_recorder.js")
@@ -250,24 +252,39 @@ def do_switch(page) -> str | None:
 
 
 def do_preset(page, title: str) -> None:
-    """Pick a preset in "load an example": open the box (nothing reaches the app), click the
-    option once."""
+    """Pick a preset in "load an example": open the box, and click the option once. A run that
+    draws the box again closes its menu: the menu is opened again (that reaches nothing in the
+    app) until the option can be clicked; a click that finds no option is not made."""
     box = page.locator("[data-testid='stSelectbox']", has_text="load an example").first
-    box.locator("input").first.click(timeout=TIMEOUT)
     option = page.locator("[role='listbox'] [role='option']", has_text=re.compile(f"^{re.escape(title)}$")).first
-    x, y = _center(option)
-    page.mouse.click(x, y)
+    for _ in range(10):
+        if not option.is_visible():
+            box.scroll_into_view_if_needed(timeout=TIMEOUT)
+            box.locator("input").first.click(timeout=TIMEOUT)
+        try:
+            option.click(timeout=3000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the menu of 'load an example' never stayed open")
 
 
 def do_paste(page, text: str) -> None:
-    """Open "Paste or import a list" when it is closed, type the list, click the button once."""
+    """Open "Paste or import a list" when it is closed, put the list in, click the button once
+    (a run that closes the box first: it is opened again and the same list put in)."""
     head = page.locator("[data-testid='stExpander'] summary", has_text="Paste or import a list").first
     area = page.locator("[data-testid='stExpander'] textarea").first
-    if not area.is_visible():
-        head.click(timeout=TIMEOUT)
-    area.fill(text, timeout=TIMEOUT)
     button = page.get_by_role("button", name="Replace the ranking with this list").first
-    button.click(timeout=TIMEOUT)
+    for _ in range(10):
+        if not area.is_visible():
+            head.click(timeout=TIMEOUT)
+        try:
+            area.fill(text, timeout=3000)
+            button.click(timeout=3000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the paste box never stayed open")
 
 
 # --------------------------------------------------------------------------- a busy server

@@ -1,15 +1,16 @@
 // The model check's recorder (tests/browser/test_edit_model.py), installed in every page of
 // the driver's browser context before the app's own scripts.
 //
-// It watches, never acts: for each key or pointer event that reaches the ranking editor it notes
-// the lists the editor showed when the event came (a listener on the window, in the capture
-// phase, runs before the editor's) and the lists, the spoken status and the notice right after
-// the editor handled it (a listener on the same element as the editor's, added after it, runs
-// after it, even when the editor stops the event going further). A notice shown while no event
-// is being handled came with a reply of the server. So the model knows what each action was
-// made on and what the editor did with it, without guessing from timings.
+// It watches, never acts. For each key or pointer event that reaches the ranking editor it notes
+// the lists the editor showed when the event came and the version they are (data-version): a
+// listener on the window, in the capture phase, runs before the editor's. Right after the editor
+// handled the event it notes the lists, the spoken status and the notice: a listener on the same
+// element as the editor's (for a release, the window), added after it, runs after it, even when
+// the editor stops the event going further. A notice shown while no event is being handled came
+// with a reply of the server. So the model knows what each action was made on and what the
+// editor did with it, without guessing from timings.
 //
-// The log is read (and emptied) by model_driver.take_log().
+// model_driver.take_log() reads the log.
 
 (() => {
   if (window.__rle) return;

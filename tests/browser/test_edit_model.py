@@ -41,6 +41,7 @@ import math
 import os
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -461,6 +462,7 @@ class Check:
     log: list = field(default_factory=list)           # what happened, for a report
     start: float = field(default_factory=time.monotonic)
     lost: str = ""                                    # why the last courses were given up
+    counts: Counter = field(default_factory=Counter)  # what happened, counted for the report
 
     @property
     def m(self) -> Model:
@@ -547,6 +549,7 @@ class Check:
                 raise Invalid(f"a refusal no rule asks for: {text[:60]!r}")
             return [Course(list(course.ops), [], set(course.refusing), course.m, course.version, dict(course.created))]
         self.each(seen, "notice")
+        self.counts["refusals seen"] += 1
         self.note(f"refused by the server ({text[:40]}…)")
 
     def k_key(self, e: dict) -> None:
@@ -561,6 +564,7 @@ class Check:
         m = self.m
         if (value, top) != (m.shown_k, m.n):
             if (value, top) in self.recent:
+                self.counts["k keys on a slider not yet drawn again"] += 1
                 self.note(f"k key on a slider still showing k={value} of {top} (the model: {m.shown_k} of {m.n})")
             else:
                 self.differ(f"the k slider showed k={value} of {top}; the model has k={m.shown_k} of {m.n}")
@@ -592,6 +596,9 @@ class Check:
             elif down["onGrade"]:
                 made_on, how = before, ("key", down["at"]["id"], " ")
                 what = f"click on the grade of {down['at']['id']}"
+            elif after != before:
+                self.differ(f"event {e['n']}: a click on row {down['at']} changed the lists to {fmt(after)}")
+                return
             else:
                 return   # a click on a row: the focus only
         else:
@@ -606,6 +613,7 @@ class Check:
             made_on, how = before, ("key", e["at"]["id"], "Delete" if key == "Backspace" else key)
             what = f"key {key!r} on {e['at']['id']}"
         if e["waited"] and before == after:
+            self.counts["edits refused while waiting"] += 1
             self.note(f"event {e['n']}: {what} refused by the editor while it waits for the server")
             return
         if after == (made_on or before):
@@ -633,7 +641,10 @@ class Check:
                 except Invalid:
                     pass
             return out
+        before = self.courses
         self.each(branches, f"event {n} ({what})")
+        self.counts["edits"] += 1
+        self.counts["edits on a replaced version"] += any(base < c.version for c in before)
         self.note(f"event {n}: {what} on version {base} → {len(self.courses)} course(s)")
 
     @staticmethod
@@ -651,6 +662,7 @@ class Check:
     def step_event(self, e: dict, which: str, before, after) -> None:
         live, n, base = e.get("live") or "", e["n"], e["version"]
         if e["waited"] and before == after:
+            self.counts["edits refused while waiting"] += 1
             self.note(f"event {n}: {which} refused by the editor while it waits for the server")
             return
         if live in (UNDONE, REDONE):
@@ -673,6 +685,7 @@ class Check:
                     except Invalid:
                         pass
                 return out
+            self.counts["undo/redo taken by the server"] += 1
             self.each(branches, f"event {n} ({which}, the server's)")
             self.note(f"event {n}: {which} (the server's) on version {base} → {len(self.courses)} course(s)")
         elif live in NOTHING:
@@ -770,7 +783,7 @@ def act(page, action: tuple):
     raise ValueError(kind)
 
 
-def settle(page, check: Check, fresh_session: bool = False, most: float = 30.0) -> dict:
+def settle(page, check: Check, fresh_session: bool = False, most: float = 60.0) -> dict:
     """What the page shows once idle and equal to the model, or after ``most`` seconds."""
     deadline = time.monotonic() + most
     while True:
@@ -849,8 +862,9 @@ def test_every_action_reaches_the_page_and_the_link(server, browser):
         except Exception as err:   # the page could not be opened or read: nothing was compared
             problems, check = [f"not played to the end: {err.__class__.__name__}: {str(err)[:800]}"], None
         name = f"seed {SEED}, sequence {number} of {len(sequences)} ({len(actions)} actions)"
-        print(f"{name}: {len(problems)} differences, {time.monotonic() - start:.0f} s", flush=True)
-        if VERBOSE and check is not None:
+        counts = ", ".join(f"{v} {k}" for k, v in sorted(check.counts.items())) if check else ""
+        print(f"{name}: {len(problems)} differences, {time.monotonic() - start:.0f} s ({counts})", flush=True)
+        if VERBOSE and check is not None and (problems or VERBOSE > 1):
             print("  " + "\n  ".join(check.log), flush=True)
         if not problems:
             continue
