@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from argparse import Namespace
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ranklab_ui.core.poll_store import PER_CLIENT
@@ -18,7 +19,10 @@ def test_a_lecture_hall_behind_one_address_is_counted_whole():
     import class_load
 
     phones = PER_CLIENT + 5
-    out = class_load.hall(Namespace(hall=phones, workers=1, seed=11, answer_by=8.0))
+    # in a thread of its own: the benchmark runs its own event loop, and in one pytest process a
+    # browser test's Playwright (sync API) may already run a loop in this thread
+    with ThreadPoolExecutor(1) as pool:
+        out = pool.submit(class_load.hall, Namespace(hall=phones, workers=1, seed=11, answer_by=8.0)).result()
     assert out["errors"] == 0, out["problems"][:3]
     assert "5 answers were refused" in out["held_shown"]          # the teacher saw them held
     assert out["counted"] == phones and out["stored"] == phones   # then counted, each phone's last answer

@@ -96,7 +96,7 @@ class Editor:
 
     def said(self) -> str:
         """What the aria-live region says (what changed last)."""
-        return self.box.get_by_role("status").inner_text().strip()
+        return (self.box.get_by_role("status").text_content() or "").strip()
 
     def notice(self) -> str | None:
         """The refusal shown in the editor, or None when it shows none."""
@@ -254,6 +254,13 @@ class Editor:
         x, y = self._target(which, to)
         touch(self.page, [(x0, y0), (x0, y0 + 10)] + [(x0 + (x - x0) * i / 15, y0 + 10 + (y - y0 - 10) * i / 15)
                                                     for i in range(1, 16)])
+
+
+def measure_link(page, name: str):
+    """The link of measure ``name`` on ``page``, its name matched whole: has_text alone is a
+    case-blind substring, so "DCG@8 = " would also find "nDCG@8 = "."""
+    whole = re.compile(rf"(?<![\w@]){re.escape(name)} = ")
+    return page.locator("[data-testid='stPageLink']", has_text=whole).first
 
 
 def touch(page, points: list[tuple[float, float]]) -> None:
@@ -436,7 +443,8 @@ class Playground(AppPage):
         self.page.wait_for_function(f"([n, v]) => ({_LINK_VALUE})(n) === v", arg=[name, value], timeout=timeout)
 
     def measure_link(self, name: str):
-        return self.page.locator("[data-testid='stPageLink']", has_text=f"{name} = ").first
+        """The measure's link: its name whole ("DCG@8" is not the end of "nDCG@8")."""
+        return measure_link(self.page, name)
 
     def paste(self, text: str, timeout: int = TIMEOUT) -> None:
         """Open "Paste or import a list", put ``text`` in its box and replace the ranking with it

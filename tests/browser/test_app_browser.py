@@ -5,7 +5,7 @@ metrics, the state survives a page switch, and a permalink restores the example.
 import pytest
 
 from .helpers import TIMEOUT, drawn, shot, wait_ready
-from .pages import Playground
+from .pages import Playground, measure_link
 
 pytestmark = pytest.mark.browser
 
@@ -148,7 +148,7 @@ def test_the_copy_link_button_copies_a_permalink(server, browser):
         fresh.wait_for_function("() => document.body.innerText.includes('nDCG@8')", timeout=TIMEOUT)
         # white cat, graded, k = 8: DCG@8 = 4/log2(3) + 1/2 + 3/log2(5) + 4/log2(6) + 1/log2(7) + 3/3
         # + 2/log2(9) = 2.5237 + 0.5 + 1.2920 + 1.5474 + 0.3562 + 1 + 0.6309 = 7.8503
-        assert "7.8503" in fresh.locator("[data-testid='stPageLink']", has_text="DCG@8 = ").first.inner_text()
+        assert "7.8503" in measure_link(fresh, "DCG@8").inner_text()
         shot(fresh, "copied_link")
         # a lesson's button links to the lesson itself
         page.get_by_role("link", name="CG → DCG → nDCG").first.click()

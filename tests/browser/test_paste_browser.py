@@ -43,4 +43,4 @@ def test_a_pasted_question_mark_is_unjudged_as_in_the_editor(server, page):
     play.wait_measure("Precision@2", "0.5")
     play.wait_measure("Recall@2", "1")
     assert play.editor().grades() == [1, 0, None]
-    assert play.editor().row(3).locator(".grade").inner_text() == "?"
+    assert play.editor().row(3).locator(".grade").text_content() == "?"

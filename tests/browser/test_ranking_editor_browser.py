@@ -68,7 +68,7 @@ def test_a_digit_and_a_question_mark_set_the_grade(server, page):
     play.wait_measure("Precision@2", "1")
     play.settled()
     play.grade(1, None)
-    assert play.ranking()[0].grade is None and play.editor().row(1).locator(".grade").inner_text() == "?"
+    assert play.ranking()[0].grade is None and play.editor().row(1).locator(".grade").text_content() == "?"
     assert play.ranking()[0].name == "rank 1, grade ?, result a, id a"
     play.wait_measure("Precision@2", "0.5")
     # DCG@2 = 0 (unjudged) + 1 / log2(3) = 0.6309
