@@ -92,16 +92,6 @@ def _pick_k(key: str, picks: str) -> Callable[[], None]:
     return callback
 
 
-def _picked_tile(key: str, on_tile: Callable[[int], None]) -> Callable[[], None]:
-    """The strip's selection callback: ``on_tile(rank)`` for the rank of the tile clicked."""
-    def callback() -> None:
-        rank = _selected(key, charts.TILE, "rank")
-        if rank is not None:
-            on_tile(rank)
-
-    return callback
-
-
 def _export_spec(plot: charts.Plot) -> dict:
     spec = plot.to_dict(validate=False)
     if spec.get("width") == "container":
@@ -128,12 +118,11 @@ def _svg(plot: charts.Plot) -> Callable[[], str]:
 
 
 def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_k: bool = False,
-          on_tile: Callable[[int], None] | None = None, export: bool = True, **kwargs) -> None:
+          export: bool = True, **kwargs) -> None:
     """Show ``builder(*args, **kwargs)`` (a :mod:`ranklab_ui.core.charts` function) with PNG/SVG downloads.
 
     The chart's template spec is cached (:class:`ranklab_ui.core.charts.Plot`); only its data are new on
-    each run. When ``pick_k``, clicking a point sets k for every page; ``on_tile(rank)`` is
-    called with the rank of a ranking strip's tile clicked (the chart's selection ``TILE``).
+    each run. When ``pick_k``, clicking a point sets k for every page.
     """
     plot = builder(*args, **kwargs)
     spec = plot.wire_spec()
@@ -142,8 +131,6 @@ def chart(builder: Callable[..., charts.Plot], *args, key: str, name: str, pick_
         picks = f"{key}.picks"   # the points picked so far: a new chart after each
         key = f"{key}.{st.session_state.get(picks, 0)}"
         on_select, mode = _pick_k(key, picks), PICK
-    elif on_tile is not None:
-        on_select, mode = _picked_tile(key, on_tile), charts.TILE
     else:
         on_select, mode = "ignore", None
     st.vega_lite_chart(spec, key=key, width="stretch", on_select=on_select, selection_mode=mode)
@@ -245,12 +232,11 @@ def describe(spec: Mapping, name: str, with_table: bool) -> str:
                    if with_table else ".")
 
 
-def strip(items: Sequence[Mapping], k: int, *, key: str, on_tile: Callable[[int], None] | None = None) -> None:
-    """The ranked list as coloured tiles (:func:`ranklab_ui.core.charts.ranking_strip`), no downloads;
-    ``on_tile(rank)``: called when a tile is clicked."""
+def strip(items: Sequence[Mapping], k: int, *, key: str) -> None:
+    """The ranked list as coloured tiles (:func:`ranklab_ui.core.charts.ranking_strip`) to look
+    at, no downloads: the ranking is edited in the ranking editor."""
     chart(charts.ranking_strip, list(items)[: charts.MAX_STRIP], k=k, key=key, export=False,
-          name=_("the ranked list as tiles coloured by grade, faded past k"), on_tile=on_tile,
-          pickable=on_tile is not None)
+          name=_("the ranked list as tiles coloured by grade, faded past k"))
     st.caption(_("Rank above each tile, grade in it (? = not judged); faded tiles are past k, not counted."))
 
 

@@ -31,7 +31,7 @@ from .i18n import _, current_language
 __all__ = [
     "GRADE_COLORS", "SERIES_COLORS", "grade_scale", "grade_text_color", "Plot", "ranking_strip",
     "metric_over_k", "confusion_matrix", "pr_curve", "per_query_bars", "gain_bars",
-    "precision_at_ranks", "poll_answers", "PICK", "TILE", "K", "arrow_bytes",
+    "precision_at_ranks", "poll_answers", "PICK", "K", "arrow_bytes",
 ]
 
 # grade 0 is grey (not relevant); then cyan to deep plum as the grade grows, the lightness
@@ -43,7 +43,6 @@ GRADE_COLORS = ["#a3a3a3", "#4feeff", "#47cfff", "#50aefc", "#5c8ee9", "#656dd1"
 # measures (not grades): a categorical palette that never looks like a grade
 SERIES_COLORS = ["#e8590c", "#7048e8", "#2b8a3e", "#c2255c", "#495057", "#b08900"]
 PICK = "pick"   # the name of the click-to-set-k selection
-TILE = "tile"   # the name of the click-a-tile selection of a ranking strip (its field: rank)
 K = "kcut"      # the field holding k, looked up from the one-row dataset CUT
 CUT = "cut"     # k lives in data, not in the spec: a new k keeps the spec, so the browser
                 # updates the chart's data instead of building the chart again
@@ -280,14 +279,13 @@ def _k_axis(n: int, title: str | None = None) -> alt.Axis:
     return alt.Axis(title=title, format="d", tickMinStep=1)
 
 
-def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "", pickable: bool = False) -> Plot:
+def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "") -> Plot:
     """The ranked list as tiles coloured by grade (the top k bright, the rest faded).
 
     ``items``: dicts with ``rank``, ``label``, ``grade`` (best first). Only the first
     :data:`MAX_STRIP` ranks are drawn. Each tile shows its rank above it and its grade in it
     (``?`` when unjudged), so the colour is never the only cue; its label follows the grade
-    where the tile is wide enough (not on a phone). ``pickable``: a click on a tile selects
-    its rank (the selection :data:`TILE`).
+    where the tile is wide enough (not on a phone).
 
     >>> spec = ranking_strip([{"rank": 1, "label": "cat", "grade": 0}], k=1).to_dict()
     >>> spec["layer"][0]["mark"]["type"], spec["datasets"]["ranks"]
@@ -302,13 +300,13 @@ def ranking_strip(items: Sequence[Mapping], k: int, *, title: str = "", pickable
                          "mark": ["?" if g is None else str(g) for g in grades]},
                         columns=["rank", "label", "grade", "ink", "mark"])
     top = max([g for g in grades if g is not None] + [1])
-    return Plot(_strip_template, (len(shown), _top_grade(top), title, pickable), {"ranks": data}, k=k)
+    return Plot(_strip_template, (len(shown), _top_grade(top), title), {"ranks": data}, k=k)
 
 
 WITH_LABEL = 72  # px: a tile at least this wide shows its label after its grade
 
 
-def _strip_template(n: int, top: int, title: str, pickable: bool = False):
+def _strip_template(n: int, top: int, title: str):
     base = _with_k(alt.Chart(_named("ranks"))).encode(
         x=alt.X("rank:O", title=None, axis=alt.Axis(labelAngle=0, orient="top", ticks=False, domain=False,
                                                    labelExpr="'#' + datum.label", labelColor=STRIP_TEXT)),
@@ -336,8 +334,6 @@ def _strip_template(n: int, top: int, title: str, pickable: bool = False):
         text="shown:N", color=alt.condition(f"datum.rank <= datum.{K}", alt.Color("ink:N", scale=None),
                                             alt.value(FADED_INK)),
     )
-    if pickable:  # a click on a tile (its label included: same rows, same view) picks its rank
-        tiles = tiles.add_params(alt.selection_point(name=TILE, fields=["rank"], on="click", clear=False))
     chart = alt.layer(tiles, text)
     if title:
         chart = chart.properties(title=title)

@@ -103,7 +103,7 @@ def preset_note() -> None:
                 st.caption(_("Started from: {title} — {source} (edited since)").format(
                     title=plain(_(preset.title)), source=plain(_(preset.source), 200)))
         # always there, greyed out until an edit: appearing with the first edit, it pushed the
-        # k slider and the tiles down under the pointer, and a quick second click hit nothing
+        # k slider and the editor down under the pointer, and a quick second click hit nothing
         st.button(_("↺ restore the preset"), key=f"state.restore.{name}", on_click=restore,
                   args=(name,), help=_("load the preset again, as it was"), disabled=unchanged)
 
