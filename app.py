@@ -3,15 +3,17 @@ navigation."""
 
 import streamlit as st
 
-from ranklab_ui import render, style
-from ranklab_ui.core import i18n
+from ranklab_ui import render
 from ranklab_ui.core.i18n import _
+from ranklab_ui.render import style
+from ranklab_ui.session import language
+from ranklab_ui.widgets import language_picker
 
-# the presenter view (ranklab_ui/presenter.py) starts with the sidebar collapsed
+# the presenter view (ranklab_ui/parts/presenter.py) starts with the sidebar collapsed
 present = st.query_params.get("view") == "present"
 st.set_page_config(page_title="Ranklab", page_icon=":material/leaderboard:", layout="wide",
                    initial_sidebar_state="collapsed" if present else "auto")
-i18n.start(st)  # this session's language, before the first text
+language.start()  # this session's language, before the first text
 style.apply()   # app-wide layout rules: labels wrap, printing
 
 pages = {
@@ -45,6 +47,6 @@ pages = {
     ],
 }
 page = st.navigation(pages, expanded=True)  # every page listed: none hidden under "View more"
-i18n.picker(st)            # the language, first under the navigation
+language_picker()          # the language, first under the navigation
 render.sidebar_settings()  # app-wide switches
 page.run()

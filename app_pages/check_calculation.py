@@ -10,10 +10,11 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import check, exercises
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import teach_view, views
 from ranklab_ui.core.i18n import N_, _, shown
 from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.parts import lessons
 from ranklab_ui.session import options
 
 PAGE = "check_calculation"

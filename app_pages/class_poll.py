@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from ranklab_ui import poll_view, render
+from ranklab_ui import render
 from ranklab_ui.core.i18n import _
+from ranklab_ui.parts import poll_view
 
 PAGE = "class_poll"
 

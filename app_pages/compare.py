@@ -13,12 +13,13 @@ import streamlit as st
 from metrics import comparison, fusion, stats
 from metrics import io as metrics_io
 from metrics.teaching import compare
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import compare_charts, teach_view, teaching_charts
 from ranklab_ui.core.i18n import N_, _, ngettext, shown
 from ranklab_ui.core.views import escape_markdown
-from ranklab_ui.files import file_source, read_dict, read_upload
+from ranklab_ui.parts import lessons
 from ranklab_ui.session import state
+from ranklab_ui.widgets.files import file_source, read_dict, read_upload
 
 PAGE = "compare"
 SOURCES = [N_("The sample collection: BM25 vs. TF"), N_("Upload qrels and two runs"),

@@ -7,10 +7,11 @@ import streamlit as st
 
 from metrics.conventions import PRESETS
 from metrics.teaching import explorer
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import teach_view, teaching_charts
 from ranklab_ui.core.i18n import _, ngettext, shown
 from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.parts import lessons
 
 PAGE = "conventions"
 # each convention by the tool, paper or document it comes from (docs/sources.md names each document)

@@ -14,8 +14,8 @@ from ranklab_ui import render
 from ranklab_ui.core import diagnose_view as view
 from ranklab_ui.core.i18n import N_, _, ngettext, shown
 from ranklab_ui.core.views import escape_markdown
-from ranklab_ui.files import Source, file_source, read, text_source, upload_source
 from ranklab_ui.session import state
+from ranklab_ui.widgets.files import Source, file_source, read, text_source, upload_source
 
 PAGE = "diagnose"
 COLLECTION = Path(__file__).resolve().parents[1] / "assets" / "collection"

@@ -17,12 +17,12 @@ from metrics.io.source import format_size
 from metrics.io.stream import STREAMABLE, NotGroupedError, RunStream, should_stream
 from metrics.report import as_printed, notes, trec_summary_overrides, write
 from metrics.trec_args import Asked, asked_from_line
-from ranklab_ui import files as ui_files
 from ranklab_ui.core import evaluation_view as view
 from ranklab_ui.core.i18n import N_, _, shown
 from ranklab_ui.core.views import escape_markdown
-from ranklab_ui.files import Source, file_source, read, text_source, upload_source
 from ranklab_ui.session import state
+from ranklab_ui.widgets import files as ui_files
+from ranklab_ui.widgets.files import Source, file_source, read, text_source, upload_source
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "assets" / "collection"

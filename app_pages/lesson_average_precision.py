@@ -3,9 +3,10 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import render, widgets
 from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui.parts import lessons
 from ranklab_ui.session import options
 
 PAGE = "lesson_ap"
@@ -30,7 +31,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.parts.lessons.run)."""
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
@@ -69,7 +70,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
                                         "ap_at_i")
                   for p, _text in DENOMINATORS}
         render.chart(charts.metric_over_k, series, k=k, title=_("AP@k for each denominator (click a point)"),
-                     key=f"{PAGE}.over_k", name="average_precision_over_k", pick_k=True)
+                     key=f"{PAGE}.over_k", name="average_precision_over_k", on_pick=widgets.set_k_from_chart)
 
     st.subheader(_("Step by step"))
     render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="average_precision_steps",

@@ -3,9 +3,10 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import render, widgets
 from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import N_, _, shown
+from ranklab_ui.parts import lessons
 from ranklab_ui.session import options
 
 PAGE = "lesson_dcg"
@@ -77,7 +78,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
 
     series = {"nDCG@k": views.curve(full, "ndcg")}
     render.chart(charts.metric_over_k, series, k=k, title=_("nDCG at every k (click a point)"),
-                 key=f"{PAGE}.over_k", name="ndcg_over_k", pick_k=True)
+                 key=f"{PAGE}.over_k", name="ndcg_over_k", on_pick=widgets.set_k_from_chart)
     falls = views.falls(series["nDCG@k"])
     st.markdown(
         _("**Why can nDCG@k fall as k grows?** DCG@k never falls, but IDCG@k grows too: the ideal list "
@@ -88,7 +89,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
     dcg_series = {"DCG": views.curve(full, "dcg"), "IDCG": views.curve(full, "idcg")}
     render.chart(charts.metric_over_k, dcg_series, k=k, title=_("DCG and IDCG at every k"), y_title=_("gain"),
                                       domain_one=False,
-                 key=f"{PAGE}.dcg_over_k", name="dcg_idcg_over_k", pick_k=True)
+                 key=f"{PAGE}.dcg_over_k", name="dcg_idcg_over_k", on_pick=widgets.set_k_from_chart)
 
     st.subheader(_("Step by step"))
     render.step_table(full.columns, k=k, labels=labels, key=f"{PAGE}.steps", name="ndcg_steps",

@@ -3,9 +3,10 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import charts, explained
 from ranklab_ui.core.i18n import _
+from ranklab_ui.parts import lessons
 
 PAGE = "lesson_prc"
 
@@ -23,7 +24,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.parts.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     eleven = explained.explain("11pt", ranking, judgments)

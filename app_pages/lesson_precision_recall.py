@@ -3,9 +3,10 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import render, widgets
 from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import _
+from ranklab_ui.parts import lessons
 
 PAGE = "lesson_pr"
 
@@ -22,7 +23,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.parts.lessons.run)."""
     k, ranking, judgments, labels = inputs.k, inputs.ranking, inputs.judgments, inputs.labels
 
     shown_at_k = {name: explained.explain(f"{name}@{k}", ranking, judgments) for name in ("P", "R", "F1")}
@@ -56,7 +57,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         series = {"P": views.curve(full, "precision"), "R": views.curve(full, "recall"),
                   "F1": views.curve(full, "f1")}
         render.chart(charts.metric_over_k, series, k=k, title=_("P, R and F1 at every k (click a point to set k)"),
-                     key=f"{PAGE}.over_k", name="precision_recall_over_k", pick_k=True)
+                     key=f"{PAGE}.over_k", name="precision_recall_over_k", on_pick=widgets.set_k_from_chart)
         st.caption(_("Recall never goes down as k grows; precision can go either way."))
 
     st.subheader(_("Step by step"))

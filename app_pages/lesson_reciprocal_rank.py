@@ -3,9 +3,10 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import lessons, render
+from ranklab_ui import render, widgets
 from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import _, ngettext
+from ranklab_ui.parts import lessons
 
 PAGE = "lesson_rr"
 
@@ -21,7 +22,7 @@ def main() -> None:
 
 
 def lesson(inputs: lessons.LessonInputs) -> None:
-    """Everything k changes: a new k reruns only this (ranklab_ui.lessons.run)."""
+    """Everything k changes: a new k reruns only this (ranklab_ui.parts.lessons.run)."""
     ex, k, ranking, judgments, labels = (
         inputs.example, inputs.k, inputs.ranking, inputs.judgments, inputs.labels)
 
@@ -57,7 +58,7 @@ def lesson(inputs: lessons.LessonInputs) -> None:
         st.caption(_("Load the *Three queries* preset (Playground) or add queries on *Many queries* to average more."))
     series = {"RR@k": views.rr_curve(rr)}
     render.chart(charts.metric_over_k, series, k=k, title=_("RR@k at every k: a single step at the first hit"),
-                 key=f"{PAGE}.over_k", name="reciprocal_rank_over_k", pick_k=True)
+                 key=f"{PAGE}.over_k", name="reciprocal_rank_over_k", on_pick=widgets.set_k_from_chart)
 
 
 main()

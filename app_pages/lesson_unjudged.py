@@ -5,9 +5,10 @@ import streamlit as st
 
 import metrics
 from metrics.teaching.users import condensed, kept_judgments
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import explained, teaching_charts
 from ranklab_ui.core.i18n import N_, _
+from ranklab_ui.parts import lessons
 
 PAGE = "lesson_unjudged"
 SHARES = [i / 10 for i in range(10)]

@@ -5,9 +5,10 @@ import streamlit as st
 
 import metrics
 from metrics.teaching.users import users
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import teaching_charts
 from ranklab_ui.core.i18n import N_, _
+from ranklab_ui.parts import lessons
 
 PAGE = "lesson_users"
 STEP_PAUSE = 0.7  # seconds between ranks when the user walks down the list

@@ -9,10 +9,11 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import pitfalls
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import teach_view, teaching_charts
 from ranklab_ui.core.i18n import N_, _, shown
 from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.parts import lessons
 
 PAGE = "pitfalls"
 VERDICT = {True: N_("✓ right"), False: N_("✗ wrong"), None: N_("another convention")}

@@ -3,10 +3,12 @@
 import streamlit as st
 
 import metrics
-from ranklab_ui import paste_box, presenter, render, widgets
+from ranklab_ui import render, widgets
 from ranklab_ui.core import charts, explained, views
 from ranklab_ui.core.i18n import N_, _
+from ranklab_ui.parts import presenter
 from ranklab_ui.session import state
+from ranklab_ui.widgets import paste_box
 
 PAGE = "playground"
 
@@ -104,7 +106,7 @@ def body(note) -> None:
               "nDCG": views.curve(nd, "ndcg")}
     render.chart(charts.metric_over_k, series, k=k,
                  title=_("Precision, recall and nDCG at every k (click a point)"),
-                 key=f"{PAGE}.over_k", name="playground_over_k", pick_k=True)
+                 key=f"{PAGE}.over_k", name="playground_over_k", on_pick=widgets.set_k_from_chart)
     render.notebook_button(PAGE, title=_("Playground"))
 
 

@@ -6,9 +6,10 @@ import streamlit as st
 
 from metrics import qa
 from metrics.explain import num
-from ranklab_ui import files, render
-from ranklab_ui import reader_view as view
+from ranklab_ui import render
 from ranklab_ui.core.i18n import N_, _, ngettext, shown
+from ranklab_ui.parts import reader_view as view
+from ranklab_ui.widgets import files
 
 K = view.KEYS
 LIMITS = view.LIMITS

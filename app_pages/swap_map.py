@@ -6,10 +6,11 @@ import streamlit as st
 
 import metrics
 from metrics.teaching import swap
-from ranklab_ui import lessons, render
+from ranklab_ui import render
 from ranklab_ui.core import teach_view, teaching_charts
 from ranklab_ui.core.i18n import _
 from ranklab_ui.core.views import escape_markdown
+from ranklab_ui.parts import lessons
 
 PAGE = "swap_map"
 

@@ -139,7 +139,7 @@ TITLES = {"grade": "typed grade", "tile": "tile (a click on a grade)", "move": "
           "mode": "mode switch", "page": "page opened"}
 RUN_OK = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 CLOCK = os.sysconf("SC_CLK_TCK")
-POLL = "poll"   # ranklab_ui.poll_view.PARAM: importing that module outside a server fails (its component)
+POLL = "poll"   # ranklab_ui.parts.poll_view.PARAM: importing that module outside a server fails (its component)
 
 
 def rss_mb(pid: int) -> float:

@@ -1,4 +1,7 @@
-"""The app's language: gettext catalogs, one language per session, the picker.
+"""The app's languages: gettext catalogs and the translation of every text, in the language
+of the block (:func:`language`) or of the session. No Streamlit here: the session's side (which
+language a session speaks, its link) is :mod:`ranklab_ui.session.language`, the picker
+:mod:`ranklab_ui.widgets.language`.
 
 Every text the app shows goes through `_()` (or `ngettext()` for counts) where it is shown.
 A text defined at import time (a module constant, a table of names) is marked with `N_()`
@@ -6,10 +9,9 @@ so the extractor finds it, and translated with `_()` where it is shown.
 
 The catalogs are ``ranklab_ui/locales/<code>/LC_MESSAGES/messages.po`` (Babel extracts
 ``messages.pot`` from the code with ``make i18n``; ``make`` compiles each ``.po`` to its
-``.mo``). The language is the session's, never the process's: app.py calls :func:`start` at
-the top of every run, which settles the session's language in ``st.session_state[KEY]`` (from
-the picker, the link's ``?lang=``, or the browser) and keeps it in the link; `_()` reads it
-back. Outside a Streamlit
+``.mo``). The language is the session's, never the process's: app.py settles it at the top of
+every run in the session's :data:`KEY` (``ranklab_ui.session.language.start``), and `_()` reads
+it back through the lookup the session layer gives (:func:`use_session`). Outside a Streamlit
 run (tests, doctests, exports made in a worker) :func:`language` sets it for a block.
 
 >>> _("Language")
@@ -37,14 +39,13 @@ from typing import TypeVar
 
 import metrics._i18n
 
-__all__ = ["_", "ngettext", "N_", "LANGUAGES", "DEFAULT", "PARAM", "KEY", "WIDGET", "LOCALEDIR", "DOMAIN",
-           "normalise", "from_locale", "current_language", "language", "shown", "start", "picker"]
+__all__ = ["_", "ngettext", "N_", "LANGUAGES", "DEFAULT", "PARAM", "KEY", "LOCALEDIR", "DOMAIN",
+           "normalise", "from_locale", "use_session", "current_language", "language", "shown"]
 
 LANGUAGES = {"en": "English", "fr": "Français", "ko": "한국어", "zh": "简体中文"}  # each in its own words
 DEFAULT = "en"
 PARAM = "lang"        # the link's parameter: ?lang=ko
-KEY = "i18n.lang"     # session key: this session's language, settled by start()
-WIDGET = "app.lang"   # the picker's key
+KEY = "i18n.lang"     # session key: this session's language (ranklab_ui.session.language.start)
 LOCALEDIR = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "messages"
 
@@ -183,54 +184,3 @@ def N_(message: str) -> str:
 
 
 metrics._i18n.install(_, ngettext)  # metrics' teaching texts follow the session too
-
-
-def start(st) -> str:
-    """Settle this session's language at the top of a run and return it: the one already
-    settled (the picker changes it), else the link's ``?lang=`` (an unknown value means
-    English), else the browser's language (``st.context.locale``), else English. `_()` reads
-    it back from the session (:data:`KEY`) in this run and in its fragments' reruns. The link
-    carries every language but English, so a shared link opens in the sharer's language."""
-    ss = st.session_state
-    code = normalise(ss.get(KEY))
-    if code is None:
-        if PARAM in st.query_params:
-            code = normalise(st.query_params.get(PARAM)) or DEFAULT
-        else:
-            try:
-                code = from_locale(st.context.locale)
-            except Exception:  # no browser behind this session (AppTest, a script)
-                code = DEFAULT
-        ss[KEY] = code
-    _link(st, code)
-    return code
-
-
-def _link(st, code: str) -> None:
-    """``?lang=code`` in the address (none for English; an unknown value is taken out)."""
-    shown = st.query_params.get(PARAM)
-    if code == DEFAULT:
-        if shown is not None:
-            del st.query_params[PARAM]
-    elif shown != code:
-        st.query_params[PARAM] = code
-
-
-def picker(st) -> None:
-    """The language picker in the sidebar (each language named in its own words), and the
-    page's ``lang`` attribute set to match. Streamlit offers no setting for the attribute: a
-    one-line script does it, whose only variable part is one of :data:`LANGUAGES`' codes.
-    (The picker is not ``bind="query-params"``: a bound select box writes its shown label,
-    ``?lang=한국어``, into the link, not the code.)"""
-    code = current_language()
-    if st.session_state.get(WIDGET) != code:
-        st.session_state[WIDGET] = code
-
-    def changed() -> None:
-        chosen = normalise(st.session_state.get(WIDGET)) or DEFAULT
-        st.session_state[KEY] = chosen
-        _link(st, chosen)
-
-    st.sidebar.selectbox(_("Language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=WIDGET,
-                         on_change=changed)
-    st.html(f"<script>document.documentElement.lang = {code!r};</script>", unsafe_allow_javascript=True)

@@ -1,6 +1,6 @@
 """Small table helpers shared by the Teach pages (numbers, inputs, a ranking, widget keys).
 
-The current query and the example controls are :mod:`ranklab_ui.lessons`; messages are
+The current query and the example controls are :mod:`ranklab_ui.parts.lessons`; messages are
 :func:`ranklab_ui.render.messages`.
 
 User text shown in Markdown goes through :func:`ranklab_ui.core.views.escape_markdown`, the one escaper.

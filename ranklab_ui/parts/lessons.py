@@ -11,10 +11,11 @@ import streamlit as st
 import metrics
 from ranklab_ui.core.model import Example, Query
 
-from . import predict, presenter, render, widgets
-from .core import explained
-from .core.i18n import _
-from .session import options, state
+from .. import render, widgets
+from ..core import explained
+from ..core.i18n import _
+from ..session import options, state
+from . import predict, presenter
 
 __all__ = ["LessonInputs", "inputs", "current", "run", "example_controls", "MAX_MEASURES", "read_measures",
            "measures_box"]

@@ -20,12 +20,12 @@ import streamlit as st
 
 import metrics
 
-from . import render
-from .core import charts, codec, views
-from .core.addresses import PUBLIC_ENV, is_loopback, network_address, public_base
-from .core.i18n import _, ngettext, shown
-from .core.model import Example
-from .core.poll_store import (
+from .. import render
+from ..core import charts, codec, views
+from ..core.addresses import PUBLIC_ENV, is_loopback, network_address, public_base
+from ..core.i18n import _, ngettext, shown
+from ..core.model import Example
+from ..core.poll_store import (
     MAX_VOTERS,
     Poll,
     PollError,
@@ -35,8 +35,8 @@ from .core.poll_store import (
     default_path,
     normalize_code,
 )
+from ..session import state
 from .presenter import FOCUS
-from .session import state
 
 __all__ = ["store", "voter", "question", "join", "teacher", "student", "student_link", "owns_a_poll",
            "REFRESH", "PUBLIC_ENV"]
@@ -87,7 +87,7 @@ def client() -> str | None:
 
 def question(example: Example, focus: str) -> tuple[str, float]:
     """The poll's question about ``example`` and its answer: the value of the measure in
-    ``focus`` (a key of :data:`ranklab_ui.presenter.FOCUS`) at the example's k.
+    ``focus`` (a key of :data:`ranklab_ui.parts.presenter.FOCUS`) at the example's k.
 
     >>> from ranklab_ui.core.presets import build_preset
     >>> question(build_preset("cat"), "AP")     # relevant at 2, 4, 5, 7: AP@2 = (1/2) / 4

@@ -12,9 +12,9 @@ import streamlit as st
 
 from metrics.teaching import exercises
 
-from .core.i18n import _, shown
-from .core.views import escape_markdown
-from .session import state
+from ..core.i18n import _, shown
+from ..core.views import escape_markdown
+from ..session import state
 
 __all__ = ["predict_first", "MEASURES"]
 

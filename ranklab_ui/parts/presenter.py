@@ -14,10 +14,10 @@ import streamlit as st
 
 import metrics
 
-from . import render, widgets
-from .core import charts, views
-from .core.i18n import N_, _
-from .session import state
+from .. import render, widgets
+from ..core import charts, views
+from ..core.i18n import N_, _
+from ..session import state
 
 __all__ = ["VIEW", "PRESENT", "FOCUS", "active", "note_lesson", "toggle", "show", "focus"]
 
@@ -129,4 +129,4 @@ def show(page: str) -> None:
         values = views.rr_curve(full) if column is None else views.curve(full, column)
         render.chart(charts.metric_over_k, {FOCUS[chosen][0].replace("{k}", "k"): values}, k=k,
                      title=_("{measure} at every k").format(measure=_(FOCUS[chosen][1])), height=215, key=f"{page}.present.over_k",
-                     name="presenter_over_k", pick_k=True, export=False)
+                     name="presenter_over_k", on_pick=widgets.set_k_from_chart, export=False)

@@ -16,8 +16,8 @@ import pandas as pd
 
 from metrics.qa import PER_QUESTION, AnswerExplanation, ReaderEvaluation
 
-from .core.i18n import N_, _, ngettext
-from .core.views import escape_markdown
+from ..core.i18n import N_, _, ngettext
+from ..core.views import escape_markdown
 
 __all__ = ["count", "UNIT_WORDS", "KEYS", "SEPARATOR", "PRESETS", "TABLE_PRESETS", "escape_markdown", "parse_lines",
            "overlap_markdown", "steps_frame", "gold_frame", "metrics_frame",

@@ -27,7 +27,7 @@ from ..core.validation import LIMITS, ExampleError, validate
 
 __all__ = [
     "get_example", "set_example", "update", "load_preset", "current_query", "set_current_query",
-    "take_messages", "say", "take_edit", "editor_key", "on_change", "before_change", "KEYS",
+    "take_messages", "say", "take_edit", "on_change", "before_change", "KEYS",
     # re-exported for the pages that reach them through state
     "Query", "LIMITS", "ExampleError", "PARAM", "permalink_params", "effective_k",
 ]
@@ -258,14 +258,3 @@ def take_messages() -> list[tuple[str, str]]:
     msgs = list(_messages(st))
     st.session_state[KEYS["messages"]] = []
     return msgs
-
-
-def editor_key(page: str, index: int = 0) -> str:
-    """The widget key of page ``page``'s ranking editor of query ``index``: the same for as
-    long as the page shows it, so the component keeps its edits across runs (an editor knows
-    a change made elsewhere by the version, not by a new key).
-
-    >>> editor_key("playground", 2)
-    'playground.editor.2'
-    """
-    return f"{page}.editor.{index}"

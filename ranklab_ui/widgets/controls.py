@@ -8,9 +8,9 @@ import streamlit as st
 from ..core import model, presets
 from ..core.i18n import _, ngettext, shown
 from ..render import copy_link, permalink, plain
-from ..session import state
+from ..session import keys, state
 
-__all__ = ["k_slider", "mode_switch", "preset_picker", "preset_note", "query_picker", "example_bar", "query_title"]
+__all__ = ["k_slider", "set_k_from_chart", "mode_switch", "preset_picker", "preset_note", "query_picker", "example_bar", "query_title"]
 
 
 def _show(key: str, value, shape=None) -> None:
@@ -32,7 +32,7 @@ def k_slider(page: str, n: int) -> int:
     callback asked for the fragment made two runs of every change (the page's, stopped by the
     callback, then the fragment's), measured at about twice the floor's time for one step."""
     ex = state.get_example()
-    key = f"{page}.k"
+    key = keys.k(page)
     k = state.effective_k(ex)
     if ex.k > n and n >= 1:
         st.caption(_("k = {k_asked} is beyond the {n} ranked items; using k = {k}.").format(k_asked=ex.k, n=n, k=k))
@@ -49,11 +49,18 @@ def k_slider(page: str, n: int) -> int:
     return k
 
 
+def set_k_from_chart(k: int) -> None:
+    """A point of a curve over k clicked (``render.chart``'s ``on_pick``): k for every page,
+    and the whole page drawn again, since the k slider is outside the chart's fragment."""
+    if state.update(k=k):
+        st.rerun()
+
+
 def mode_switch(page: str) -> str:
     """Binary (relevant or not) or graded relevance. Its column needs about 220 px (the French
     labels): tests/browser/test_editing_browser.py checks it at 1024 px in every language."""
     ex = state.get_example()
-    key = f"{page}.mode"
+    key = keys.mode(page)
     _show(key, ex.mode)
 
     def changed() -> None:
@@ -70,7 +77,7 @@ def mode_switch(page: str) -> str:
 def preset_picker(page: str) -> None:
     """Load one of the examples of the sources. Pages with editors call :func:`preset_note`
     after them, so the note sees the edits of this run."""
-    key = f"{page}.preset"
+    key = keys.preset(page)
 
     def load() -> None:
         name = st.session_state.get(key)
@@ -117,7 +124,7 @@ def query_picker(page: str) -> int:
     ex = state.get_example()
     if len(ex.queries) < 2:
         return ex.current
-    key = f"{page}.query"
+    key = keys.query(page)
     _show(key, ex.current, shape=len(ex.queries))
 
     def changed() -> None:

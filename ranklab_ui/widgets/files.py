@@ -149,7 +149,7 @@ def read_upload(kind: str, upload, *, label: str | None = None) -> dict:
 def squad(path: Path) -> ReaderGold:
     """A bundled SQuAD dataset, read once (:func:`metrics.qa.read_squad`).
 
-    >>> len(squad(Path(__file__).parents[1] / "assets" / "reader" / "dev.json").answers)
+    >>> len(squad(Path(__file__).parents[2] / "assets" / "reader" / "dev.json").answers)
     14
     """
     return read_squad(path)
@@ -159,7 +159,7 @@ def squad(path: Path) -> ReaderGold:
 def predictions(path: Path) -> ReaderPredictions:
     """A bundled predictions file, read once (:func:`metrics.qa.read_predictions`).
 
-    >>> p = predictions(Path(__file__).parents[1] / "assets" / "reader" / "predictions_topk.jsonl")
+    >>> p = predictions(Path(__file__).parents[2] / "assets" / "reader" / "predictions_topk.jsonl")
     >>> p.format, len(p.answers)
     ('jsonl', 14)
     """

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .core import paste
-from .core.i18n import N_, _, ngettext
-from .core.views import escape_markdown
-from .session import state
+from ..core import paste
+from ..core.i18n import N_, _, ngettext
+from ..core.views import escape_markdown
+from ..session import state
 
 __all__ = ["paste_box"]
 

@@ -18,7 +18,7 @@ import streamlit as st
 from ..core import snapshots, validation
 from ..core.i18n import _
 from ..render import messages
-from ..session import history, state
+from ..session import history, keys, state
 
 __all__ = ["ranking_editor", "texts"]
 
@@ -150,7 +150,7 @@ def ranking_editor(page: str, index: int | None = None, *, layout: str = "rows",
     ex = state.get_example()
     i = ex.current if index is None else index
     q = ex.queries[i]
-    key = state.editor_key(page, i)
+    key = keys.editor(page, i)
     processed, notice = _seen(key)
     st.session_state.setdefault(state.KEYS["edits"], {}).setdefault(key, (0, None))   # known to _pending
     h = history.history()

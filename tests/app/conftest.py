@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ranklab_ui.session import state
+from ranklab_ui.session import keys
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["app_pages/playground.py", "app_pages/many_queries.py", "app_pages/lesson_precision_recall.py",
@@ -48,7 +48,7 @@ EDITOR = "bidi_component"
 
 
 def editor_key(page: str = "playground", index: int = 0) -> str:
-    return state.editor_key(page, index)
+    return keys.editor(page, index)
 
 
 def editor_element(at: AppTest, page: str = "playground", index: int = 0):

@@ -9,6 +9,7 @@ import zlib
 import pytest
 
 from ranklab_ui.core import codec, model, presets
+from ranklab_ui.session import keys
 
 from .conftest import (
     PAGES,
@@ -270,7 +271,7 @@ def test_a_hostile_name_in_a_valid_link_is_plain_text_everywhere():
 
 
 def test_a_tampered_permalink_keeps_the_current_example(app):
-    app.selectbox(key="playground.preset").set_value("dcg").run()
+    app.selectbox(key=keys.preset("playground")).set_value("dcg").run()
     app.query_params["ex"] = "1.not-a-real-link"
     app.run()
     assert not app.exception

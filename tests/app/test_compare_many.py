@@ -111,10 +111,10 @@ def test_the_captions_state_the_settings_metrics_used(monkeypatch):
 
 def test_both_upload_forms_refuse_a_file_over_the_limit(monkeypatch):
     """The two systems' uploads and the several systems' uploads pass the same check
-    (ranklab_ui.files.read_upload): over the limit, the file is named with its size."""
+    (ranklab_ui.widgets.files.read_upload): over the limit, the file is named with its size."""
     from tests.app.test_file_inputs import shown
 
-    monkeypatch.setattr("ranklab_ui.files.MAX_UPLOAD_MB", 0)
+    monkeypatch.setattr("ranklab_ui.widgets.files.MAX_UPLOAD_MB", 0)
     at = open_page("compare")
     at.radio(key="compare.source").set_value("Upload qrels and two runs").run()
     for i, name in enumerate(("qrels.txt", "a.txt", "b.txt")):

@@ -5,7 +5,7 @@ applied exactly, or refused with its reason; none is applied to another list."""
 from dataclasses import replace
 
 from ranklab_ui.core import codec, model, presets
-from ranklab_ui.session import state
+from ranklab_ui.session import keys, state
 
 from .conftest import (
     edit,
@@ -105,7 +105,7 @@ def test_an_added_result_keeps_its_id_and_takes_the_last_rank(app):
     assert len(q.ranking) == 9 and q.ranking[8] == model.Item("n1", "new one", 2)
     assert app.session_state["state.version"] == edit_version        # the editor made it: no new version
     assert editor_data(app)["ranking"][8] == ["n1", "new one", 2]
-    assert app.slider(key="playground.k").max == 9                   # the slider follows in the same run
+    assert app.slider(key=keys.k("playground")).max == 9                   # the slider follows in the same run
 
 
 def test_an_added_result_without_a_grade_is_unjudged(app):
@@ -129,8 +129,8 @@ def test_unjudged_grades_round_trip_through_the_link():
 
 
 def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
-    app.selectbox(key="playground.preset").set_value("white-cat").run()
-    assert app.selectbox(key="playground.preset").value == "white-cat"   # not emptied after loading
+    app.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
+    assert app.selectbox(key=keys.preset("playground")).value == "white-cat"   # not emptied after loading
     grade(app, 1, 9)
     assert any("(edited since)" in c.value for c in app.caption)
     app.button(key="state.restore.white-cat").click().run()
@@ -140,7 +140,7 @@ def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
 
 def test_a_preset_is_a_new_version_and_an_edit_made_before_it_is_refused(app):
     made_before = event(app, ranking=[CAT[1], CAT[0], *CAT[2:]], tray=[])   # on version 0
-    app.selectbox(key="playground.preset").set_value("white-cat").run()
+    app.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
     assert editor_data(app)["version"] == 1
     white = presets.build_preset("white-cat")
     send(app, made_before)                     # it reaches the server after the preset
@@ -153,7 +153,7 @@ def test_a_preset_is_a_new_version_and_an_edit_made_before_it_is_refused(app):
 
 def test_a_new_k_keeps_the_version_and_an_edit_made_before_it_applies(app):
     made_before = event(app, ranking=[["1", "🐱 cat", 1], *CAT[1:]], tray=[])
-    app.slider(key="playground.k").set_value(5).run()
+    app.slider(key=keys.k("playground")).set_value(5).run()
     assert example(app).k == 5
     assert editor_data(app)["version"] == 0 and editor_data(app)["k"] == 5   # k is no change of the lists
     send(app, made_before)
@@ -219,7 +219,7 @@ def test_an_address_lagging_behind_quick_edits_does_not_take_them_back(app):
     # written two runs ago. Read as a permalink, it took the example back (an edit was lost).
     grade(app, 1, 1)                                          # rank 1 relevant
     with_edit = app.query_params["ex"]
-    app.slider(key="playground.k").set_value(4).run()         # k = 4: a newer link
+    app.slider(key=keys.k("playground")).set_value(4).run()         # k = 4: a newer link
     assert app.query_params["ex"] != with_edit
     before_edit = codec.encode(presets.build_preset("cat"))     # what the browser could still send
     app.query_params["ex"] = before_edit
@@ -233,7 +233,7 @@ def test_an_address_lagging_behind_quick_edits_does_not_take_them_back(app):
 def test_the_browsers_back_still_opens_an_earlier_link(app, monkeypatch):
     grade(app, 1, 1)
     earlier = app.query_params["ex"]
-    app.slider(key="playground.k").set_value(4).run()
+    app.slider(key=keys.k("playground")).set_value(4).run()
     # seconds later (past state.LAG_SECONDS), the address goes back one step: that is Back
     later = state.time.monotonic() + state.LAG_SECONDS + 1
     monkeypatch.setattr(state.time, "monotonic", lambda: later)
@@ -249,13 +249,13 @@ def test_the_preset_box_is_empty_for_an_example_from_a_link():
     at = new_app(ex=codec.encode(model.Example((model.Query("mine", items),), k=1)))
     at.run()
     assert not at.exception
-    assert at.selectbox(key="playground.preset").value is None   # not "Cat in the box"
+    assert at.selectbox(key=keys.preset("playground")).value is None   # not "Cat in the box"
 
 
 def test_each_query_of_many_queries_has_its_own_editor():
     at = new_app()
     at.run()
-    at.selectbox(key="playground.preset").set_value("three-queries").run()
+    at.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
     at.switch_page("app_pages/many_queries.py").run()
     before = example(at)
     assert [editor_data(at, "many", i)["ranking"] for i in range(3)] == [
@@ -271,7 +271,7 @@ def test_each_query_of_many_queries_has_its_own_editor():
 def test_an_edit_for_a_query_removed_since_is_refused():
     at = new_app()
     at.run()
-    at.selectbox(key="playground.preset").set_value("three-queries").run()
+    at.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
     at.switch_page("app_pages/many_queries.py").run()
     late = event(at, page="many", index=2, ranking=editor_data(at, "many", 2)["ranking"][::-1], tray=[])
     # the third query is removed after the page was drawn (an undo of its adding, sent by another

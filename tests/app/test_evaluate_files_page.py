@@ -237,7 +237,7 @@ def test_the_session_keeps_only_small_results():
 
 
 def test_a_large_run_is_read_in_blocks_with_the_same_numbers(monkeypatch):
-    monkeypatch.setattr("ranklab_ui.files.STREAM_BYTES", 0)  # every run counts as large
+    monkeypatch.setattr("ranklab_ui.widgets.files.STREAM_BYTES", 0)  # every run counts as large
     from metrics.io.stream import RunStream
 
     monkeypatch.setattr("metrics.io.stream.RunStream.__init__.__kwdefaults__",
@@ -256,7 +256,7 @@ def test_a_large_run_is_read_in_blocks_with_the_same_numbers(monkeypatch):
 
 
 def test_an_interleaved_large_run_is_read_whole(monkeypatch):
-    monkeypatch.setattr("ranklab_ui.files.STREAM_BYTES", 0)
+    monkeypatch.setattr("ranklab_ui.widgets.files.STREAM_BYTES", 0)
     at = paste(run_page(), "a 0 d1 1\nb 0 d2 1\n", "a Q0 d1 1 2 t\nb Q0 d2 1 2 t\na Q0 d3 2 1 t\n")
     assert not at.error
     assert aggregate(at)["RR"] == pytest.approx(1.0)

@@ -1,4 +1,4 @@
-"""The pages read uploads and pasted files from memory (ranklab_ui/files.py): no temporary file is
+"""The pages read uploads and pasted files from memory (ranklab_ui/widgets/files.py): no temporary file is
 made, and a message names the file as the user named it."""
 
 from __future__ import annotations

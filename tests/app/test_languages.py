@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from ranklab_ui.core import i18n
+from ranklab_ui.session import keys
+from ranklab_ui.widgets.language import WIDGET
 
 from .conftest import editor_data, grade, new_app, said, submit
 
@@ -41,7 +43,7 @@ def test_every_page_runs_in_every_language(lang):
     at.run()
     assert not at.exception, at.exception
     assert at.session_state[i18n.KEY] == lang
-    assert at.sidebar.selectbox(key=i18n.WIDGET).label == KNOWN[lang]["picker"]
+    assert at.sidebar.selectbox(key=WIDGET).label == KNOWN[lang]["picker"]
     for page in ALL_PAGES:
         at.switch_page(page)
         at.run()
@@ -112,7 +114,7 @@ def test_two_sessions_keep_their_own_language():
     french.run()
     assert [t.value for t in french.title] == ["Bac à sable"]
     assert [t.value for t in korean.title] == ["플레이그라운드"]
-    korean.sidebar.selectbox(key=i18n.WIDGET).set_value("zh").run()
+    korean.sidebar.selectbox(key=WIDGET).set_value("zh").run()
     french.run()
     assert [t.value for t in korean.title] == ["练习场"]
     assert [t.value for t in french.title] == ["Bac à sable"]
@@ -121,14 +123,14 @@ def test_two_sessions_keep_their_own_language():
 def test_the_picker_changes_the_language_and_keeps_the_example():
     at = new_app()
     at.run()
-    at.selectbox(key="playground.preset").set_value("white-cat").run()
+    at.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
     before = at.session_state["state.example"]
-    at.sidebar.selectbox(key=i18n.WIDGET).set_value("zh").run()
+    at.sidebar.selectbox(key=WIDGET).set_value("zh").run()
     assert not at.exception
     assert [t.value for t in at.title] == ["练习场"]
     assert at.session_state["state.example"] == before
     assert at.query_params["lang"] == "zh"   # the link opens in Chinese
-    at.sidebar.selectbox(key=i18n.WIDGET).set_value("en").run()
+    at.sidebar.selectbox(key=WIDGET).set_value("en").run()
     assert [t.value for t in at.title] == ["Playground"] and "lang" not in at.query_params
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from ranklab_ui.core import codec, presets
+from ranklab_ui.session import keys
 
 from .conftest import (
     PAGES,
@@ -29,7 +30,7 @@ NDCG = [0, .39, .38, .46, .58, .6, .67, .73]
 def test_every_page_runs_on_every_preset(preset):
     at = new_app()
     at.run()
-    at.selectbox(key="playground.preset").set_value(preset).run()
+    at.selectbox(key=keys.preset("playground")).set_value(preset).run()
     assert example(at) == presets.build_preset(preset)
     for page in PAGES:
         at.switch_page(page)
@@ -42,7 +43,7 @@ def test_cat_in_the_box_precision_and_recall_at_every_k(app):
     app.switch_page("app_pages/lesson_precision_recall.py")
     app.run()
     for k in range(1, 9):
-        app.slider(key="lesson_pr.k").set_value(k).run()
+        app.slider(key=keys.k("lesson_pr")).set_value(k).run()
         shown = metrics_shown(app)
         assert round(float(shown[f"R@{k}"]), 2) == RECALL[k - 1]
         assert round(float(shown[f"P@{k}"]), 2) == PRECISION[k - 1]
@@ -56,16 +57,16 @@ def test_a_new_k_on_a_lesson_shows_the_measures_at_k(app):
     app.switch_page("app_pages/lesson_precision_recall.py")
     app.run()
     assert [t.value for t in app.title] == ["Precision, recall and F1 at k"]
-    app.slider(key="lesson_pr.k").set_value(4).run()
+    app.slider(key=keys.k("lesson_pr")).set_value(4).run()
     assert round(float(metrics_shown(app)["P@4"]), 2) == PRECISION[3]
 
 
 def test_white_cat_ndcg_at_every_k(app):
-    app.selectbox(key="playground.preset").set_value("white-cat").run()
+    app.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
     app.switch_page("app_pages/lesson_dcg.py")
     app.run()
     for k in range(1, 9):
-        app.slider(key="lesson_dcg.k").set_value(k).run()
+        app.slider(key=keys.k("lesson_dcg")).set_value(k).run()
         assert round(float(metrics_shown(app)[f"nDCG@{k}"]), 2) == NDCG[k - 1]
         app.run()  # AppTest keeps only what a fragment rerun drew; the browser keeps the page
 
@@ -89,7 +90,7 @@ def test_editing_a_grade_changes_the_values(app):
     assert example(app).query.ranking[0].grade == 1
     app.switch_page("app_pages/lesson_average_precision.py")  # the other pages see the edit
     app.run()
-    app.slider(key="lesson_ap.k").set_value(8).run()
+    app.slider(key=keys.k("lesson_ap")).set_value(8).run()
     # AP = (1/1 + 2/2 + 3/4 + 4/5 + 5/7) / 5
     assert metrics_shown(app)["AP@8 (divided by R = 5)"] == f"{(1 + 1 + 3 / 4 + 4 / 5 + 5 / 7) / 5:.4f}"
 
@@ -105,7 +106,7 @@ def test_the_run_that_applies_an_edit_shows_it_everywhere(app):
 
     edit(app, change)
     assert editor_data(app)["ranking"][0] == ["1", "🐱 cat", 3] and editor_data(app)["ranking"][-1] == ["n1", "new", 2]
-    assert app.slider(key="playground.k").max == 9                                     # 8 items + the new one
+    assert app.slider(key=keys.k("playground")).max == 9                                     # 8 items + the new one
     assert any(c.value.startswith("Started from: ") and "(edited since)" in c.value for c in app.caption)
     # binary: relevant at 1, 2 (the Pinecone notebook's #2 is a hit), 4, 5, 7, 9 -> P@2 = 2/2, R@2 = 2/6
     assert links_shown(app)["Precision@2"] == "1" and links_shown(app)["Recall@2"] == "0.3333"
@@ -115,9 +116,9 @@ def test_graded_mode_uses_the_grades(app):
     grade(app, 2, 3)
     app.switch_page("app_pages/lesson_dcg.py")
     app.run()
-    app.slider(key="lesson_dcg.k").set_value(2).run()
+    app.slider(key=keys.k("lesson_dcg")).set_value(2).run()
     assert metrics_shown(app)["DCG@2"] == f"{1 / 1.5849625007211562:.4f}"   # binary: gain 1 at rank 2
-    app.button_group(key="lesson_dcg.mode").set_value("graded").run()
+    app.button_group(key=keys.mode("lesson_dcg")).set_value("graded").run()
     # graded: gain 3 at rank 2 → 3 / log2(3); the ideal puts 3 first, then the three 1s
     assert example(app).mode == "graded"
     assert metrics_shown(app)["DCG@2"] == f"{3 / 1.5849625007211562:.4f}"
@@ -162,12 +163,12 @@ def test_a_permalink_restores_the_example():
 
 
 def test_the_url_follows_the_example(app):
-    app.selectbox(key="playground.preset").set_value("three-queries").run()
+    app.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
     assert codec.decode(app.query_params["ex"]) == presets.build_preset("three-queries")
 
 
 def test_many_queries_writes_out_mrr_and_map(app):
-    app.selectbox(key="playground.preset").set_value("three-queries").run()
+    app.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
     app.switch_page("app_pages/many_queries.py")
     app.run()
     latex = [e.value for e in app.latex]
@@ -177,12 +178,12 @@ def test_many_queries_writes_out_mrr_and_map(app):
 
 
 def test_grouped_preset_shows_the_autorag_study_notes_values(app):
-    app.selectbox(key="playground.preset").set_value("grouped").run()
+    app.selectbox(key=keys.preset("playground")).set_value("grouped").run()
     shown = metrics_shown(app)
     # the AutoRAG study notes: recall 1/2, precision 2/4, MAP 5/12 over [[test-1, test-2], [test-3]]
     assert shown["R@4 (groups)"] == "0.5" and shown["P@4 (groups)"] == "0.5"
     assert shown["MAP@4 (groups)"] == "0.4167"
-    app.selectbox(key="playground.query").set_value(1).run()
+    app.selectbox(key=keys.query("playground")).set_value(1).run()
     assert metrics_shown(app)["MRR@4 (groups)"] == "0.375"   # (1/2 + 1/4) / 2
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from metrics import score
 from metrics.teaching.exercises import predict_swap, swapped
-from ranklab_ui.predict import MEASURES
+from ranklab_ui.parts.predict import MEASURES
 from tests.app.conftest import example, new_app
 
 CAT = list("12345678")

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ranklab_ui.core import model, presets
-from ranklab_ui.session import state
+from ranklab_ui.session import keys, state
 from tests.app.conftest import submit, tables
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -359,7 +359,7 @@ def test_swap_map_heatmaps():
 
 def test_example_picker_switches_the_shared_example():
     at = open_page("conventions")
-    at.selectbox(key="conventions.preset").set_value("dcg").run()
+    at.selectbox(key=keys.preset("conventions")).set_value("dcg").run()
     assert not at.exception
     # Wikipedia's DCG example: nDCG@6 = 6.861 / 8.740 = 0.785 (trec_eval); ideal from the list: 0.961
     table = tables(at)[0].set_index("measure")

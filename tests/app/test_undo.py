@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ranklab_ui.core import presets
-from ranklab_ui.session import history
+from ranklab_ui.session import history, keys
 from tests.app.conftest import (
     editor_data,
     event,
@@ -72,15 +72,15 @@ def test_a_new_change_clears_redo(app):
 
 def test_k_is_not_a_step_and_undo_keeps_it(app):
     grade(app, 1, 1)
-    app.slider(key="playground.k").set_value(5).run()
+    app.slider(key=keys.k("playground")).set_value(5).run()
     undo(app)  # undoes the edit, not k
     assert grades(app)[0] == 0 and example(app).k == 5
     assert counts(app) == (0, 1)
 
 
 def test_a_preset_and_the_mode_are_undone_by_the_server_with_a_new_version(app):
-    app.selectbox(key="playground.preset").set_value("dcg").run()
-    app.segmented_control(key="playground.mode").set_value("binary").run()
+    app.selectbox(key=keys.preset("playground")).set_value("dcg").run()
+    app.segmented_control(key=keys.mode("playground")).set_value("binary").run()
     assert example(app).mode == "binary" and example(app).query.name == "textbook DCG"
     version = editor_data(app)["version"]
     # neither step changes only the lists: the editor is not sent them and asks the server
@@ -96,7 +96,7 @@ def test_a_preset_and_the_mode_are_undone_by_the_server_with_a_new_version(app):
 
 
 def test_an_edit_sent_with_an_undo_the_server_takes_is_refused(app):
-    app.selectbox(key="playground.preset").set_value("dcg").run()
+    app.selectbox(key=keys.preset("playground")).set_value("dcg").run()
     ask = event(app, "undo")                                     # the preset: the server's to undo
     rows = editor_data(app)["ranking"]
     edit_after = {**ask, "op": "set", "seq": ask["seq"] + 1, "ranking": rows[::-1], "tray": editor_data(app)["tray"]}

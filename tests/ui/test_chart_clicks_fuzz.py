@@ -1,19 +1,18 @@
-"""The chart callback that reads a selection the browser sends (ranklab_ui.render): a point of
-the curve sets k. Whatever arrives, nothing raises and only whole numbers >= 1 are passed on.
-A seeded fuzz."""
+"""The chart callback that reads a selection the browser sends (ranklab_ui.render.charts): a
+point of the curve gives its k to the chart's caller. Whatever arrives, nothing raises and only
+whole numbers >= 1 are passed on. A seeded fuzz."""
 
 import math
 import random
 
-from ranklab_ui import render
 from ranklab_ui.core import charts
-from ranklab_ui.session import state
+from ranklab_ui.render import charts as drawn
 from tests.strength import scaled
 
 
 def test_chart_clicks_from_the_browser_are_fuzzed(monkeypatch):
-    # a point of the curve sets k from a value the browser sends: random events never raise
-    # and pass on only whole numbers >= 1
+    # a point of the curve: its k is a value the browser sends; random events never raise and
+    # pass on only whole numbers >= 1
     rng = random.Random(11)
     atoms = [0, 1, 2, 7, -3, 1.0, 2.5, float("nan"), float("inf"), -float("inf"), 1e308, 10**40, True, False,
              None, "", "3", "k", [], {}, [1], {"k": 2}]
@@ -27,13 +26,12 @@ def test_chart_clicks_from_the_browser_are_fuzzed(monkeypatch):
                 for _ in range(rng.randrange(3))}
 
     ks = []
-    monkeypatch.setattr(state, "update", lambda **changes: ks.append(changes["k"]) or False)
-    k = render._pick_k("c", "c.picks")
+    k = drawn._picked("c", "c.picks", ks.append)
     for _ in range(scaled(3000)):
         shape = rng.randrange(3)
         event = (value() if shape == 0 else {"selection": value()} if shape == 1
                  else {"selection": {charts.PICK: [{"k": value()}]}})
-        monkeypatch.setattr(render.st, "session_state", {"c": event})
+        monkeypatch.setattr(drawn.st, "session_state", {"c": event})
         k()
     for got in ks:
         assert type(got) is int and got >= 1 and math.isfinite(got)

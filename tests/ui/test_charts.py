@@ -84,12 +84,12 @@ def test_k_is_data_so_a_new_k_keeps_the_spec():
 
 
 def test_exports_draw_the_chart_with_its_data():
-    from ranklab_ui import render
+    from ranklab_ui.render import charts as drawn
 
     plot = charts.confusion_matrix(1, 1, 3, 3, 2)   # the Pinecone notebook at k = 2
-    png = render._png(plot)()
+    png = drawn._png(plot)()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-    svg = render._svg(plot)()
+    svg = drawn._svg(plot)()
     assert svg.lstrip().startswith("<svg") and "TP = 1" in svg and "FN = 3" in svg
-    strip = render._svg(charts.ranking_strip([{"rank": 1, "label": "<b>cat</b>", "grade": 2}], k=1))()
+    strip = drawn._svg(charts.ranking_strip([{"rank": 1, "label": "<b>cat</b>", "grade": 2}], k=1))()
     assert "&lt;b&gt;cat&lt;/b&gt;" in svg + strip and "<b>" not in strip   # a label is text, escaped

@@ -1,10 +1,12 @@
-"""The shape of ``ranklab_ui/``: three layers, each importing only the ones below it, and no import
-cycle, counting the imports made inside functions (an import moved into a function hides a
-cycle; it does not remove it).
+"""The shape of ``ranklab_ui/``: five layers, each importing only the ones below it, every module
+in one of them, and no import cycle, counting the imports made inside functions (an import
+moved into a function hides a cycle; it does not remove it). Bottom up:
 
 - ``ranklab_ui/core/``: no Streamlit (ruff bans it there), and nothing from the layers above;
 - ``ranklab_ui/session/``: the session's keys, on top of the core;
-- ``ranklab_ui/`` itself: what the pages draw (widgets, tables, the poll, the presenter view).
+- ``ranklab_ui/render/``: what the pages draw that is not a widget (charts, tables, texts);
+- ``ranklab_ui/widgets/``: widgets bound to the example;
+- ``ranklab_ui/parts/``: parts of pages (a lesson's frame, the presenter view, the poll).
 
 Beside it, the package ``ranklab`` holds only the front-end components' files (JavaScript, CSS
 and the manifest through which Streamlit finds them): no Python runs from it."""
@@ -86,18 +88,33 @@ def test_the_cycle_finder_finds_a_cycle_and_none_where_there_is_none():
     assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
 
 
-def _layer(module: str) -> str:
+LAYERS = ("core", "session", "render", "widgets", "parts")   # bottom up
+
+
+def _layer(module: str) -> str | None:
+    """The layer of a ranklab_ui module (its folder), None for a module outside every layer."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 2 and parts[1] in ("core", "session") else "ui"
+    return parts[1] if len(parts) > 2 and parts[1] in LAYERS else None
 
 
-BELOW = {"core": {"core"}, "session": {"core", "session"}, "ui": {"core", "session", "ui"}}
+BELOW = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
+
+
+def test_every_module_is_in_a_layer():
+    # the package's own __init__ aside, nothing sits loose at the top of ranklab_ui/
+    loose = sorted(name for name in _graph() if name != "ranklab_ui" and _layer(name) is None
+                   and name.removeprefix("ranklab_ui.") not in LAYERS)
+    assert not loose, loose
+    assert _layer("ranklab_ui.render.charts") == "render" and _layer("ranklab_ui.parts.lessons") == "parts"
 
 
 def test_each_layer_imports_only_the_layers_below_it():
-    wrong = sorted(f"{name} ({_layer(name)}) imports {other} ({_layer(other)})"
-                   for name, imports in _graph().items() for other in imports
-                   if _layer(other) not in BELOW[_layer(name)])
+    def layer(module: str) -> str:   # a layer's __init__ is in its layer
+        return _layer(module) or module.removeprefix("ranklab_ui.")
+
+    wrong = sorted(f"{name} ({layer(name)}) imports {other} ({layer(other)})"
+                   for name, imports in _graph().items() if name != "ranklab_ui" for other in imports
+                   if layer(other) not in BELOW[layer(name)])
     assert not wrong, "\n".join(wrong)
 
 
@@ -118,7 +135,7 @@ def test_the_ranking_editor_sits_in_its_layers():
     # the rule without Streamlit in the core, the session's history on it, the widget on both
     graph = _graph()
     assert _layer("ranklab_ui.core.snapshots") == _layer("ranklab_ui.core.history") == "core"
-    assert _layer("ranklab_ui.widgets.ranking_editor") == "ui"
+    assert _layer("ranklab_ui.widgets.ranking_editor") == "widgets"
     assert {"ranklab_ui.core.history", "ranklab_ui.core.validation"} <= graph["ranklab_ui.core.snapshots"]
     assert "ranklab_ui.core.history" in graph["ranklab_ui.session.history"]
     assert {"ranklab_ui.core.snapshots", "ranklab_ui.session.history",

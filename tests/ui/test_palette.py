@@ -126,9 +126,9 @@ def test_the_strip_is_a_white_card_with_readable_text_in_both_themes():
 def test_the_step_tables_highlight_is_readable_in_both_themes():
     import re
 
-    from ranklab_ui import render
+    from ranklab_ui.render import tables
 
     # row k's style sets both its background and its text, so the theme's text colour never
     # meets the highlight's background
-    style = dict(re.findall(r"([\w-]+):\s*([^;]+)", render._ROW_K))
+    style = dict(re.findall(r"([\w-]+):\s*([^;]+)", tables._ROW_K))
     assert contrast(style["background-color"].strip(), style["color"].strip()) >= AA

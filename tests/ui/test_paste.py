@@ -164,7 +164,7 @@ class Upload:
 
 
 def test_an_uploaded_file_is_utf8_text_of_bounded_size():
-    from ranklab_ui.paste_box import _read_upload
+    from ranklab_ui.widgets.paste_box import _read_upload
 
     assert paste.parse(_read_upload(Upload("\ufeffid,grade\nmy doc,1\n".encode()))).ranking[0].id == "my doc"
     with pytest.raises(paste.PasteError, match="not UTF-8 text \\(byte 3"):

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from metrics.qa import evaluate_reader, explain_answer
-from ranklab_ui import reader_view as view
+from ranklab_ui.parts import reader_view as view
 
 
 @given(st.text(max_size=200))
