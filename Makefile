@@ -45,12 +45,14 @@ run: $(VENV)/.installed $(MO)
 serve: $(VENV)/.installed $(MO)
 	$(BIN)/python scripts/serve.py --workers $(WORKERS) --host $(HOST) --port $(PORT) --first-port $(FIRST_PORT)
 
-# axe-core, which the accessibility test injects into Chromium (tests/browser/test_accessibility_browser.py):
-# the version pinned in package-lock.json, installed when npm is there (CI's .ci/run installs Debian's
-# nodejs and npm); without it that test skips, or fails where RANKLAB_REQUIRE_BROWSER=1
-AXE = $(if $(shell command -v npm 2>/dev/null),node_modules/axe-core/axe.min.js)
+# the test tools from npm, the versions pinned in package-lock.json: axe-core, which the
+# accessibility test injects into Chromium (tests/browser/test_accessibility_browser.py), and
+# ESLint and stylelint for our JavaScript and CSS (tests/test_lint_assets.py); installed when npm
+# is there (CI's .ci/run installs Debian's nodejs and npm); without it those tests skip, or fail
+# where RANKLAB_REQUIRE_BROWSER=1
+AXE = $(if $(shell command -v npm 2>/dev/null),node_modules/.installed)
 
-node_modules/axe-core/axe.min.js: package.json package-lock.json
+node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
@@ -68,8 +70,10 @@ test-all: $(VENV)/.installed-dev $(MO) $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
-lint: $(VENV)/.installed-dev
+lint: $(VENV)/.installed-dev $(AXE)
 	$(BIN)/ruff check .
+	node_modules/.bin/eslint ranklab ranklab_ui tests
+	node_modules/.bin/stylelint "ranklab/**/*.css" "ranklab_ui/**/*.css"
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run_all.py

@@ -92,7 +92,7 @@ function move(list, row, next) {
     try {
       list.moveBefore(row, next);
       return;
-    } catch (err) {
+    } catch {
       // not movable that way (another root): moved as a new node below
     }
   }

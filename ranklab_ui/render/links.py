@@ -4,7 +4,6 @@ and script (``copy_link.html``), filled with our own texts."""
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from string import Template
 
@@ -16,15 +15,15 @@ from ..session import options, state
 
 __all__ = ["permalink", "copy_link"]
 
-_COPY_BUTTON = Template(Path(__file__).with_name("copy_link.html").read_text(encoding="utf-8"))
+
+def _file(name: str) -> str:
+    return Path(__file__).with_name(name).read_text(encoding="utf-8")
 
 
-# a chain link drawn in the button's text colour (Material Symbols "link"): an emoji needs a
-# font that a stock Linux lacks, and showed there as an empty box
-_LINK_ICON = ('<svg viewBox="0 -960 960 960" aria-hidden="true" fill="currentColor"><path d="M440-280H280q-83 '
-              '0-141.5-58.5T80-480q0-83 58.5-141.5T280-680h160v80H280q-50 0-85 35t-35 85q0 50 35 85t85 35h160v80ZM320'
-              '-440v-80h320v80H320Zm200 160v-80h160q50 0 85-35t35-85q0-50-35-85t-85-35H520v-80h160q83 0 141.5 58.5T880'
-              '-480q0 83-58.5 141.5T680-280H520Z"/></svg>')
+# the button's page: its markup, into which go its style and its script (files of their own)
+# and our own texts, as attributes
+_PAGE = Template(_file("copy_link.html"))
+_STYLE, _SCRIPT = _file("copy_link.css"), _file("copy_link.js")
 
 
 def permalink(page: str | None = None) -> str | None:
@@ -46,16 +45,8 @@ def copy_link(link: str | None, label: str | None = None) -> None:
         st.caption(_("This example is too large to fit in a link."))
         return
     label = _("Copy link") if label is None else label
-    st.iframe(_COPY_BUTTON.substitute(  # our own texts: escaped for HTML, and as JSON strings in the script
-        label=html.escape(label), tip=html.escape(_("a link that restores this exact example")),
-        copied=_script_text("✓ " + _("Link copied")), failed=_script_text(_("Copy failed: use the address bar")),
-        again=_script_text(label), icon=_LINK_ICON), height=42)
-
-
-def _script_text(text: str) -> str:
-    """``text`` as a JavaScript string literal that cannot end the script (``</`` escaped).
-
-    >>> print(_script_text('a "b" </script>'))
-    "a \\"b\\" <\\/script>"
-    """
-    return json.dumps(text, ensure_ascii=False).replace("</", "<\\/")
+    texts = {"label": label, "tip": _("a link that restores this exact example"), "copied": "✓ " + _("Link copied"),
+             "failed": _("Copy failed: use the address bar")}
+    # our own texts, escaped for HTML (quotes too: they are attribute values)
+    st.iframe(_PAGE.substitute({name: html.escape(text, quote=True) for name, text in texts.items()},
+                               style=_STYLE, script=_SCRIPT), height=42)
