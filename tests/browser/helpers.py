@@ -26,6 +26,39 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 TIMEOUT = 30_000  # ms: a page run on a busy machine, not a figure of how fast it should be
 
 
+class ST:
+    """Streamlit's own elements as the tests find them, by Streamlit's test ids, each named once
+    here: allowed in tests (the app never depends on them), and a renamed id is fixed in one
+    place. The page objects (``pages.py``) build on these."""
+
+    APP = "[data-testid='stApp']"
+    MAIN = "[data-testid='stMain']"
+    MAIN_BLOCK = "[data-testid='stMainBlockContainer']"
+    SIDEBAR = "[data-testid='stSidebar']"
+    SIDEBAR_NAV = "[data-testid='stSidebarNav']"
+    COLUMN = "[data-testid='stColumn']"
+    EXPANDER = "[data-testid='stExpander']"
+    HEADING = "[data-testid='stHeading']"
+    MARKDOWN = "[data-testid='stMarkdownContainer']"
+    EXCEPTION = "[data-testid='stException']"
+    ALERT = "[data-testid='stAlert']"
+    WARNING = "[data-testid='stAlertContentWarning']"
+    ERROR = "[data-testid='stAlertContentError']"
+    METRIC = "[data-testid='stMetric']"
+    METRIC_LABEL = "[data-testid='stMetricLabel']"
+    METRIC_VALUE = "[data-testid='stMetricValue']"
+    PAGE_LINK = "[data-testid='stPageLink']"
+    CHART = "[data-testid='stVegaLiteChart']"
+    TABLE = "[data-testid='stTable']"
+    DATAFRAME = "[data-testid='stDataFrame']"
+    BUTTON = "[data-testid='stButton']"
+    BUTTON_GROUP = "[data-testid='stButtonGroup']"
+    SELECTBOX = "[data-testid='stSelectbox']"
+    RADIO = "[data-testid='stRadio']"
+    RADIO_OPTION = "[data-testid='stRadioOption']"
+    SLIDER = "[data-testid='stSlider']"
+
+
 def need_browser() -> None:
     """Skip without Debian's Chromium, or fail where RANKLAB_REQUIRE_BROWSER=1 (CI)."""
     if not Path(CHROMIUM).exists():

@@ -4,7 +4,7 @@ metrics, the state survives a page switch, and a permalink restores the example.
 
 import pytest
 
-from .helpers import TIMEOUT, drawn, shot, wait_ready
+from .helpers import ST, TIMEOUT, drawn, shot, wait_ready
 from .pages import Playground, measure_link
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,7 @@ def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server
     page.get_by_role("link", name="Precision, recall, F1").first.click()
     page.wait_for_selector("text=Precision, recall and F1 at k", timeout=TIMEOUT)
     wait_ready(page)
-    metric = page.locator("[data-testid='stMetric']", has_text="P@2").first
+    metric = page.locator(ST.METRIC, has_text="P@2").first
     assert "1.0000" in metric.inner_text()
     shot(page, "lesson_after_edit")
 
@@ -72,7 +72,7 @@ def test_clicking_a_point_sets_k(server, page):
     page.get_by_role("link", name="Precision, recall, F1").first.click()
     page.wait_for_selector("text=Precision, recall and F1 at k", timeout=TIMEOUT)
     wait_ready(page)
-    chart = page.locator("[data-testid='stVegaLiteChart']", has_text="P, R and F1 at every k").first
+    chart = page.locator(ST.CHART, has_text="P, R and F1 at every k").first
     chart.locator("canvas, svg").first.wait_for(timeout=TIMEOUT)
     chart.scroll_into_view_if_needed()
     drawn(page)
@@ -87,7 +87,7 @@ def test_clicking_a_point_sets_k(server, page):
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
                            ".some(m => m.innerText.includes('P@5'))", timeout=TIMEOUT)
     shot(page, "clicked_k")
-    assert "0.6000" in page.locator("[data-testid='stMetric']", has_text="P@5").first.inner_text()  # 3 / 5
+    assert "0.6000" in page.locator(ST.METRIC, has_text="P@5").first.inner_text()  # 3 / 5
 
 
 HOSTILE = "[x](http://evil.example) <b>hi</b> www.evil.example me@evil.example"
@@ -102,7 +102,7 @@ def test_hostile_text_is_shown_as_text_never_as_a_link(server, page):
     page.wait_for_function("() => document.body.innerText.includes('Per query')", timeout=TIMEOUT)
     wait_ready(page)
     page.get_by_role("link", name="Playground").first.click()
-    heading = page.locator("[data-testid='stMarkdownContainer']", has_text="Ranked results").first
+    heading = page.locator(ST.MARKDOWN, has_text="Ranked results").first
     heading.wait_for(timeout=TIMEOUT)
     shot(page, "hostile_name")
     # the name reads exactly as typed (zero-width spaces are invisible) ...
@@ -132,7 +132,7 @@ def test_the_copy_link_button_copies_a_permalink(server, browser):
         page = context.new_page()
         page.goto(f"{server}/?ex=1.damaged")   # then load a preset: the link must carry it
         wait_ready(page)
-        page.locator("[data-testid='stSelectbox']", has_text="load an example").first.click()
+        page.locator(ST.SELECTBOX, has_text="load an example").first.click()
         page.get_by_role("option", name="White cat in the box (graded)").click()
         page.wait_for_function("() => document.body.innerText.includes('Loaded: White cat')", timeout=TIMEOUT)
         wait_ready(page)

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import TIMEOUT, drawn, shot, wait_ready
+from .helpers import ST, TIMEOUT, drawn, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,7 @@ def test_the_measure_picker_follows_the_exercise_k(server, page):
     finally:
         shot(page, "check_picker_k")
     assert shown == ["P@3", "R@3", "RR", "AP", "AP@3", "DCG@3", "nDCG@3", "nDCG(dcg='exp-log2')@3"]
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
 
 
 def test_a_wrong_answer_gets_a_hint_and_the_value_only_when_asked(server, page):
@@ -59,7 +59,7 @@ def test_a_wrong_answer_gets_a_hint_and_the_value_only_when_asked(server, page):
     # AP = (1/2 + 2/4 + 3/5 + 4/7) / 4 = 2.1714 / 4 = 0.54286; 0.5425 is 4/7 rounded to 0.57 first
     page.get_by_label("AP (your final answer)").fill("0.5425")
     page.get_by_role("button", name="Check my numbers").click()
-    error = page.locator("[data-testid='stAlertContentError']")
+    error = page.locator(ST.ERROR)
     expect(error).to_contain_text("First wrong step: the value of AP", timeout=TIMEOUT)
     wait_ready(page)
     right = re.compile(r"0\.54(29|3\b|286)")  # the right value, rounded as the page might show it
@@ -67,7 +67,7 @@ def test_a_wrong_answer_gets_a_hint_and_the_value_only_when_asked(server, page):
         # everything in the page, the step table's cells and a closed expander's formula included
         text = page.evaluate("() => document.documentElement.textContent")
         assert not right.search(text), right.search(text) and text[right.search(text).start() - 80:][:120]
-        assert "rounding too early" in page.locator("[data-testid='stAlertContentWarning']").first.inner_text()
+        assert "rounding too early" in page.locator(ST.WARNING).first.inner_text()
         page.get_by_role("button", name="Show the answer").click()
         expect(error).to_contain_text("the right value is 0.5429", timeout=TIMEOUT)
         wait_ready(page)
@@ -75,7 +75,7 @@ def test_a_wrong_answer_gets_a_hint_and_the_value_only_when_asked(server, page):
         shot(page, "check_hint")
     # the worked solution is there now: opened, its formula ends in the value
     page.get_by_text("Show the worked solution").click()
-    expect(page.locator("[data-testid='stExpander']", has_text="Show the worked solution")).to_contain_text(
+    expect(page.locator(ST.EXPANDER, has_text="Show the worked solution")).to_contain_text(
         "0.5429", timeout=TIMEOUT)
     assert page.get_by_label("AP (your final answer)").input_value() == "0.5425"  # the answer is kept
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0

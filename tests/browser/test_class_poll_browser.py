@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 
 from . import helpers
-from .helpers import ROOT, TIMEOUT, shot, wait_ready
+from .helpers import ROOT, ST, TIMEOUT, shot, wait_ready
 from .pages import Poll
 
 pytestmark = pytest.mark.browser
@@ -248,7 +248,7 @@ def test_a_damaged_poll_file_is_named_to_the_teacher_and_no_trace_reaches_anyone
             for pg in (teacher, phone):
                 text = pg.inner_text("body")
                 assert "Traceback" not in text and "DatabaseError" not in text and "File \"" not in text
-                assert pg.locator("[data-testid='stException']").count() == 0
+                assert pg.locator(ST.EXCEPTION).count() == 0
             assert str(damaged) not in phone.inner_text("body")
         finally:
             teacher_ctx.close()

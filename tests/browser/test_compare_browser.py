@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import ARTIFACTS, drawn
+from .helpers import ARTIFACTS, ST, drawn
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000
@@ -21,7 +21,7 @@ def test_several_systems_with_fusion(server, browser):
     page.get_by_text("fused (rrf) − BM25").first.wait_for(state="attached", timeout=TIMEOUT)  # a grid cell
     drawn(page)
     assert page.locator("canvas, svg.marks").count() >= 3
-    assert page.get_by_text("Traceback").count() == 0 and page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("Traceback").count() == 0 and page.locator(ST.EXCEPTION).count() == 0
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "compare_many.png"), full_page=True)
     page.close()

@@ -7,7 +7,7 @@ import pytest
 
 from ranklab_ui.core import codec
 
-from .helpers import shot
+from .helpers import ST, shot
 from .hostile import assert_inert, hostile_example, wait_heading
 
 pytestmark = pytest.mark.browser
@@ -26,7 +26,7 @@ def test_sample_collection_reproduced_in_the_browser(server, page):
     page.get_by_text("Reproduced with gain").wait_for(timeout=TIMEOUT)
     page.get_by_text("30 queries").wait_for(timeout=TIMEOUT)
     shot(page, "diagnose_sample")
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
     assert page.get_by_text("could not be diagnosed").count() == 0
 
 
@@ -56,7 +56,7 @@ def test_pasted_numbers_apply_with_the_button(server, page):
     page.get_by_role("button", name="Apply the pasted text").first.click()
     page.get_by_text("Reproduced with gain").wait_for(timeout=TIMEOUT)
     shot(page, "diagnose_apply_button")
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
 
 
 LIMIT = 200_000  # characters a Diagnose box takes (app_pages/diagnose.py MAX_TEXT)
@@ -80,7 +80,7 @@ def test_too_long_a_paste_is_named_and_kept(server, page):
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(server + "/diagnose")
     wait_heading(page, "Diagnose a discrepancy")
-    assert "/2000000" not in page.locator("[data-testid='stMain']").inner_text()
+    assert "/2000000" not in page.locator(ST.MAIN).inner_text()
     one = exponential_ndcg_text()
     text = one * (LIMIT // len(one) + 1)
     assert len(text) > LIMIT
@@ -89,7 +89,7 @@ def test_too_long_a_paste_is_named_and_kept(server, page):
     page.get_by_role("button", name="Apply the pasted text").first.click()
     page.get_by_text(f"{len(text):,} characters").wait_for(timeout=TIMEOUT)
     shot(page, "diagnose_too_long")
-    message = page.locator("[data-testid='stAlert']").first.inner_text()
+    message = page.locator(ST.ALERT).first.inner_text()
     assert f"{LIMIT:,}" in message and "upload" in message.lower()
     assert len(area.input_value()) == len(text)   # the paste is kept, not cut
     assert page.get_by_text("Reproduced with gain").count() == 0

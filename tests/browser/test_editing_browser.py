@@ -15,7 +15,7 @@ import pytest
 from ranklab_ui.core import model
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import IDLE, SERVER_PIDS, SHOWN_SLIDER, TIMEOUT, click_curve, shot
+from .helpers import IDLE, SERVER_PIDS, SHOWN_SLIDER, ST, TIMEOUT, click_curve, shot
 from .layout import CUT_TEXT
 from .pages import Lesson, Playground
 
@@ -112,12 +112,12 @@ def test_nothing_is_cut_at_1024_px_with_the_sidebar_open(server, browser):
     try:
         page = context.new_page()
         play = Playground(page).open(server)
-        assert page.locator("[data-testid='stSidebar']").first.is_visible()
+        assert page.locator(ST.SIDEBAR).first.is_visible()
         # every metric reads whole ("nDCG@2 = 0." was cut), and so does every button label
-        links = page.locator("[data-testid='stPageLink']", has_text=" = ")
+        links = page.locator(ST.PAGE_LINK, has_text=" = ")
         assert links.count() >= 10
-        assert page.evaluate(CLIPPED, "[data-testid='stPageLink'] a p, [data-testid='stPageLink'] a span") == []
-        assert page.evaluate(CLIPPED, "[data-testid='stButton'] button p, [data-testid='stButton'] button div") == []
+        assert page.evaluate(CLIPPED, f"{ST.PAGE_LINK} a p, {ST.PAGE_LINK} a span") == []
+        assert page.evaluate(CLIPPED, f"{ST.BUTTON} button p, {ST.BUTTON} button div") == []
         nd = play.measure_link("nDCG@2").bounding_box()
         assert nd["x"] + nd["width"] <= 1024
         assert play.measure("nDCG@2") == "0.3869"   # (1/log2 3) / (1 + 1/log2 3)
@@ -443,7 +443,7 @@ def test_the_relevance_switch_and_the_copy_button_fit_at_1024_px(server, browser
     try:
         page = context.new_page()
         page.goto(f"{server}/{path}" + ("" if lang == "en" else f"?lang={lang}"))
-        page.wait_for_selector("[data-testid='stButtonGroup'] button", timeout=TIMEOUT)
+        page.wait_for_selector(f"{ST.BUTTON_GROUP} button", timeout=TIMEOUT)
         page.wait_for_function(IDLE, timeout=TIMEOUT)
         if path != "many_queries":   # (it has no copy button)
             page.wait_for_function(f"() => ({COPY_FITS})() !== null", timeout=TIMEOUT)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import shot, upload, wait_ready
+from .helpers import ST, shot, upload, wait_ready
 from .pages import Playground
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +62,7 @@ def test_pasted_ids_with_hash_are_evaluated(server, page):
     page.get_by_text("pasted run against pasted qrels").wait_for(timeout=TIMEOUT)
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_hash_ids")
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
     assert page.get_by_text("could not be evaluated").count() == 0
     assert page.get_by_text("Read 5 run lines and 5 judgments; evaluated 2 queries").count() == 1
     # the grids are canvases; the worst and best queries are text: P@10 = 2 / 10 for both queries
@@ -79,7 +79,7 @@ def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server,
            [{"name": "run.txt", "mimeType": "text/plain", "buffer": WILD_RUN.encode()}])
     page.get_by_text("run.txt against qrels.txt").wait_for(timeout=TIMEOUT)
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
     assert page.get_by_text("Read 5 run lines and 5 judgments; evaluated 2 queries").count() == 1
     # the worst query on P@10 is 101 or 102 with 0.2000 (2 relevant in the top 10)
     assert page.get_by_text("0.2000").count() >= 1
@@ -91,7 +91,7 @@ def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server,
     play = Playground(page)
     play.wait_drawn()
     assert play.exceptions() == 0
-    assert page.locator("[data-testid='stAlert']").count() == 0
+    assert page.locator(ST.ALERT).count() == 0
     shot(page, "evaluate_files_hash_ids_playground")
     # the worst query on P@10 (a tie at 0.2: 101 comes first) in the editor: its ids, as they are
     rows = play.ranking()
@@ -101,7 +101,7 @@ def test_uploaded_ids_with_hash_are_evaluated_and_open_in_the_playground(server,
 
 def measure_box(page):
     """The column that holds the Measures box (its messages are drawn in it)."""
-    return page.locator("[data-testid='stColumn']", has=page.get_by_role("textbox", name="Measures")).last
+    return page.locator(ST.COLUMN, has=page.get_by_role("textbox", name="Measures")).last
 
 
 def set_measures(page, text: str) -> None:
@@ -117,12 +117,12 @@ def test_a_bad_measure_is_reported_at_the_measure_box_not_against_the_files(serv
     page.get_by_text("Best queries").wait_for(timeout=TIMEOUT)   # the sample collection, evaluated
     set_measures(page, "P@10 ndcg_kut_10")
     column = measure_box(page)
-    column.locator("[data-testid='stAlert']").wait_for(timeout=TIMEOUT)
+    column.locator(ST.ALERT).wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_bad_measure")
-    message = column.locator("[data-testid='stAlert']").inner_text()
+    message = column.locator(ST.ALERT).inner_text()
     assert "ndcg_kut_10" in message and "did you mean 'ndcg_cut_10'" in message
     assert page.get_by_text("could not be evaluated").count() == 0
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
 
 
 def test_trec_eval_cutoff_lists_are_accepted_as_on_the_command_line(server, page):
@@ -132,7 +132,7 @@ def test_trec_eval_cutoff_lists_are_accepted_as_on_the_command_line(server, page
     set_measures(page, "ndcg_cut.5,10")
     # one of the two measures trec_eval's list names, shown where the extremes are
     page.get_by_text("Worst queries on nDCG@5").wait_for(timeout=TIMEOUT)
-    assert page.locator("[data-testid='stAlert']").count() == 0
+    assert page.locator(ST.ALERT).count() == 0
     assert page.get_by_text("could not be evaluated").count() == 0
 
 
@@ -142,7 +142,7 @@ def test_a_run_given_as_qrels_is_one_message_with_a_hint(server, page):
     upload(page, inputs, str(run_file), str(ROOT / "assets/collection/qrels.txt"))
     page.get_by_text("did you swap qrels and run?").first.wait_for(timeout=TIMEOUT)
     shot(page, "evaluate_files_swapped")
-    text = page.locator("[data-testid='stMain']").inner_text()
+    text = page.locator(ST.MAIN).inner_text()
     lines = len(run_file.read_text().splitlines())   # every line of the run has 6 columns, not 4
     assert f"{lines} malformed lines" in text
     assert "run_bm25.txt:1" in text
@@ -156,7 +156,7 @@ def test_qrels_given_as_the_run_get_the_hint_too(server, page):
     upload(page, inputs, [{"name": "judgments.txt", "mimeType": "text/plain", "buffer": qrels_file.read_bytes()}],
            str(qrels_file))
     page.get_by_text("did you swap qrels and run?").first.wait_for(timeout=TIMEOUT)
-    text = page.locator("[data-testid='stMain']").inner_text()
+    text = page.locator(ST.MAIN).inner_text()
     assert f"{len(qrels_file.read_text().splitlines())} malformed lines" in text
     assert "qrels.txt:1" in text and "qrels.txt:2:" not in text
     assert "this looks like a qrels file (4 columns: qid iter docid grade)" in text

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import IDLE, drawn
+from .helpers import IDLE, ST, drawn
 
 APP = (Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8")
 LESSONS = re.findall(r'st\.Page\("app_pages/(lesson_\w+)\.py"', APP)
@@ -15,7 +15,7 @@ LESSONS = re.findall(r'st\.Page\("app_pages/(lesson_\w+)\.py"', APP)
 
 def settled(page, url: str) -> None:
     page.goto(url)
-    page.locator("[data-testid='stMainBlockContainer'] h1").first.wait_for(timeout=60_000)
+    page.locator(f"{ST.MAIN_BLOCK} h1").first.wait_for(timeout=60_000)
     drawn(page, timeout=60_000)
 
 
@@ -24,10 +24,10 @@ def test_every_page_is_listed_and_the_start_page_says_where_to_begin(browser, se
     page = context.new_page()
     try:
         settled(page, f"{server}/start")
-        links = page.locator("[data-testid='stSidebarNav'] a")
+        links = page.locator(f"{ST.SIDEBAR_NAV} a")
         assert links.count() == len(re.findall(r"st\.Page\(", APP))
-        assert page.locator("[data-testid='stSidebarNav']").get_by_text(re.compile(r"View \d+ more")).count() == 0
-        main = page.locator("[data-testid='stMain']")
+        assert page.locator(ST.SIDEBAR_NAV).get_by_text(re.compile(r"View \d+ more")).count() == 0
+        main = page.locator(ST.MAIN)
         for who in ("A student", "A teacher", "An engineer"):
             assert main.get_by_text(who, exact=True).count() == 1
         assert main.locator("a[href$='lesson_precision_recall']").count() == 1
@@ -42,7 +42,7 @@ def test_the_first_screen_shows_a_value(browser, server, path):
     try:
         settled(page, f"{server}/{path}")
         # the lesson's body is a fragment, drawn after the page's first run
-        page.locator("[data-testid='stMetricValue'], [data-testid='stPageLink-NavLink']").first.wait_for(
+        page.locator(f"{ST.METRIC_VALUE}, [data-testid='stPageLink-NavLink']").first.wait_for(
             timeout=60_000)
         page.wait_for_function(IDLE, timeout=60_000)
         # a measure's value: a metric, or the Playground's "Precision@2 = 0.5" links

@@ -3,7 +3,7 @@ the users lesson's walk leaves its slider where the chart is, the worked solutio
 
 import pytest
 
-from .helpers import TIMEOUT, shot, wait_ready
+from .helpers import ST, TIMEOUT, shot, wait_ready
 from .pages import Playground
 
 pytestmark = pytest.mark.browser
@@ -15,7 +15,7 @@ def test_a_measure_copied_from_practice_has_no_invisible_character(server, page)
     page.goto(f"{server}/practice?seed=7&level=2")
     wait_ready(page)
     page.wait_for_function("() => /@[0-9]/.test(document.body.innerText)", timeout=TIMEOUT)
-    text = page.inner_text("[data-testid='stMain']")
+    text = page.inner_text(ST.MAIN)
     assert "@" in text and "\u200b" not in text
     shot(page, "practice_copyable")
 
@@ -24,7 +24,7 @@ def test_walking_down_the_list_leaves_the_slider_at_the_last_rank(server, page):
     # the chart went to rank 8 and the slider above stayed at 1
     page.goto(f"{server}/lesson_users")
     wait_ready(page)
-    slider = page.locator("[data-testid='stSlider']", has_text="The user has just read rank").locator(
+    slider = page.locator(ST.SLIDER, has_text="The user has just read rank").locator(
         "input[type='range']").first
     slider.wait_for(state="attached", timeout=TIMEOUT)
     assert slider.input_value() == "1"

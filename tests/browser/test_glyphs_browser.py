@@ -5,7 +5,7 @@ character of the pages below is drawn as an empty box."""
 from ranklab_ui.core.codec import encode
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import IDLE
+from .helpers import IDLE, ST
 from .layout import EMPTY_GLYPHS
 
 
@@ -18,7 +18,7 @@ def test_the_add_a_query_tab_has_words(page, server):
 
 def test_the_copy_button_and_a_lesson_have_no_empty_glyph(page, server):
     page.goto(f"{server}/lesson_average_precision?ex={encode(build_preset('cat'))}")
-    page.locator("[data-testid='stMetricValue'], [data-testid='stVegaLiteChart']").first.wait_for(timeout=60_000)
+    page.locator(f"{ST.METRIC_VALUE}, {ST.CHART}").first.wait_for(timeout=60_000)
     page.wait_for_function(IDLE, timeout=60_000)
     copy = page.frame_locator("iframe[srcdoc*='copy']").first.locator("button")
     copy.wait_for(timeout=30_000)

@@ -13,7 +13,7 @@ import pytest
 
 from ranklab_ui.core import codec
 
-from .helpers import drawn, shot, upload
+from .helpers import ST, drawn, shot, upload
 from .hostile import IDS, LABELS, NAME, TIMEOUT, assert_inert, hostile_example, wait_heading
 from .pages import EDITOR, AppPage
 
@@ -54,7 +54,7 @@ def test_a_hostile_permalink_is_plain_text_on_every_page(server, watched):
         if path == "":
             shot(page, "hostile_permalink_playground")
             # the name reads as typed, as text
-            heading_md = page.locator("[data-testid='stMarkdownContainer']", has_text="Ranked results").first
+            heading_md = page.locator(ST.MARKDOWN, has_text="Ranked results").first
             assert NAME[:70] in heading_md.inner_text().replace("\u200b", "")   # cut at 80 characters
         if path == "many_queries":
             tab = page.get_by_role("tab").first
@@ -72,7 +72,7 @@ def test_a_damaged_link_quoting_a_hostile_name_is_plain_text(server, watched):
     code = "1." + base64.urlsafe_b64encode(zlib.compress(json.dumps(payload).encode())).decode().rstrip("=")
     page.goto(f"{server}/?{codec.PARAM}={code}")
     wait_heading(page, "Playground")
-    alert = page.locator("[data-testid='stAlert']", has_text="this link is invalid").first
+    alert = page.locator(ST.ALERT, has_text="this link is invalid").first
     alert.wait_for(timeout=TIMEOUT)
     text = alert.inner_text().replace("\u200b", "")
     assert "query 1 '[Fix it](http://evil.example/x" in text and "example was not changed" in text
@@ -80,7 +80,7 @@ def test_a_damaged_link_quoting_a_hostile_name_is_plain_text(server, watched):
     shot(page, "hostile_damaged_link")
     assert_inert(page, requests, dialogs, "damaged link")
     # the default example is kept: the cat in the box
-    assert page.locator("[data-testid='stPageLink']", has_text="Precision@2 = ").first.inner_text().strip().endswith("0.5")
+    assert page.locator(ST.PAGE_LINK, has_text="Precision@2 = ").first.inner_text().strip().endswith("0.5")
 
 
 def test_an_uploaded_file_with_a_hostile_name(server, watched):

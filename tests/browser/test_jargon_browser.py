@@ -9,17 +9,17 @@ import pytest
 from ranklab_ui.core.codec import encode
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import drawn
+from .helpers import ST, drawn
 
 JARGON = re.compile(r"\bseed 00\d|REFERENCE\.md", re.IGNORECASE)
 
 
 def settled(page, path: str) -> str:
     page.goto(path)
-    page.locator("[data-testid='stMainBlockContainer'] h1").first.wait_for(timeout=60_000)
+    page.locator(f"{ST.MAIN_BLOCK} h1").first.wait_for(timeout=60_000)
     drawn(page, timeout=60_000)
     # textContent: a table is drawn on a canvas, its cells are in the page as an accessible table
-    return page.locator("[data-testid='stMain']").evaluate("e => e.textContent")
+    return page.locator(ST.MAIN).evaluate("e => e.textContent")
 
 
 @pytest.mark.parametrize("preset", ["cat", "dcg", "grouped"])

@@ -7,11 +7,11 @@ import time
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from .helpers import TIMEOUT, shot, wait_ready
+from .helpers import ST, TIMEOUT, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 
-SLIDER = "[data-testid='stSlider'] input[type='range']"
+SLIDER = f"{ST.SLIDER} input[type='range']"
 
 
 def decoded(frames: list) -> list[ForwardMsg]:
@@ -48,7 +48,7 @@ def test_one_step_of_a_lessons_slider_is_one_run_of_its_body(server, page, lesso
                 if m.WhichOneof("type") == "delta" and m.delta.WhichOneof("type") == "new_element"]
     assert "slider" in elements and "title" not in elements and "heading" not in elements[:1]
     assert int(page.locator(SLIDER).first.input_value()) == k + 1
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
 
 
 def settle(page) -> None:
@@ -57,7 +57,7 @@ def settle(page) -> None:
     page.wait_for_timeout(500)
 
 
-TABLES = "[data-testid='stDataFrame'], [data-testid='stTable']"   # on the canvas, or HTML (a short one)
+TABLES = f"{ST.DATAFRAME}, {ST.TABLE}"   # on the canvas, or HTML (a short one)
 
 
 def test_a_k_step_draws_a_lessons_details_again(server, page):
@@ -69,7 +69,7 @@ def test_a_k_step_draws_a_lessons_details_again(server, page):
     page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length >= 2"
                            f" && document.querySelector(\"{TABLES}\")", timeout=TIMEOUT)
     settle(page)
-    charts = page.locator("[data-testid='stVegaLiteChart']").count()
+    charts = page.locator(ST.CHART).count()
     tables = page.locator(TABLES).count()
     slider = page.locator(SLIDER).first
     k = int(slider.input_value())
@@ -80,8 +80,8 @@ def test_a_k_step_draws_a_lessons_details_again(server, page):
         page.wait_for_function(f"() => document.body.innerText.includes('Row k = {k + step} is highlighted')",
                                timeout=TIMEOUT)
         settle(page)
-        assert page.locator("[data-testid='stVegaLiteChart']").count() == charts
+        assert page.locator(ST.CHART).count() == charts
         assert page.locator(TABLES).count() == tables
         assert page.locator("[data-stale='true']").count() == 0
     assert f"Row k = {k} is highlighted" not in page.inner_text("body")
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0

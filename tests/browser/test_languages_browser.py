@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .helpers import ARTIFACTS, TIMEOUT, drawn, shot
+from .helpers import ARTIFACTS, ST, TIMEOUT, drawn, shot
 
 TITLES = {"fr": "Bac à sable", "ko": "플레이그라운드", "zh": "练习场"}
 LESSON = {"fr": "Précision, rappel et F1 à k", "ko": "k에서의 정밀도, 재현율, F1", "zh": "k 处的精确率、召回率和 F1"}
@@ -54,7 +54,7 @@ def test_the_picker_writes_the_language_into_the_link(server, page):
     page.goto(server)
     page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
     sidebar = page.locator('[data-testid="stSidebar"]')
-    picker = sidebar.locator("[data-testid='stSelectbox']", has_text="Language").first
+    picker = sidebar.locator(ST.SELECTBOX, has_text="Language").first
     picker.wait_for(timeout=TIMEOUT)
     # the first visit's runs over and the page still: a picker opened while the page is drawn
     # again is taken away from under the click

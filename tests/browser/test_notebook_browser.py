@@ -6,7 +6,7 @@ import pytest
 
 from ranklab_ui.core import notebook
 
-from .helpers import TIMEOUT, shot, wait_ready
+from .helpers import ST, TIMEOUT, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 LABEL = "Open as a notebook (.ipynb)"
@@ -37,7 +37,7 @@ def test_the_dcg_lesson_downloads_its_notebook_with_the_linked_convention(server
                             "nDCG(dcg='exp-log2')@2"]
     assert nb.metadata["ranklab"]["page"] == "lesson_dcg"
     assert nb.cells[0].source.startswith("# CG → DCG → IDCG → nDCG")
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
 
 
 def test_the_playground_downloads_its_notebook(server, page):
@@ -57,7 +57,7 @@ def test_a_k_moved_in_the_lesson_reaches_its_notebook(server, page):
     page.goto(f"{server}/lesson_precision_recall")
     wait_ready(page)
     assert measures(download(page)) == ["P@2", "R@2", "F1@2"]  # the cat in the box, k = 2
-    slider = page.locator("[data-testid='stSlider'] input[type='range']").first
+    slider = page.locator(f"{ST.SLIDER} input[type='range']").first
     slider.focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.body.innerText.includes('P@3')", timeout=TIMEOUT)

@@ -3,7 +3,7 @@ into the address and the Copy link, and the browser's Back brings the previous o
 
 import pytest
 
-from .helpers import TIMEOUT, shot, wait_ready
+from .helpers import ST, TIMEOUT, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,7 @@ def test_the_gain_switch_travels_in_the_link_and_back_works(server, page):
     wait_ready(page)
     # cat in the box, binary, k = 2: gain 2^1 - 1 = 1 at rank 2; nDCG@2 = (1/log2 3) / (1 + 1/log2 3) = 0.3869
     page.wait_for_function(shows("nDCG(dcg='exp-log2')@2"), timeout=TIMEOUT)
-    assert "0.3869" in page.locator("[data-testid='stMetric']", has_text="nDCG(dcg='exp-log2')@2").inner_text()
+    assert "0.3869" in page.locator(ST.METRIC, has_text="nDCG(dcg='exp-log2')@2").inner_text()
     page.get_by_text("Järvelin", exact=False).first.click()
     try:
         page.wait_for_function("() => location.search.includes('dcg=jarvelin')", timeout=TIMEOUT)
@@ -30,4 +30,4 @@ def test_the_gain_switch_travels_in_the_link_and_back_works(server, page):
         page.wait_for_function(shows("nDCG(dcg='exp-log2')@2"), timeout=TIMEOUT)
     finally:
         shot(page, "options_back")
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0

@@ -12,7 +12,7 @@ import pytest
 
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import shot
+from .helpers import ST, shot
 from .layout import CUT_TEXT
 from .pages import Presenter
 
@@ -44,16 +44,16 @@ def test_tiles_measures_and_curve_fit_on_one_screen(browser, server, width, heig
         editor = show.editor()
         assert inside(editor.ranking_list().bounding_box(), width, height)
         assert inside(editor.tray_list().bounding_box(), width, height)
-        chart = page.locator("[data-testid='stVegaLiteChart']").first
+        chart = page.locator(ST.CHART).first
         assert inside(chart.bounding_box(), width, height)
-        values = page.locator("[data-testid='stMetricValue']")
+        values = page.locator(ST.METRIC_VALUE)
         assert values.count() == 5
         for i in range(values.count()):
             value = values.nth(i)
             assert inside(value.bounding_box(), width, height), value.inner_text()
             size = float(value.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
             assert size >= 24
-        sidebar = page.locator("[data-testid='stSidebar']")
+        sidebar = page.locator(ST.SIDEBAR)
         assert sidebar.get_attribute("data-collapsed") == "true"
         assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height + 1
         # the buttons beside the title are drawn whole, none of them under the header bar
@@ -69,9 +69,9 @@ def test_no_measure_is_cut_at_1024(browser, server, lang):
     context, page, _show = open_presenter(browser, server, 1024, 768, preset="cat", lang=lang)
     try:
         shot(page, f"presenter_1024_{lang}")
-        metrics = page.locator("[data-testid='stMetric']").first
+        metrics = page.locator(ST.METRIC).first
         assert "0.3869" in metrics.inner_text()  # nDCG@2 of the cat example: (1/log2 3) / (1 + 1/log2 3)
-        cut = [f for f in page.locator("[data-testid='stMain']").evaluate(CUT_TEXT)
+        cut = [f for f in page.locator(ST.MAIN).evaluate(CUT_TEXT)
                if f["testid"].startswith("stMetric")]
         assert cut == []
         assert page.evaluate("() => document.scrollingElement.scrollHeight") <= 768 + 1
@@ -133,7 +133,7 @@ def test_the_keys_0_to_9_and_question_mark_grade_the_focused_tile(browser, serve
 def test_the_measures_sit_in_an_even_grid(browser, server):
     context, page, _show = open_presenter(browser, server, 1024, 768, preset="cat")
     try:
-        boxes = [page.locator("[data-testid='stMetric']").nth(i).bounding_box() for i in range(1, 5)]
+        boxes = [page.locator(ST.METRIC).nth(i).bounding_box() for i in range(1, 5)]
         assert len({round(b["y"]) for b in boxes}) == 1                # one row
         assert max(b["width"] for b in boxes) - min(b["width"] for b in boxes) <= 2
         gaps = [boxes[i + 1]["x"] - boxes[i]["x"] for i in range(3)]
@@ -163,7 +163,7 @@ def test_the_keyboard_changes_k_and_moves_an_item(browser, server):
 def test_a_lesson_in_the_presenter_view_focuses_its_measure(browser, server):
     context, page, _show = open_presenter(browser, server, 1024, 768, preset="cat", page_path="lesson_average_precision")
     try:
-        first = page.locator("[data-testid='stMetric']").first
+        first = page.locator(ST.METRIC).first
         assert "AP@2" in first.inner_text() and "in focus" in first.inner_text()
     finally:
         context.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 from ranklab_ui.core.codec import encode
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import ARTIFACTS, QUIET, drawn
+from .helpers import ARTIFACTS, QUIET, ST, drawn
 from .layout import CANVAS_CUT, CUT_TEXT
 
 A4_WIDTH = 718  # 210 mm at 96 px per inch, less Chromium's default margins of 0.4 in
@@ -20,7 +20,7 @@ def test_a_lesson_prints_on_a4_without_the_sidebar_and_nothing_cut(browser, serv
     page = context.new_page()
     try:
         page.goto(f"{server}/lesson_average_precision?ex={encode(build_preset('cat'))}")
-        page.locator("[data-testid='stMetricValue']").first.wait_for(timeout=60_000)
+        page.locator(ST.METRIC_VALUE).first.wait_for(timeout=60_000)
         page.locator(".katex-display").first.wait_for(timeout=60_000)
         drawn(page, 60_000)
         page.emulate_media(media="print")
@@ -37,7 +37,7 @@ def test_a_lesson_prints_on_a4_without_the_sidebar_and_nothing_cut(browser, serv
         assert page.evaluate(CUT_TEXT, {"paper": True}) == []
         assert page.evaluate(CANVAS_CUT, {"paper": True}) == []
         # the step table is on the page, every rank of it
-        ranks = page.locator("[data-testid='stTable'] tbody tr")
+        ranks = page.locator(f"{ST.TABLE} tbody tr")
         assert ranks.count() == len(build_preset("cat").queries[0].ranking)
         # every formula inside the page's width
         rights = page.evaluate("() => [...document.querySelectorAll('.katex-display .katex')]"

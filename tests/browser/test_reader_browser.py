@@ -3,14 +3,14 @@ follow; the twelve metrics of the many-questions tab render."""
 
 import pytest
 
-from .helpers import shot
+from .helpers import ST, shot
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 60_000
 
 
 def metric(page, label: str):
-    return page.locator("[data-testid='stMetric']", has_text=label).first
+    return page.locator(ST.METRIC, has_text=label).first
 
 
 def test_typing_a_prediction_rescores_it(server, page):
@@ -25,12 +25,12 @@ def test_typing_a_prediction_rescores_it(server, page):
     box.fill("The Denver Broncos!")   # normalised: articles and punctuation go -> "denver broncos"
     box.press("Control+Enter")
     metric(page, "Exact match").get_by_text("1", exact=True).wait_for(timeout=TIMEOUT)
-    assert "1" == metric(page, "F1 (tokens)").locator("[data-testid='stMetricValue']").inner_text().strip()
+    assert "1" == metric(page, "F1 (tokens)").locator(ST.METRIC_VALUE).inner_text().strip()
     shot(page, "reader_one_question")
 
     page.get_by_role("tab", name="Many questions: the twelve metrics").click()
     page.get_by_text("The twelve metrics", exact=True).wait_for(timeout=TIMEOUT)
     # the five-question preset: q4's retrieval failed, so 4 correct retrievals; 2 unanswerable
     page.get_by_text("4 of 5 questions").wait_for(timeout=TIMEOUT)
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(ST.EXCEPTION).count() == 0
     shot(page, "reader_many_questions")

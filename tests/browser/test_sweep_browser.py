@@ -13,7 +13,7 @@ import pytest
 
 from ranklab_ui.core.i18n import LANGUAGES
 
-from .helpers import QUIET, drawn, shot
+from .helpers import QUIET, ST, drawn, shot
 from .layout import CANVAS_CUT, CUT_TEXT, EMPTY_GLYPHS
 
 SIZES = [(1024, 768), (1280, 720), (390, 844)]
@@ -43,7 +43,7 @@ def test_no_text_is_cut_and_no_glyph_is_empty(browser, server, lang):
         for path in PAGES:
             page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
             page.goto(f"{server}/{path}?lang={lang}")
-            page.locator("[data-testid='stMainBlockContainer'] h1, [data-testid='stMainBlockContainer'] [data-testid='stHeading']").first.wait_for(timeout=60_000)
+            page.locator(f"{ST.MAIN_BLOCK} h1, {ST.MAIN_BLOCK} {ST.HEADING}").first.wait_for(timeout=60_000)
             drawn(page, 60_000)   # the charts and frames drawn, and the page still
             for width, height in SIZES:
                 page.set_viewport_size({"width": width, "height": height})

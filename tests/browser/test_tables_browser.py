@@ -15,7 +15,7 @@ import pytest
 
 from ranklab_ui.core import codec, model, validation
 
-from .helpers import QUIET, drawn, shot
+from .helpers import QUIET, ST, drawn, shot
 from .layout import CANVAS_CUT, CUT_TEXT
 
 pytestmark = pytest.mark.browser
@@ -62,7 +62,7 @@ def test_no_table_text_is_cut_once_the_results_show(browser, server, lang):
     try:
         # every pitfall: its "wrong and right" table of notes
         page.goto(f"{server}/pitfalls?lang={lang}")
-        radios = page.locator("[data-testid='stRadio'] [data-testid='stRadioOption']")
+        radios = page.locator(f"{ST.RADIO} {ST.RADIO_OPTION}")
         radios.first.wait_for(timeout=TIMEOUT)
         _settle(page)
         for i in range(radios.count()):
@@ -75,13 +75,13 @@ def test_no_table_text_is_cut_once_the_results_show(browser, server, lang):
         area.wait_for(timeout=TIMEOUT)
         area.fill(_exponential_ndcg())
         area.press("Control+Enter")
-        page.locator("[data-testid='stTable']").first.wait_for(timeout=TIMEOUT)
+        page.locator(ST.TABLE).first.wait_for(timeout=TIMEOUT)
         _settle(page)
         found += _cut(page, f"diagnose {lang}")
         # several systems: the means, and every pair
         page.goto(f"{server}/compare?lang={lang}")
-        page.locator("[data-testid='stRadio'] [data-testid='stRadioOption']").nth(5).click(timeout=TIMEOUT)
-        page.locator("[data-testid='stTable']").first.wait_for(timeout=TIMEOUT)  # every pair
+        page.locator(f"{ST.RADIO} {ST.RADIO_OPTION}").nth(5).click(timeout=TIMEOUT)
+        page.locator(ST.TABLE).first.wait_for(timeout=TIMEOUT)  # every pair
         _settle(page)
         found += _cut(page, f"compare {lang}")
         if found:
@@ -103,7 +103,7 @@ def test_labels_in_a_step_table_show_as_typed(browser, server):
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
         page.goto(f"{server}/lesson_average_precision?{codec.PARAM}={codec.encode(example)}")
-        table = page.locator("[data-testid='stTable']").first
+        table = page.locator(ST.TABLE).first
         table.wait_for(timeout=TIMEOUT)
         _settle(page)
         cells = [t.replace("\u200b", "") for t in table.locator("td").all_inner_texts()]
