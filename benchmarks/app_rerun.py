@@ -10,10 +10,10 @@ percentile are printed in milliseconds, for five kinds of rerun:
 - "new k": k changes before every rerun (k is a Vega-Lite parameter of the cached templates);
 - "new grade": one grade of the shared example changes before every rerun (every chart gets
   new data);
-- "typed grade": a grade typed into the page's data editor (Playground and Many queries
-  only: the lessons have no editor), i.e. the editor's delta as the browser sends it, so
-  the editor's own bookkeeping is measured too;
-- "added row": a row added in the data editor (the list grows by one before every rerun).
+- "typed grade": a grade typed in the page's ranking editor (Playground and Many queries
+  only: the lessons show theirs only when asked), i.e. the editor's event as the browser sends
+  it (the whole lists, on the version shown), so the server's check of it is measured too;
+- "added row": a result added in the ranking editor (the list grows by one before every rerun).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from ranklab_ui.core import model  # noqa: E402
+from tests.app import conftest as editing  # noqa: E402  (the AppTest tests' editor events)
 
 PAGES = ["app_pages/playground.py", "app_pages/many_queries.py", "app_pages/lesson_precision_recall.py",
          "app_pages/lesson_reciprocal_rank.py", "app_pages/lesson_average_precision.py", "app_pages/lesson_dcg.py",
@@ -44,7 +45,7 @@ def example(n: int, k: int = 10, bump: int = 0) -> model.Example:
     return model.Example((model.Query(f"{n} items", items, tray),), k=k, mode="graded")
 
 
-EDITORS = {"app_pages/playground.py": "playground", "app_pages/many_queries.py": "many"}
+EDITORS = {"app_pages/playground.py": "playground", "app_pages/many_queries.py": "many"}   # their editors' page keys
 CHANGES = ("none", "k", "grade", "typed", "row")
 TITLES = {"none": "same", "k": "new k", "grade": "new grade", "typed": "typed grade", "row": "added row"}
 
@@ -62,24 +63,20 @@ def measure(n: int, repeat: int, change: str) -> dict[str, tuple[float, float]]:
         at.run()
         if at.exception:
             raise SystemExit(f"{page}: {at.exception}")
-        edited, added = {}, []
         times = []
         for i in range(repeat):
             if change == "k":
                 at.session_state["state.example"] = example(n, k=5 + i)
             elif change == "grade":
                 at.session_state["state.example"] = example(n, bump=i + 1)
-            elif change in ("typed", "row"):
-                # the browser sends the editor's whole delta since its key was made
-                if change == "typed":
-                    edited[i] = {"grade": 2 + i % 2}
-                else:
-                    added.append({"label": f"added {i}", "grade": i % 3})
-                key = f"{EDITORS[page]}.ranking.0.v{at.session_state['state.version']}"
-                at.session_state[key] = {"edited_rows": dict(edited), "added_rows": list(added),
-                                         "deleted_rows": []}
             t = time.perf_counter()
-            at.run()
+            if change == "typed":   # ranks 1..5 in turn, a grade each does not have
+                editing.grade(at, 1 + i % 5, 4 + i % 2, page=EDITORS[page])
+            elif change == "row":
+                editing.edit(at, lambda ranking, tray, i=i: ranking.append([f"added{i}", f"added {i}", i % 3]),
+                             page=EDITORS[page])
+            else:
+                at.run()
             times.append((time.perf_counter() - t) * 1000)
             if at.exception:
                 raise SystemExit(f"{page}: {at.exception}")
@@ -101,6 +98,7 @@ def main() -> None:
             cells = [f"{runs[c][page][0]:6.1f} /{runs[c][page][1]:6.1f}" if page in runs[c] else "—"
                      for c in CHANGES]
             print(f"{page:38} " + " ".join(f"{c:>14}" for c in cells))
+
 
 if __name__ == "__main__":
     main()

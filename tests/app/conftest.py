@@ -208,12 +208,6 @@ def tables(at: AppTest, *, numbers: bool = False) -> list:
     return out
 
 
-@pytest.fixture(autouse=True)
-def no_paint_pause(monkeypatch):
-    """AppTest has no browser to paint: the pause after a page's values (ranklab_ui.tuning.values_shown) is off."""
-    monkeypatch.setenv("RANKLAB_PAINT_PAUSE", "0")
-
-
 def submit(at: AppTest):
     """The page's form button ("Check my numbers" ...): not ``at.button[0]``, which is the
     example's "↺ restore the preset", drawn (disabled) before any edit so nothing moves."""
