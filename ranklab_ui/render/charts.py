@@ -21,29 +21,20 @@ from ..core.i18n import _, current_language
 __all__ = ["chart", "altair_chart", "strip", "describe", "sidebar_settings", "picked_k", "DATA_TABLES"]
 
 
-def _selected(key: str, name: str, field: str) -> int | None:
-    """The whole number >= 1 that chart ``key``'s selection ``name`` holds in ``field`` (its
-    first point), else None: the event comes from the browser, so anything else (a missing
-    part, text, a fraction, infinity, a bool) is ignored.
-
-    A click on a point of the curve gives ``{"selection": {"pick": [{"k": 3}]}}``.
-    """
+def picked_k(key: str) -> int | None:
+    """The k of the point of the curve clicked in chart ``key`` (its first point), else None:
+    the event comes from the browser, so anything but a whole number >= 1 (a missing part, text,
+    a fraction, infinity, a bool) is ignored. A click on a point of the curve gives
+    ``{"selection": {"pick": [{"k": 3}]}}``."""
     event = st.session_state.get(key)
     try:
-        value = event["selection"][name][0][field]
+        value = event["selection"][PICK][0]["k"]
     except (KeyError, IndexError, TypeError):
         return None
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) \
             and value >= 1 and value == int(value):
         return int(value)
     return None
-
-
-def picked_k(key: str) -> int | None:
-    """The k of the point of the curve clicked in chart ``key``, else None: the event comes from
-    the browser, so anything but a whole number >= 1 is ignored. A click on a point of the
-    curve gives ``{"selection": {"pick": [{"k": 3}]}}``."""
-    return _selected(key, PICK, "k")
 
 
 def _picked(key: str, picks: str, on_pick: Callable[[int], None]) -> Callable[[], None]:
