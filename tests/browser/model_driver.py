@@ -215,9 +215,19 @@ def do_drag(page, where: str, pos: int, to_where: str, to_pos: int) -> bool:
 
 
 def _center(locator) -> tuple[float, float]:
-    locator.scroll_into_view_if_needed(timeout=TIMEOUT)
-    box = locator.bounding_box(timeout=TIMEOUT)
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    """Where ``locator`` is once in view. A run may draw the widget anew while it is brought into
+    view (the one found leaves the page): it is found again; nothing has reached the app yet."""
+    for _ in range(20):
+        try:
+            locator.scroll_into_view_if_needed(timeout=TIMEOUT)
+            box = locator.bounding_box(timeout=TIMEOUT)
+        except Exception as err:   # Playwright's Error: not attached to the DOM
+            if "not attached" not in str(err):
+                raise
+            continue
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    raise AssertionError("the widget kept leaving the page before it could be clicked")
 
 
 def visible_slider(page):
