@@ -127,9 +127,6 @@ class Editor {
     this.version = null; // the version of the lists shown (the server's, or the one edited on)
     this.seq = 0; // the last sequence number used
     this.pending = []; // events sent and not yet processed by the server
-    this.posting = false; // a post is due once the frame is painted
-    // a hidden page paints no frames: what is due is posted when it is hidden
-    document.addEventListener("visibilitychange", () => this.flush());
     this.lists = { ranking: [], tray: [] };
     this.undoSteps = []; // the lists after each undo step this editor can take itself, next first
     this.redoSteps = [];
@@ -274,21 +271,8 @@ class Editor {
   send(event) {
     this.seq += 1;
     this.pending.push({ seq: this.seq, base: this.version, ...event });
-    // Posted as soon as the frame that shows the edit is painted: the page's own work on a value
-    // sent (a rerun asked for, its widgets drawn again) ran in the event's task, before that
-    // paint, and was most of the time a person waited to see the edit. Events made in one frame
-    // go in one post; the list of those not processed yet is always posted whole.
-    if (!this.posting) {
-      this.posting = true;
-      requestAnimationFrame(() => setTimeout(() => this.flush(), 0));
-    }
-    return this.seq;
-  }
-
-  flush() {
-    if (!this.posting) return;
-    this.posting = false;
     this.post(this.pending.slice());
+    return this.seq;
   }
 
   step(op) {
