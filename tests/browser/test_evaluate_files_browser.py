@@ -141,10 +141,12 @@ def test_a_run_given_as_qrels_is_one_message_with_a_hint(server, page):
     run_file = ROOT / "assets/collection/run_bm25.txt"
     upload(page, inputs, str(run_file), str(ROOT / "assets/collection/qrels.txt"))
     page.get_by_text("did you swap qrels and run?").first.wait_for(timeout=TIMEOUT)
+    lines = len(run_file.read_text().splitlines())   # every line of the run has 6 columns, not 4
+    # the lines are a code block, drawn by a script the browser may still be fetching as the hint shows
+    page.get_by_text(f"{lines} malformed lines").wait_for(timeout=TIMEOUT)
+    wait_ready(page)
     shot(page, "evaluate_files_swapped")
     text = page.locator(ST.MAIN).inner_text()
-    lines = len(run_file.read_text().splitlines())   # every line of the run has 6 columns, not 4
-    assert f"{lines} malformed lines" in text
     assert "run_bm25.txt:1" in text
     assert "run_bm25.txt:2:" not in text   # one grouped message, not one line per line
     assert "this looks like a run file (6 columns: qid Q0 docid rank score tag)" in text
@@ -156,8 +158,11 @@ def test_qrels_given_as_the_run_get_the_hint_too(server, page):
     upload(page, inputs, [{"name": "judgments.txt", "mimeType": "text/plain", "buffer": qrels_file.read_bytes()}],
            str(qrels_file))
     page.get_by_text("did you swap qrels and run?").first.wait_for(timeout=TIMEOUT)
+    lines = len(qrels_file.read_text().splitlines())   # every line of the qrels has 4 columns, not 6
+    page.get_by_text(f"{lines} malformed lines").wait_for(timeout=TIMEOUT)   # see the test above
+    wait_ready(page)
     text = page.locator(ST.MAIN).inner_text()
-    assert f"{len(qrels_file.read_text().splitlines())} malformed lines" in text
+    assert "Showing the previous results." in text   # the sample run's, kept while the files are wrong
     assert "qrels.txt:1" in text and "qrels.txt:2:" not in text
     assert "this looks like a qrels file (4 columns: qid iter docid grade)" in text
 
