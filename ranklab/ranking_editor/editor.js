@@ -619,7 +619,10 @@ class Editor {
     this.endDrag(drag);
     const list = drag.row.parentNode;
     if (!drag.row.isConnected || !this.find(drag.id)) {
-      this.render(); // a new version without this result came during the drag: nothing to drop
+      // a new version without this result came during the drag: nothing to drop, and the
+      // person is told so (the row they hold leaves the list as it is drawn again)
+      this.refuse(this.texts.gone);
+      this.render();
       return;
     }
     const where = list === this.tray ? "tray" : "ranking";

@@ -58,6 +58,7 @@ def texts() -> dict[str, str]:
                      "list it replaces."),
         "grade_limit": _("A grade is a whole number from 0 to {most}, or ? for unjudged."),
         "too_many": _("A list holds at most {most} items."),
+        "gone": _("Not moved: the lists were replaced while you dragged this result, and it is not in them."),
         "label_of": _("label of {id}"),
         "no_label": _("(no label)"),
         "empty_ranking": _("The ranking is empty: drag a result here from the tray, or add one."),

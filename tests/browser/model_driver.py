@@ -240,8 +240,16 @@ def do_k_key(page, key: str) -> bool:
     if not page.locator("[data-testid='stSlider'] input[type='range']").count():
         return False
     slider = visible_slider(page)
-    slider.scroll_into_view_if_needed(timeout=TIMEOUT)
-    slider.focus(timeout=TIMEOUT)
+    for _ in range(20):   # as in _center: a slider a run draws anew is found again; focus sends nothing
+        try:
+            slider.scroll_into_view_if_needed(timeout=TIMEOUT)
+            slider.focus(timeout=TIMEOUT)
+            break
+        except Exception as err:   # Playwright's Error: not attached to the DOM
+            if "not attached" not in str(err):
+                raise
+    else:
+        raise AssertionError("the k slider kept leaving the page before it could be focused")
     page.keyboard.press(key)
     return True
 

@@ -627,8 +627,17 @@ class Check:
             return
         if how[0] == "drop" and made_on is None:
             # pressed on lists a reply has replaced since: the row is let go on the lists shown
-            # at the release (the list shows it there already), so the drop is made on those
-            pass
+            # at the release (the list shows it there already), so the drop is made on those;
+            # lists without that row have nothing to drop, and the editor must send nothing
+            dragged = down["at"]["id"]
+            if all(item[0] != dragged for item in (*after[0], *after[1])):
+                shown = tuple(tuple(i for i in part if i[0] != dragged) for part in before)
+                if after != shown:
+                    self.differ(f"event {e['n']}: {what} on lists without it gave {fmt(after)}, not {fmt(shown)}")
+                if not (e.get("notice") or {}).get("shown"):
+                    self.differ(f"event {e['n']}: {what} on lists without it was not refused visibly")
+                self.note(f"event {e['n']}: {what}, pressed on replaced lists that lack it: nothing to drop")
+                return
         elif after == (made_on or before):
             # nothing sent: right only if the edit changes nothing, in the mode it was made in
             if all(effect(how, made_on or before, mode) != after for mode in ("binary", "graded")):
@@ -975,6 +984,31 @@ def test_a_row_dropped_while_a_reply_draws_the_lists_again_lands(server, browser
         shown = drive.wait_shown(page, lambda s: [i for i, _ in grades(s)][5] == "2")
         assert [i for i, _ in grades(shown)] == ["1", "3", "4", "5", "6", "2", "7", "8"]
         assert grades(shown)[0] == ("1", "2")
+        assert not page.evaluate("() => !!window.__rle.find().querySelector('.dragging')")
+    finally:
+        context.close()
+
+
+def test_a_row_held_while_a_paste_replaces_the_lists_is_refused_when_let_go(server, browser):
+    # found by the check: a preset came during a drag and its lists lack the row held; the
+    # editor dropped nothing (right), but said nothing either, and every edit is applied or
+    # visibly refused
+    context, page = drive.open_page(browser, server)
+    try:
+        with drive.stopped(server):
+            drive.do_paste(page, "x\ny\nz")   # its reply, without result 2, comes during the drag
+            at = page.evaluate(drive.ROW, ["ranking", 1, ".text", False])   # result 2
+            page.mouse.move(at["x"], at["y"])
+            page.mouse.down()
+            page.mouse.move(at["x"], at["y"] + 10, steps=3)
+            target = page.evaluate(drive.DRAG_STATE, ["2", "ranking"])["others"][5]
+            page.mouse.move(target[0] + target[2] / 2, target[1] + 5, steps=4)
+            renders = page.evaluate("() => window.__rle.renders")
+        page.wait_for_function(f"() => window.__rle.renders > {renders}", timeout=drive.TIMEOUT)
+        page.mouse.up()
+        shown = drive.wait_shown(page, lambda s: s["notice"] is not None)
+        assert [r[0] for r in shown["ranking"]] == ["x", "y", "z"] and shown["tray"] == []
+        assert shown["notice"].startswith("Not moved") and "not in them" in shown["notice"]
         assert not page.evaluate("() => !!window.__rle.find().querySelector('.dragging')")
     finally:
         context.close()
