@@ -7,7 +7,9 @@ A test module imports from these, never from another test module."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,7 +33,12 @@ class ST:
     here: allowed in tests (the app never depends on them), and a renamed id is fixed in one
     place. The page objects (``pages.py``) build on these."""
 
+    ATTRIBUTE = "data-testid"   # the attribute itself, read to tell what an element is
+    ANY = "[data-testid]"   # any element Streamlit gave a test id
     APP = "[data-testid='stApp']"
+    APP_VIEW = "[data-testid='stAppViewContainer']"
+    HEADER = "[data-testid='stHeader']"
+    STATUS_WIDGET = "[data-testid='stStatusWidget']"
     MAIN = "[data-testid='stMain']"
     MAIN_BLOCK = "[data-testid='stMainBlockContainer']"
     SIDEBAR = "[data-testid='stSidebar']"
@@ -40,6 +47,9 @@ class ST:
     EXPANDER = "[data-testid='stExpander']"
     HEADING = "[data-testid='stHeading']"
     MARKDOWN = "[data-testid='stMarkdownContainer']"
+    MARKDOWN_ELEMENT = "[data-testid='stMarkdown']"
+    TEXT = "[data-testid='stText']"
+    IMAGE = "[data-testid='stImage']"
     EXCEPTION = "[data-testid='stException']"
     ALERT = "[data-testid='stAlert']"
     WARNING = "[data-testid='stAlertContentWarning']"
@@ -48,15 +58,26 @@ class ST:
     METRIC_LABEL = "[data-testid='stMetricLabel']"
     METRIC_VALUE = "[data-testid='stMetricValue']"
     PAGE_LINK = "[data-testid='stPageLink']"
+    NAV_LINK = "[data-testid='stPageLink-NavLink']"
     CHART = "[data-testid='stVegaLiteChart']"
     TABLE = "[data-testid='stTable']"
     DATAFRAME = "[data-testid='stDataFrame']"
     BUTTON = "[data-testid='stButton']"
     BUTTON_GROUP = "[data-testid='stButtonGroup']"
+    DOWNLOAD_BUTTON = "[data-testid='stDownloadButton']"
     SELECTBOX = "[data-testid='stSelectbox']"
     RADIO = "[data-testid='stRadio']"
     RADIO_OPTION = "[data-testid='stRadioOption']"
     SLIDER = "[data-testid='stSlider']"
+    TEXT_AREA = "[data-testid='stTextArea']"
+    FILE_CHIP_NAME = "[data-testid='stFileChipName']"
+
+
+def st_js(code: str) -> str:
+    """JavaScript for the page, each ``ST.NAME`` in it written out as that selector in a string
+    literal (``document.querySelector(ST.APP)``): the scripts, too, find Streamlit's elements
+    by the names of ``ST``."""
+    return re.sub(r"\bST\.([A-Z][A-Z0-9_]*)\b", lambda m: json.dumps(getattr(ST, m.group(1))), code)
 
 
 def need_browser() -> None:
@@ -112,23 +133,23 @@ def shot(page, name: str) -> None:
 
 # no script run: the app says so (the status widget shows a run only after a while, so a fresh
 # page's late second run was missed when only the widget was read), and no run is shown
-IDLE = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
+IDLE = st_js("""() => {
+  const app = document.querySelector(ST.APP);
   return !!app && app.dataset.testScriptState === 'notRunning'
-    && !document.querySelector('[data-testid="stStatusWidget"]');
-}"""
+    && !document.querySelector(ST.STATUS_WIDGET);
+}""")
 
 # every chart drawn, every frame and image loaded, the fonts in: what a person sees is final
-DRAWN = """() => {
-  if (!(IDLE)() || document.querySelector('[data-testid="stApp"]').dataset.testConnectionState !== 'CONNECTED') return false;
+DRAWN = st_js("""() => {
+  if (!(IDLE)() || document.querySelector(ST.APP).dataset.testConnectionState !== 'CONNECTED') return false;
   if (document.fonts.status !== 'loaded') return false;
-  for (const c of document.querySelectorAll('[data-testid="stVegaLiteChart"]'))
+  for (const c of document.querySelectorAll(ST.CHART))
     if (!c.querySelector('canvas, svg')) return false;
   for (const f of document.querySelectorAll('iframe')) {
     try { if (f.contentDocument && f.contentDocument.readyState !== 'complete') return false; } catch (e) {}
   }
   return [...document.querySelectorAll('img')].every(i => i.complete);
-}""".replace("IDLE", IDLE)
+}""").replace("IDLE", IDLE)
 
 # resolves once nothing in the page has changed for ``quiet`` ms (charts and frames lay out
 # after they load), or after ``most`` ms
@@ -143,7 +164,7 @@ QUIET = """([quiet, most]) => new Promise(done => {
 
 def wait_ready(page) -> None:
     """The page is drawn and idle: no script run under way, none shown."""
-    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
+    page.wait_for_selector(ST.APP_VIEW, timeout=TIMEOUT)
     page.wait_for_function(IDLE, timeout=TIMEOUT)
 
 
@@ -164,7 +185,7 @@ POINTS = """e => { const r = e.getBoundingClientRect();
 def click_curve(page, k: int) -> None:
     """Click a point of the curve over k (the chart with lines) at ``k``, as a person clicks
     the point they see: the points of one k share an x, the k-th from the left."""
-    curve = page.locator("[data-testid='stVegaLiteChart']", has=page.locator(".mark-line")).first
+    curve = page.locator(ST.CHART, has=page.locator(".mark-line")).first
     curve.evaluate("e => e.scrollIntoView({block: 'center'})")
     before = None
     for _ in range(20):   # read, not done: the scroll is over when the chart stays where it is
@@ -182,9 +203,9 @@ def click_curve(page, k: int) -> None:
 
 # The k slider a person sees. A run that changes its range makes it anew, and for a moment the
 # one before stays in the page, hidden: a locator or a query that takes the first may take it.
-K_SLIDER = "[data-testid='stSlider'] input[type='range']:visible"
-SHOWN_SLIDER = ("() => [...document.querySelectorAll('[data-testid=\"stSlider\"] input[type=\"range\"]')]"
-                ".find(i => i.offsetParent !== null)")
+K_SLIDER = f"{ST.SLIDER} input[type='range']:visible"
+SHOWN_SLIDER = st_js("() => [...document.querySelectorAll(ST.SLIDER + ' input[type=\"range\"]')]"
+                     ".find(i => i.offsetParent !== null)")
 
 
 def focus_slider(page) -> None:
@@ -193,7 +214,7 @@ def focus_slider(page) -> None:
     only when the page shows that no slider has it (read before each try)."""
     for _ in range(5):
         page.locator(K_SLIDER).first.focus()
-        if page.evaluate("() => !!document.activeElement && !!document.activeElement.closest('[data-testid=\"stSlider\"]')"):
+        if page.evaluate(st_js("() => !!document.activeElement && !!document.activeElement.closest(ST.SLIDER)")):
             return
     raise AssertionError("the k slider shown could not be focused")
 
@@ -203,6 +224,6 @@ def upload(page, inputs, qrels, run, timeout: int = 2 * TIMEOUT) -> None:
     the rerun it starts done). Set at once, the two uploads raced on a loaded machine and the
     page went on waiting for a file."""
     inputs.nth(0).set_input_files(qrels)
-    page.locator("[data-testid='stFileChipName']").first.wait_for(timeout=timeout)
+    page.locator(ST.FILE_CHIP_NAME).first.wait_for(timeout=timeout)
     wait_ready(page)
     inputs.nth(1).set_input_files(run)

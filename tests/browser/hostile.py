@@ -7,7 +7,7 @@ import re
 
 from ranklab_ui.core import model, validation
 
-from .helpers import drawn
+from .helpers import ST, drawn, st_js
 
 TIMEOUT = 60_000  # a cold server on a busy machine
 
@@ -33,17 +33,17 @@ def wait_heading(page, heading: str) -> None:
 
 
 # every <a href> and <img src> of the page and its frames, and what the text became
-_MARKUP = """() => ({
+_MARKUP = st_js("""() => ({
     links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href')),
     images: [...document.querySelectorAll('img[src], image[href]')].map(i => i.getAttribute('src') || i.getAttribute('href')),
-    bold: [...document.querySelectorAll('[data-testid="stMarkdownContainer"] strong, [data-testid="stMarkdownContainer"] b')]
+    bold: [...document.querySelectorAll(ST.MARKDOWN + ' strong, ' + ST.MARKDOWN + ' b')]
           .map(b => b.textContent),
     scripts: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(')).length,
-})"""
+})""")
 
 
 def assert_inert(page, requests: list[str], dialogs: list[str], where: str) -> None:
-    assert page.locator("[data-testid='stException']").count() == 0, where
+    assert page.locator(ST.EXCEPTION).count() == 0, where
     for frame in page.frames:
         try:
             found = frame.evaluate(_MARKUP)

@@ -5,6 +5,8 @@ Nothing here names a page or an element: each check walks every rendered element
 text of its own.
 """
 
+from .helpers import st_js
+
 # Text cut by a box that clips it (overflow hidden or clip, an ellipsis), and text past the
 # viewport's right edge. For each element holding text of its own, the text's laid-out extent (a
 # Range over its text nodes: with an ellipsis the text is still laid out whole) is compared with
@@ -13,14 +15,14 @@ text of its own.
 # finding: {"text", "why", "testid"}. Hidden elements, and those in a closed sidebar, are not
 # on the screen and are skipped. Called with {paper: true}: nothing scrolls on paper, so a
 # scroller cuts as a clipping box does.
-CUT_TEXT = r"""
+CUT_TEXT = st_js(r"""
 (arg) => {
   const root = arg && arg.nodeType ? arg : null, paper = !!(arg && arg.paper);
   const out = [];
   const width = document.documentElement.clientWidth;
   const PAGE = ["stMain", "stAppViewContainer", "stApp", "stMainBlockContainer"];
   const closedSidebar = (el) => {
-    const side = el.closest("[data-testid='stSidebar']");
+    const side = el.closest(ST.SIDEBAR);
     return side && side.getAttribute("aria-expanded") === "false";
   };
   for (const el of (root || document.body).querySelectorAll("*")) {
@@ -34,11 +36,11 @@ CUT_TEXT = r"""
     const r = range.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) continue;
     const text = nodes.map((n) => n.textContent).join("").trim().slice(0, 60);
-    const testid = (el.closest("[data-testid]") || el).getAttribute("data-testid") || "";
+    const testid = (el.closest(ST.ANY) || el).getAttribute(ST.ATTRIBUTE) || "";
     let found = null, scrolls = false, unseen = false;
     for (let a = el, depth = 0; a && a !== document.body && depth < 8; a = a.parentElement, depth++) {
       const s = getComputedStyle(a);
-      if (PAGE.includes(a.getAttribute("data-testid"))) break;
+      if (PAGE.includes(a.getAttribute(ST.ATTRIBUTE))) break;
       if (!paper && ["auto", "scroll"].includes(s.overflowX)) { scrolls = true; break; }  // the reader can scroll to it
       if (!["hidden", "clip", ...(paper ? ["auto", "scroll"] : [])].includes(s.overflowX)) continue;
       const box = a.getBoundingClientRect();
@@ -49,7 +51,7 @@ CUT_TEXT = r"""
       }
     }
     for (let a = el.parentElement; !scrolls && !paper && a && a !== document.body; a = a.parentElement) {
-      if (PAGE.includes(a.getAttribute("data-testid"))) break;  // the page itself: a reader never scrolls it sideways
+      if (PAGE.includes(a.getAttribute(ST.ATTRIBUTE))) break;  // the page itself: a reader never scrolls it sideways
       scrolls = ["auto", "scroll"].includes(getComputedStyle(a).overflowX) && a.getBoundingClientRect().right <= width + 1;
     }
     if (!found && !scrolls && !unseen && r.right > width + 1 && r.left < width) found = `past the right edge: ${Math.round(r.right)} > ${width}`;
@@ -57,13 +59,13 @@ CUT_TEXT = r"""
   }
   return out;
 }
-"""
+""")
 
 # Characters drawn as an empty box: each distinct character of the page's visible text (and of
 # its SVG text) is drawn on a canvas in its element's font and compared with a code point no
 # font has (U+10FFFD), which the browser draws as the missing-glyph box. An identical drawing
 # means no font had the character. Each finding: {"char", "code", "text", "testid"}.
-EMPTY_GLYPHS = r"""
+EMPTY_GLYPHS = st_js(r"""
 (root) => {
   const seen = new Map();
   const canvas = document.createElement("canvas");
@@ -90,12 +92,12 @@ EMPTY_GLYPHS = r"""
       if (seen.has(key)) continue;
       const empty = draw(font, ch) === draw(font, String.fromCodePoint(0x10fffd));
       seen.set(key, empty ? {char: ch, code: "U+" + code.toString(16).toUpperCase(), text: n.textContent.trim().slice(0, 60),
-                             testid: (el.closest("[data-testid]") || el).getAttribute("data-testid") || ""} : null);
+                             testid: (el.closest(ST.ANY) || el).getAttribute(ST.ATTRIBUTE) || ""} : null);
     }
   }
   return [...seen.values()].filter(Boolean);
 }
-"""
+""")
 
 # Text a read-only canvas table cuts. st.dataframe is drawn on a canvas (glide-data-grid): each cell on one
 # line, ended by an ellipsis at its column's edge, and the columns past the canvas's right edge
@@ -106,7 +108,7 @@ EMPTY_GLYPHS = r"""
 # edge. Called with {paper: true}: every canvas table is a finding, for Chromium prints the
 # drawing the canvas made for the screen, which the page's margin cuts (the grid does not draw
 # itself again for the paper's width). Each finding: {"text", "why", "testid"}.
-CANVAS_CUT = r"""
+CANVAS_CUT = st_js(r"""
 (arg) => {
   const root = arg && arg.nodeType ? arg : null, paper = !!(arg && arg.paper);
   const out = [];
@@ -114,7 +116,7 @@ CANVAS_CUT = r"""
   const canvas = document.createElement("canvas");
   const ctx = canvas.getContext("2d");
   const prose = (t) => /\S\s+\S/u.test(t) || /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{4,}/u.test(t);
-  for (const grid of (root || document.body).querySelectorAll("[data-testid='stDataFrame']")) {
+  for (const grid of (root || document.body).querySelectorAll(ST.DATAFRAME)) {
     const box = grid.getBoundingClientRect();
     if (box.width < 2 || box.height < 2) continue;
     const scroller = grid.querySelector(".dvn-scroller");
@@ -143,4 +145,4 @@ CANVAS_CUT = r"""
   }
   return out;
 }
-"""
+""")

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .helpers import TIMEOUT
+from .helpers import K_SLIDER, ST, TIMEOUT, st_js
 
 RECORDER = Path(__file__).with_name("model_recorder.js")
 VIEWPORT = {"width": 1280, "height": 1500}   # the controls, the editor and its tray in view at once
@@ -30,24 +30,24 @@ TRAY = "ul.list.tray > li.item"
 ROWS = {"ranking": RANKING, "tray": TRAY}
 
 # no script run under way, none shown, the editor drawn
-IDLE = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
+IDLE = st_js("""() => {
+  const app = document.querySelector(ST.APP);
   return !!app && app.dataset.testScriptState === 'notRunning'
-    && !document.querySelector('[data-testid="stStatusWidget"]') && !!window.__rle && !!window.__rle.find();
-}"""
+    && !document.querySelector(ST.STATUS_WIDGET) && !!window.__rle && !!window.__rle.find();
+}""")
 
 # what the page shows: the editor's lists, notice and buttons; k; the mode; the measures
-SHOWN = """() => {
+SHOWN = st_js("""() => {
   const box = window.__rle.find();
   const rows = (sel) => box ? [...box.querySelector(sel).children].filter(c => c.classList.contains('item'))
     .map(r => [r.dataset.id, (r.drawn || {}).label, (r.drawn || {}).grade, r.getAttribute('aria-label')]) : null;
   const notice = box && box.querySelector('.notice');
-  const slider = [...document.querySelectorAll('[data-testid="stSlider"] input[type="range"]')]
+  const slider = [...document.querySelectorAll(ST.SLIDER + ' input[type="range"]')]
     .find(i => i.offsetParent !== null);
-  const mode = [...document.querySelectorAll('[data-testid="stButtonGroup"] button')]
+  const mode = [...document.querySelectorAll(ST.BUTTON_GROUP + ' button')]
     .filter(b => b.getAttribute('aria-checked') === 'true').map(b => b.innerText.trim());
   const measures = {};
-  for (const a of document.querySelectorAll('[data-testid="stPageLink"]')) {
+  for (const a of document.querySelectorAll(ST.PAGE_LINK)) {
     const m = /^(.+?) = (.+)$/.exec(a.innerText.trim());
     if (m) measures[m[1]] = m[2];
   }
@@ -60,7 +60,7 @@ SHOWN = """() => {
     k: slider ? [Number(slider.value), Number(slider.max)] : null,
     mode, measures, renders: window.__rle.renders, version: box ? Number(box.dataset.version) : null,
   };
-}"""
+}""")
 
 
 def open_page(browser, url: str):
@@ -70,8 +70,8 @@ def open_page(browser, url: str):
     page = context.new_page()
     page.goto(url)
     page.locator(RANKING).first.wait_for(timeout=3 * TIMEOUT)   # a first visit on a busy machine
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-                           ".some(a => / = /.test(a.innerText))", timeout=3 * TIMEOUT)
+    page.wait_for_function(st_js("() => [...document.querySelectorAll(ST.PAGE_LINK)]"
+                                 ".some(a => / = /.test(a.innerText))"), timeout=3 * TIMEOUT)
     wait_idle(page)
     return context, page
 
@@ -231,13 +231,13 @@ def _center(locator) -> tuple[float, float]:
 
 
 def visible_slider(page):
-    return page.locator("[data-testid='stSlider'] input[type='range']:visible").first
+    return page.locator(K_SLIDER).first
 
 
 def do_k_key(page, key: str) -> bool:
     """Focus the k slider shown (as a Tab does) and press an arrow key once; False when there
     is none (a ranking of one result has no slider)."""
-    if not page.locator("[data-testid='stSlider'] input[type='range']").count():
+    if not page.locator(f"{ST.SLIDER} input[type='range']").count():
         return False
     slider = visible_slider(page)
     for _ in range(20):   # as in _center: a slider a run draws anew is found again; focus sends nothing
@@ -259,7 +259,7 @@ MODE_LABELS = {"binary": "binary (0/1)", "graded": "graded (0..10)"}
 
 def do_switch(page) -> str | None:
     """Click the relevance option that is not selected (as a person switches); returns its mode."""
-    buttons = page.locator("[data-testid='stButtonGroup'] button")
+    buttons = page.locator(f"{ST.BUTTON_GROUP} button")
     for mode, label in MODE_LABELS.items():
         button = buttons.filter(has_text=label).first
         if button.get_attribute("aria-checked", timeout=TIMEOUT) != "true":
@@ -273,7 +273,7 @@ def do_preset(page, title: str) -> None:
     """Pick a preset in "load an example": open the box, and click the option once. A run that
     draws the box again closes its menu: the menu is opened again (that reaches nothing in the
     app) until the option can be clicked; a click that finds no option is not made."""
-    box = page.locator("[data-testid='stSelectbox']", has_text="load an example").first
+    box = page.locator(ST.SELECTBOX, has_text="load an example").first
     option = page.locator("[role='listbox'] [role='option']", has_text=re.compile(f"^{re.escape(title)}$")).first
     for _ in range(10):
         if not option.is_visible():
@@ -290,8 +290,8 @@ def do_preset(page, title: str) -> None:
 def do_paste(page, text: str) -> None:
     """Open "Paste or import a list" when it is closed, put the list in, click the button once
     (a run that closes the box first: it is opened again and the same list put in)."""
-    head = page.locator("[data-testid='stExpander'] summary", has_text="Paste or import a list").first
-    area = page.locator("[data-testid='stExpander'] textarea").first
+    head = page.locator(f"{ST.EXPANDER} summary", has_text="Paste or import a list").first
+    area = page.locator(f"{ST.EXPANDER} textarea").first
     button = page.get_by_role("button", name="Replace the ranking with this list").first
     for _ in range(10):
         if not area.is_visible():

@@ -25,7 +25,17 @@ from urllib.parse import parse_qs, urlsplit
 
 from ranklab_ui.core import codec, model, validation
 
-from .helpers import IDLE, K_SLIDER, SHOWN_SLIDER, TIMEOUT, drawn, focus_slider, wait_ready
+from .helpers import (
+    IDLE,
+    K_SLIDER,
+    SHOWN_SLIDER,
+    ST,
+    TIMEOUT,
+    drawn,
+    focus_slider,
+    st_js,
+    wait_ready,
+)
 
 EDITOR = ".rle"   # the ranking editor's box (editor.js builds it inside the component)
 FIRST_DRAW = 3 * TIMEOUT   # a fresh page on a busy machine: the app's modules and the component loaded
@@ -260,7 +270,7 @@ def measure_link(page, name: str):
     """The link of measure ``name`` on ``page``, its name matched whole: has_text alone is a
     case-blind substring, so "DCG@8 = " would also find "nDCG@8 = "."""
     whole = re.compile(rf"(?<![\w@]){re.escape(name)} = ")
-    return page.locator("[data-testid='stPageLink']", has_text=whole).first
+    return page.locator(ST.PAGE_LINK, has_text=whole).first
 
 
 def touch(page, points: list[tuple[float, float]]) -> None:
@@ -308,7 +318,7 @@ class AppPage:
         return self
 
     # the last part the page draws: once it is there, and the page is still, it is drawn
-    last = "[data-testid='stDownloadButton']"
+    last = ST.DOWNLOAD_BUTTON
     editor_shown = True
 
     def wait_drawn(self) -> None:
@@ -334,10 +344,10 @@ class AppPage:
 
     def messages(self) -> list[str]:
         """The messages at the top of the page (errors, warnings)."""
-        return [t.strip() for t in self.page.locator("[data-testid='stAlert']").all_inner_texts()]
+        return [t.strip() for t in self.page.locator(ST.ALERT).all_inner_texts()]
 
     def exceptions(self) -> int:
-        return self.page.locator("[data-testid='stException']").count()
+        return self.page.locator(ST.EXCEPTION).count()
 
     def link(self) -> model.Example | None:
         """The example the address carries."""
@@ -371,14 +381,14 @@ class AppPage:
 
     def load_preset(self, title: str) -> None:
         """Choose ``title`` in "load an example"."""
-        box = self.page.locator("[data-testid='stSelectbox']", has_text="load an example").first
+        box = self.page.locator(ST.SELECTBOX, has_text="load an example").first
         box.scroll_into_view_if_needed()
         box.locator("input").first.click()
         self.page.get_by_role("option", name=title).first.click()
 
     def mode(self, label: str) -> None:
         """Click the relevance switch's ``label`` ("binary (0/1)", "graded (0..10)")."""
-        self.page.locator("[data-testid='stButtonGroup'] button", has_text=label).first.click()
+        self.page.locator(f"{ST.BUTTON_GROUP} button", has_text=label).first.click()
 
     def editor(self, n: int = 0) -> Editor:
         return Editor(self.page, self.page.locator(EDITOR).nth(n))
@@ -423,14 +433,14 @@ class AppPage:
 
 
 # the Playground's measures are links to their lessons: "Precision@2 = 0.5"
-_LINK_VALUE = """(name) => { for (const a of document.querySelectorAll('[data-testid="stPageLink"]')) {
-  const m = /^(.*) = (\\S+)$/.exec(a.innerText.trim()); if (m && m[1] === name) return m[2]; } return null; }"""
+_LINK_VALUE = st_js("""(name) => { for (const a of document.querySelectorAll(ST.PAGE_LINK)) {
+  const m = /^(.*) = (\\S+)$/.exec(a.innerText.trim()); if (m && m[1] === name) return m[2]; } return null; }""")
 
 # a metric box (st.metric) whose label is ``name`` (or starts with it, then a space: " — in focus")
-_METRIC_VALUE = """(name) => { for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
-  const label = m.querySelector('[data-testid="stMetricLabel"]'), value = m.querySelector('[data-testid="stMetricValue"]');
+_METRIC_VALUE = st_js("""(name) => { for (const m of document.querySelectorAll(ST.METRIC)) {
+  const label = m.querySelector(ST.METRIC_LABEL), value = m.querySelector(ST.METRIC_VALUE);
   if (!label || !value) continue; const l = label.innerText.trim();
-  if (l === name || l.startsWith(name + ' ')) return value.innerText.trim(); } return null; }"""
+  if (l === name || l.startsWith(name + ' ')) return value.innerText.trim(); } return null; }""")
 
 
 class Playground(AppPage):
@@ -454,7 +464,7 @@ class Playground(AppPage):
 
     def type_paste(self, text: str, timeout: int = TIMEOUT) -> None:
         head = self.page.get_by_text("Paste or import a list")
-        area = self.page.locator("[data-testid='stTextArea'] textarea").first
+        area = self.page.locator(f"{ST.TEXT_AREA} textarea").first
         if not area.is_visible():
             head.click()
         area.wait_for(timeout=TIMEOUT)
@@ -491,11 +501,11 @@ class Presenter(Lesson):
     def open(self, server: str, example: model.Example | None = None, **params: str):
         return super().open(server, example, view="present", **params)
 
-    last = "[data-testid='stVegaLiteChart']"   # the curve, beside the measures
+    last = ST.CHART   # the curve, beside the measures
 
     @property
     def k(self) -> int:
-        text = self.page.locator("[data-testid='stMarkdownContainer']", has_text=re.compile(r"^k = \d+$")).first
+        text = self.page.locator(ST.MARKDOWN, has_text=re.compile(r"^k = \d+$")).first
         return int(text.inner_text().split("=")[1])
 
     def wait_k(self, k: int) -> None:
@@ -547,7 +557,7 @@ class Poll(AppPage):
 
     path = "class_poll"
     editor_shown = False
-    last = "[data-testid='stMain'] h1"
+    last = f"{ST.MAIN} h1"
 
     # the teacher
     def open_poll(self) -> None:
@@ -560,13 +570,13 @@ class Poll(AppPage):
         self.reveal_button().click()
 
     def code(self) -> str:
-        return self.page.locator("[data-testid='stMarkdown'] code").first.inner_text().strip()
+        return self.page.locator(f"{ST.MARKDOWN_ELEMENT} code").first.inner_text().strip()
 
     def link_shown(self) -> str:
-        return self.page.locator("[data-testid='stText']").first.inner_text().strip()
+        return self.page.locator(ST.TEXT).first.inner_text().strip()
 
     def qr_source(self) -> str | None:
-        return self.page.locator("[data-testid='stImage'] img").first.get_attribute("src")
+        return self.page.locator(f"{ST.IMAGE} img").first.get_attribute("src")
 
     # a student
     def join_box(self):

@@ -4,7 +4,7 @@ metrics, the state survives a page switch, and a permalink restores the example.
 
 import pytest
 
-from .helpers import ST, TIMEOUT, drawn, shot, wait_ready
+from .helpers import ST, TIMEOUT, drawn, shot, st_js, wait_ready
 from .pages import Playground, measure_link
 
 pytestmark = pytest.mark.browser
@@ -13,9 +13,9 @@ pytestmark = pytest.mark.browser
 def test_default_page_renders_its_charts(server, page):
     play = Playground(page).open(server)
     # the curves over k drawn (a canvas or an svg inside), and the editor's eight results
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]')]"
-        ".filter(c => c.querySelector('canvas, svg')).length >= 1", timeout=TIMEOUT)
+    page.wait_for_function(st_js(
+        "() => [...document.querySelectorAll(ST.CHART)]"
+        ".filter(c => c.querySelector('canvas, svg')).length >= 1"), timeout=TIMEOUT)
     assert len(play.ranking()) == 8
     assert play.exceptions() == 0
     shot(page, "playground")
@@ -51,9 +51,9 @@ def test_editing_a_grade_updates_the_metrics_everywhere_and_the_permalink(server
         fresh = other.new_page()
         fresh.goto(link)
         wait_ready(fresh)
-        fresh.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')]"
-            ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))", timeout=TIMEOUT)
+        fresh.wait_for_function(st_js(
+            "() => [...document.querySelectorAll(ST.PAGE_LINK)]"
+            ".some(a => /Precision@2 = 1$/.test(a.innerText.trim()))"), timeout=TIMEOUT)
         shot(fresh, "permalink")
     finally:
         other.close()
@@ -84,8 +84,8 @@ def test_clicking_a_point_sets_k(server, page):
         page.mouse.click(left + (right - left) * 4 / 7, box["y"] + box["height"] * 0.45)
 
     click_k5()
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stMetric\"]')]"
-                           ".some(m => m.innerText.includes('P@5'))", timeout=TIMEOUT)
+    page.wait_for_function(st_js("() => [...document.querySelectorAll(ST.METRIC)]"
+                                 ".some(m => m.innerText.includes('P@5'))"), timeout=TIMEOUT)
     shot(page, "clicked_k")
     assert "0.6000" in page.locator(ST.METRIC, has_text="P@5").first.inner_text()  # 3 / 5
 

@@ -15,7 +15,7 @@ import pytest
 from ranklab_ui.core import model
 from ranklab_ui.core.presets import build_preset
 
-from .helpers import IDLE, SERVER_PIDS, SHOWN_SLIDER, ST, TIMEOUT, click_curve, shot
+from .helpers import IDLE, SERVER_PIDS, SHOWN_SLIDER, ST, TIMEOUT, click_curve, shot, st_js
 from .layout import CUT_TEXT
 from .pages import Lesson, Playground
 
@@ -63,8 +63,8 @@ def test_a_result_added_at_the_bottom_gets_a_rank_an_id_and_its_label(server, pa
 
 # what each page shows at k: the Playground's measures (page links), a lesson's metric tiles
 SHOWN_AT_K = {
-    "": "() => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')].map(e => e.innerText.split(' = ')[0])",
-    "lesson_dcg": "() => [...document.querySelectorAll('[data-testid=\"stMetricLabel\"]')].map(e => e.innerText)",
+    "": st_js("() => [...document.querySelectorAll(ST.PAGE_LINK)].map(e => e.innerText.split(' = ')[0])"),
+    "lesson_dcg": st_js("() => [...document.querySelectorAll(ST.METRIC_LABEL)].map(e => e.innerText)"),
 }
 
 
@@ -201,9 +201,9 @@ def test_twenty_grades_typed_in_a_row_all_reach_the_measures(server, browser):
             play.grade(rank, grades[rank - 1])
             expected = ndcg_at_5(grades, [3])   # shown to 4 decimals, trailing zeros dropped
             try:
-                page.wait_for_function(
-                    "(v) => [...document.querySelectorAll('[data-testid=\"stPageLink\"]')].some(a => {"
-                    " const m = /^nDCG@5 = ([0-9.]+)$/.exec(a.innerText.trim()); return !!m && Math.abs(+m[1] - v) < 6e-5; })",
+                page.wait_for_function(st_js(
+                    "(v) => [...document.querySelectorAll(ST.PAGE_LINK)].some(a => {"
+                    " const m = /^nDCG@5 = ([0-9.]+)$/.exec(a.innerText.trim()); return !!m && Math.abs(+m[1] - v) < 6e-5; })"),
                     arg=expected, timeout=TIMEOUT)
             except Exception:
                 shot(page, "grades_in_a_row")
@@ -421,8 +421,8 @@ def test_a_click_on_a_lessons_grade_gives_it_the_next_grade(server, page):
     shot(page, "lesson_grade_clicked")
 
 
-SWITCH_FITS = ("""() => [...document.querySelectorAll('[data-testid="stButtonGroup"]')].flatMap(g => {
-  const c = g.closest('[data-testid="stColumn"]').getBoundingClientRect();
+SWITCH_FITS = st_js("""() => [...document.querySelectorAll(ST.BUTTON_GROUP)].flatMap(g => {
+  const c = g.closest(ST.COLUMN).getBoundingClientRect();
   return [...g.querySelectorAll('button')].filter(b => b.innerText.trim())
     .filter(b => { const r = b.getBoundingClientRect(); return r.left < c.left - 1 || r.right > c.right + 1; })
     .map(b => b.innerText); })""")
@@ -463,8 +463,8 @@ def test_the_first_grade_after_a_mode_switch_is_applied(server, page, to):
     def switch(mode: str) -> None:
         # the switch has taken effect once the button reads as chosen and its run is over
         play.mode(mode)
-        page.wait_for_function("mode => [...document.querySelectorAll('[data-testid=\"stButtonGroup\"] button')]"
-                               ".some(b => b.innerText.trim() === mode && b.getAttribute('aria-checked') === 'true')",
+        page.wait_for_function(st_js("mode => [...document.querySelectorAll(ST.BUTTON_GROUP + ' button')]"
+                                     ".some(b => b.innerText.trim() === mode && b.getAttribute('aria-checked') === 'true')"),
                                arg=mode, timeout=TIMEOUT)
         play.settled()
 

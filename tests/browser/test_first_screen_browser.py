@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import IDLE, ST, drawn
+from .helpers import IDLE, ST, drawn, st_js
 
 APP = (Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8")
 LESSONS = re.findall(r'st\.Page\("app_pages/(lesson_\w+)\.py"', APP)
@@ -42,14 +42,14 @@ def test_the_first_screen_shows_a_value(browser, server, path):
     try:
         settled(page, f"{server}/{path}")
         # the lesson's body is a fragment, drawn after the page's first run
-        page.locator(f"{ST.METRIC_VALUE}, [data-testid='stPageLink-NavLink']").first.wait_for(
+        page.locator(f"{ST.METRIC_VALUE}, {ST.NAV_LINK}").first.wait_for(
             timeout=60_000)
         page.wait_for_function(IDLE, timeout=60_000)
         # a measure's value: a metric, or the Playground's "Precision@2 = 0.5" links
-        boxes = page.evaluate("""() => [...document.querySelectorAll(
-              "[data-testid='stMetricValue'], [data-testid='stPageLink-NavLink']")]
+        boxes = page.evaluate(st_js("""() => [...document.querySelectorAll(
+              ST.METRIC_VALUE + ', ' + ST.NAV_LINK)]
             .filter(e => /\\d/.test(e.textContent)).map(e => e.getBoundingClientRect())
-            .map(r => ({top: r.top, bottom: r.bottom}))""")
+            .map(r => ({top: r.top, bottom: r.bottom}))"""))
         assert any(b["top"] >= 0 and b["bottom"] <= 768 for b in boxes), boxes[:3]
     finally:
         context.close()

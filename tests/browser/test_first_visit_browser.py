@@ -3,7 +3,7 @@ the users lesson's walk leaves its slider where the chart is, the worked solutio
 
 import pytest
 
-from .helpers import ST, TIMEOUT, shot, wait_ready
+from .helpers import ST, TIMEOUT, shot, st_js, wait_ready
 from .pages import Playground
 
 pytestmark = pytest.mark.browser
@@ -30,9 +30,9 @@ def test_walking_down_the_list_leaves_the_slider_at_the_last_rank(server, page):
     assert slider.input_value() == "1"
     page.get_by_role("button", name="Walk down the list").click()
     # the cat in the box has 8 results: the walk ends at rank 8, on the slider too
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stSlider\"]')]"
-                           ".filter(s => s.innerText.includes('The user has just read rank'))"
-                           ".some(s => s.querySelector('input[type=range]')?.value === '8')", timeout=TIMEOUT)
+    page.wait_for_function(st_js("() => [...document.querySelectorAll(ST.SLIDER)]"
+                                 ".filter(s => s.innerText.includes('The user has just read rank'))"
+                                 ".some(s => s.querySelector('input[type=range]')?.value === '8')"), timeout=TIMEOUT)
     wait_ready(page)
     assert slider.input_value() == "8"
     shot(page, "users_walked")
@@ -64,7 +64,7 @@ def test_the_first_edit_moves_nothing_under_the_pointer(server, browser, size):
         play = Playground(page).open(server)
         editor = play.editor()
         editor.row(1).scroll_into_view_if_needed()
-        where = ("() => [document.querySelector('[data-testid=\"stSlider\"]').getBoundingClientRect().top + window.scrollY]")
+        where = st_js("() => [document.querySelector(ST.SLIDER).getBoundingClientRect().top + window.scrollY]")
         before = page.evaluate(where) + [editor.row(n).evaluate("e => e.getBoundingClientRect().top") for n in (1, 8)]
         play.click_grade(1)                    # rank 1 relevant
         play.shows("(edited since)")

@@ -66,7 +66,7 @@ def test_a_k_step_draws_a_lessons_details_again(server, page):
     page.goto(f"{server}/lesson_precision_recall")
     wait_ready(page)
     # the confusion matrix, the curve over k and the step table
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length >= 2"
+    page.wait_for_function(f"() => document.querySelectorAll(\"{ST.CHART}\").length >= 2"
                            f" && document.querySelector(\"{TABLES}\")", timeout=TIMEOUT)
     settle(page)
     charts = page.locator(ST.CHART).count()

@@ -53,7 +53,7 @@ def test_cjk_text_has_a_font(server, page, lang):
 def test_the_picker_writes_the_language_into_the_link(server, page):
     page.goto(server)
     page.get_by_role("heading", name="Playground").wait_for(timeout=60_000)
-    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar = page.locator(ST.SIDEBAR)
     picker = sidebar.locator(ST.SELECTBOX, has_text="Language").first
     picker.wait_for(timeout=TIMEOUT)
     # the first visit's runs over and the page still: a picker opened while the page is drawn

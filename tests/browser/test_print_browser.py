@@ -24,8 +24,9 @@ def test_a_lesson_prints_on_a4_without_the_sidebar_and_nothing_cut(browser, serv
         page.locator(".katex-display").first.wait_for(timeout=60_000)
         drawn(page, 60_000)
         page.emulate_media(media="print")
-        hidden = page.evaluate("""() => ['stSidebar', 'stHeader', 'stDownloadButton'].map(id =>
-            [...document.querySelectorAll(`[data-testid='${id}']`)].every(e => getComputedStyle(e).display === 'none'))""")
+        hidden = page.evaluate("""(parts) => parts.map(part =>
+            [...document.querySelectorAll(part)].every(e => getComputedStyle(e).display === 'none'))""",
+                               [ST.SIDEBAR, ST.HEADER, ST.DOWNLOAD_BUTTON])
         assert hidden == [True, True, True]
         ARTIFACTS.mkdir(exist_ok=True)
         pdf = Path(ARTIFACTS / "browser_lesson_print.pdf")

@@ -6,20 +6,21 @@ import pytest
 
 from ranklab_ui.core import model
 
+from .helpers import st_js
 from .pages import Lesson
 
 # each grade shown (a digit on its coloured chip), a row's label and the k bar's label: the
 # colour of each text and of what is behind it (the nearest background that is not transparent)
-COLOURS = """(box) => {
+COLOURS = st_js("""(box) => {
   const back = (e) => { for (; e; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
       const c = getComputedStyle(e).backgroundColor; if (c && c !== 'transparent' && !/rgba\\(.*, 0\\)$/.test(c)) return c; }
-    return getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor; };
+    return getComputedStyle(document.querySelector(ST.APP)).backgroundColor; };
   const out = [...box.querySelectorAll('.grade')].map(g => [g.textContent, getComputedStyle(g).color, back(g)]);
   const label = box.querySelector('.label');
   out.push(['label', getComputedStyle(label).color, back(label)]);
   const cut = box.querySelector('.item.cut');
   if (cut) { const a = getComputedStyle(cut, '::after'); out.push(['k bar', a.color, a.backgroundColor]); }
-  return out; }"""
+  return out; }""")
 
 
 def luminance(rgb: str) -> float:
@@ -42,12 +43,12 @@ def test_the_app_follows_the_colour_preference_and_the_editor_stays_readable(bro
         items = tuple(model.Item(f"d{g}", f"grade {g}", g) for g in range(11)) + (model.Item("u", "unjudged", None),)
         lesson = Lesson(page, "lesson_average_precision").open(server, model.Example((model.Query("q", items),), k=2))
         lesson.finished()
-        background = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]'))"
-                                   ".backgroundColor")
+        background = page.evaluate(st_js("() => getComputedStyle(document.querySelector(ST.APP))"
+                                         ".backgroundColor"))
         assert (luminance(background) < 0.2) == (scheme == "dark"), background
         # the body text on the page's background: AA
-        text = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=\"stMarkdownContainer\"] p'))"
-                             ".color")
+        text = page.evaluate(st_js("() => getComputedStyle(document.querySelector(ST.MARKDOWN + ' p'))"
+                                   ".color"))
         assert contrast(text, background) >= 4.5
         found = lesson.editor().box.evaluate(COLOURS)
         assert [f[0] for f in found[:12]] == [str(g) for g in range(11)] + ["?"]
