@@ -322,6 +322,13 @@ class Browser:
         keys = [k for k in self.widgets if re.fullmatch(pattern, k)]
         return keys[0] if keys else None
 
+    def _k_slider(self, prefix: str) -> str | None:
+        """The k slider's key: each range it has had is a key of its own (``keys.generation``),
+        the latest the one drawn."""
+        found = [k for k in self.widgets if re.fullmatch(rf"{prefix}\.k(\.\d+)?", k)]
+        return max(found, key=lambda k: int(k.rsplit(".", 1)[1]) if k.rsplit(".", 1)[1].isdigit() else 0,
+                   default=None)
+
     def kinds(self) -> list[str]:
         """The interactions this page offers, as drawn."""
         prefix = re.escape(EDIT_PAGES.get(self.page, "-"))
@@ -332,7 +339,7 @@ class Browser:
             out.append("tile")
         if self._find(rf"{prefix}\.editor\.\d+") or self._find(rf"{prefix}\.pick\.0\.down"):
             out.append("move")
-        if self._find(rf"{prefix}\.k"):
+        if self._k_slider(prefix):
             out.append("k")
         if self._find(rf"{prefix}\.mode"):
             out.append("mode")
@@ -351,7 +358,7 @@ class Browser:
         if kind == "move":
             return await self._move_button(prefix)
         if kind == "k":
-            return await self._k(self._find(rf"{prefix}\.k"))
+            return await self._k(self._k_slider(prefix))
         return await self._mode(self._find(rf"{prefix}\.mode"))
 
     # the ranking editor: every edit is the component's value, its lists whole (docs/editing.md)

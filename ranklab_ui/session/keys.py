@@ -2,18 +2,39 @@
 which the widgets that draw them (:mod:`ranklab_ui.widgets`) and the tests that drive them both
 call.
 
->>> k("playground"), editor("many_queries", 2)
-('playground.k', 'many_queries.editor.2')
+>>> k("playground"), k("playground", 2), editor("many_queries", 2)
+('playground.k', 'playground.k.2', 'many_queries.editor.2')
+
+A widget whose options change (the slider's range, the query picker's list) is a new widget
+for Streamlit, and each shape of it gets a key of its own, never used before in the session
+(``generation``: how many times the shape changed; :func:`ranklab_ui.widgets.controls.shaped`).
 """
 
 from __future__ import annotations
 
-__all__ = ["k", "mode", "preset", "query", "editor"]
+__all__ = ["k", "mode", "preset", "query", "editor", "generation", "shape_mark", "current"]
 
 
-def k(page: str) -> str:
-    """The k slider."""
-    return f"{page}.k"
+def generation(key: str, n: int = 0) -> str:
+    """The key of the ``n``-th shape of the widget ``key`` (the first keeps ``key``)."""
+    return f"{key}.{n}" if n else key
+
+
+def shape_mark(key: str) -> str:
+    """Where a session keeps the widget ``key``'s last shape and its generation."""
+    return f"{key}.shape"
+
+
+def current(session_state, key: str) -> str:
+    """The key under which the widget ``key`` is drawn now, read from a session's state (the
+    app's, or an AppTest's)."""
+    mark = shape_mark(key)
+    return generation(key, session_state[mark][1]) if mark in session_state else key
+
+
+def k(page: str, n: int = 0) -> str:
+    """The k slider (its ``n``-th range)."""
+    return generation(f"{page}.k", n)
 
 
 def mode(page: str) -> str:
@@ -26,9 +47,9 @@ def preset(page: str) -> str:
     return f"{page}.preset"
 
 
-def query(page: str) -> str:
-    """The query picker (shown when the example has several)."""
-    return f"{page}.query"
+def query(page: str, n: int = 0) -> str:
+    """The query picker (shown when the example has several; its ``n``-th list of queries)."""
+    return generation(f"{page}.query", n)
 
 
 def editor(page: str, index: int = 0) -> str:

@@ -13,15 +13,39 @@ from ..session import keys, state
 __all__ = ["k_slider", "set_k_from_chart", "mode_switch", "preset_picker", "preset_note", "query_picker", "example_bar", "query_title"]
 
 
-def _show(key: str, value, shape=None) -> None:
+def _show(key: str, value) -> None:
     """Set a widget to the example's value only when they differ (a k set by a chart click, a
-    preset) or when the widget is made anew (``shape``: its options, e.g. the slider's range).
-    Writing it on every run sent the server's value back to the browser, which then
+    preset). Writing it on every run sent the server's value back to the browser, which then
     overwrote a newer one: the seventh of seven quick arrow presses on the k slider was lost."""
     ss = st.session_state
-    if key not in ss or ss[key] != value or ss.get(f"{key}.shape") != shape:
+    if key not in ss or ss[key] != value:
         ss[key] = value
-        ss[f"{key}.shape"] = shape
+
+
+def drawn_as(key: str, value, shape) -> tuple[str, object]:
+    """The key under which widget ``key`` is drawn with ``shape`` (its options: the slider's
+    range), set to ``value``, and the default to draw it with.
+
+    Streamlit makes a widget anew when its options change, and the browser makes it from
+    whichever run's drawing of it reaches it first. A value set through the session state
+    travels only with the run that set it: when a later run's drawing came first (an edit sent
+    just after a paste), the slider was made from its default, its lowest value, and showed
+    k = 1 while every measure used the example's k. So each new shape gets a key never used
+    before in the session (:func:`ranklab_ui.session.keys.generation`), and the value it starts
+    with as its default, the same in every drawing of that key. While the shape stays, the key
+    stays: a value set elsewhere (a point of a chart, a preset, undo) is written to the widget
+    in place, so an arrow key pressed on it meanwhile still reaches the server (a new widget
+    would have dropped it)."""
+    ss = st.session_state
+    mark = keys.shape_mark(key)
+    seen = ss.get(mark)
+    if seen is None or seen[0] != shape:
+        seen = (shape, 0 if seen is None else seen[1] + 1, value)
+        ss[mark] = seen
+        return keys.generation(key, seen[1]), value
+    widget = keys.generation(key, seen[1])
+    _show(widget, value)
+    return widget, seen[2]
 
 
 def k_slider(page: str, n: int) -> int:
@@ -32,19 +56,18 @@ def k_slider(page: str, n: int) -> int:
     callback asked for the fragment made two runs of every change (the page's, stopped by the
     callback, then the fragment's), measured at about twice the floor's time for one step."""
     ex = state.get_example()
-    key = keys.k(page)
     k = state.effective_k(ex)
     if ex.k > n and n >= 1:
         st.caption(_("k = {k_asked} is beyond the {n} ranked items; using k = {k}.").format(k_asked=ex.k, n=n, k=k))
     if n < 2:
         st.caption(ngettext("k = {k} (the ranking has {n} item)", "k = {k} (the ranking has {n} items)", n).format(k=k, n=n))
         return k
-    _show(key, k, shape=n)
+    key, start = drawn_as(keys.k(page), k, n)
 
     def changed() -> None:
         state.update(k=int(st.session_state[key]))
 
-    st.slider(_("k — the cutoff (look at the top k results)"), 1, n, key=key, on_change=changed,
+    st.slider(_("k — the cutoff (look at the top k results)"), 1, n, start, key=key, on_change=changed,
               help=_("Every '@k' measure looks only at the first k results. Click a point on a chart to set it too."))
     return k
 
@@ -124,15 +147,14 @@ def query_picker(page: str) -> int:
     ex = state.get_example()
     if len(ex.queries) < 2:
         return ex.current
-    key = keys.query(page)
-    _show(key, ex.current, shape=len(ex.queries))
+    key, start = drawn_as(keys.query(page), ex.current, len(ex.queries))
 
     def changed() -> None:
         value = st.session_state.get(key)
         if isinstance(value, int):
             state.update(current=value)
 
-    st.selectbox(_("query"), list(range(len(ex.queries))), key=key, on_change=changed,
+    st.selectbox(_("query"), list(range(len(ex.queries))), start, key=key, on_change=changed,
                  format_func=lambda i: f"{i + 1}. {ex.queries[i].name[:60]}")
     return ex.current
 

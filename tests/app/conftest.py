@@ -47,6 +47,11 @@ def example(at: AppTest):
 EDITOR = "bidi_component"
 
 
+def k_slider(at: AppTest, page: str = "playground"):
+    """The page's k slider as drawn now (each range it had is a widget of its own key)."""
+    return at.slider(key=keys.current(at.session_state, keys.k(page)))
+
+
 def editor_key(page: str = "playground", index: int = 0) -> str:
     return keys.editor(page, index)
 

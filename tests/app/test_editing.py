@@ -14,6 +14,7 @@ from .conftest import (
     event,
     example,
     grade,
+    k_slider,
     label,
     links_shown,
     move,
@@ -105,7 +106,7 @@ def test_an_added_result_keeps_its_id_and_takes_the_last_rank(app):
     assert len(q.ranking) == 9 and q.ranking[8] == model.Item("n1", "new one", 2)
     assert app.session_state["state.version"] == edit_version        # the editor made it: no new version
     assert editor_data(app)["ranking"][8] == ["n1", "new one", 2]
-    assert app.slider(key=keys.k("playground")).max == 9                   # the slider follows in the same run
+    assert k_slider(app, "playground").max == 9                   # the slider follows in the same run
 
 
 def test_an_added_result_without_a_grade_is_unjudged(app):
@@ -153,7 +154,7 @@ def test_a_preset_is_a_new_version_and_an_edit_made_before_it_is_refused(app):
 
 def test_a_new_k_keeps_the_version_and_an_edit_made_before_it_applies(app):
     made_before = event(app, ranking=[["1", "🐱 cat", 1], *CAT[1:]], tray=[])
-    app.slider(key=keys.k("playground")).set_value(5).run()
+    k_slider(app, "playground").set_value(5).run()
     assert example(app).k == 5
     assert editor_data(app)["version"] == 0 and editor_data(app)["k"] == 5   # k is no change of the lists
     send(app, made_before)
@@ -219,7 +220,7 @@ def test_an_address_lagging_behind_quick_edits_does_not_take_them_back(app):
     # written two runs ago. Read as a permalink, it took the example back (an edit was lost).
     grade(app, 1, 1)                                          # rank 1 relevant
     with_edit = app.query_params["ex"]
-    app.slider(key=keys.k("playground")).set_value(4).run()         # k = 4: a newer link
+    k_slider(app, "playground").set_value(4).run()         # k = 4: a newer link
     assert app.query_params["ex"] != with_edit
     before_edit = codec.encode(presets.build_preset("cat"))     # what the browser could still send
     app.query_params["ex"] = before_edit
@@ -233,7 +234,7 @@ def test_an_address_lagging_behind_quick_edits_does_not_take_them_back(app):
 def test_the_browsers_back_still_opens_an_earlier_link(app, monkeypatch):
     grade(app, 1, 1)
     earlier = app.query_params["ex"]
-    app.slider(key=keys.k("playground")).set_value(4).run()
+    k_slider(app, "playground").set_value(4).run()
     # seconds later (past state.LAG_SECONDS), the address goes back one step: that is Back
     later = state.time.monotonic() + state.LAG_SECONDS + 1
     monkeypatch.setattr(state.time, "monotonic", lambda: later)

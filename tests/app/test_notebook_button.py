@@ -12,7 +12,8 @@ from streamlit.testing.v1 import AppTest
 import metrics
 from ranklab_ui.core import notebook, presets
 from ranklab_ui.core.i18n import _, language
-from ranklab_ui.session import keys, state
+from ranklab_ui.session import state
+from tests.app.conftest import k_slider
 from tests.notebook.test_generator import execute, printed
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -89,7 +90,7 @@ def test_notebook_numbers_equal_the_page_values(page, preset):
     if page == "lesson_users":  # RBP's patience
         at.slider(key="lesson_users.p").set_value(0.6).run()
     if page in ("lesson_pr", "lesson_ap"):  # a k moved on the page reaches the notebook
-        at.slider(key=keys.k(page)).set_value(5).run()
+        k_slider(at, page).set_value(5).run()
     assert not at.exception
     view, nb = notebook_of(at, page)
     values = {m: v for mean, m, v in printed(execute(nb)) if not mean}

@@ -12,6 +12,7 @@ from .conftest import (
     editor_data,
     example,
     grade,
+    k_slider,
     links_shown,
     metrics_shown,
     move,
@@ -43,7 +44,7 @@ def test_cat_in_the_box_precision_and_recall_at_every_k(app):
     app.switch_page("app_pages/lesson_precision_recall.py")
     app.run()
     for k in range(1, 9):
-        app.slider(key=keys.k("lesson_pr")).set_value(k).run()
+        k_slider(app, "lesson_pr").set_value(k).run()
         shown = metrics_shown(app)
         assert round(float(shown[f"R@{k}"]), 2) == RECALL[k - 1]
         assert round(float(shown[f"P@{k}"]), 2) == PRECISION[k - 1]
@@ -57,7 +58,7 @@ def test_a_new_k_on_a_lesson_shows_the_measures_at_k(app):
     app.switch_page("app_pages/lesson_precision_recall.py")
     app.run()
     assert [t.value for t in app.title] == ["Precision, recall and F1 at k"]
-    app.slider(key=keys.k("lesson_pr")).set_value(4).run()
+    k_slider(app, "lesson_pr").set_value(4).run()
     assert round(float(metrics_shown(app)["P@4"]), 2) == PRECISION[3]
 
 
@@ -66,7 +67,7 @@ def test_white_cat_ndcg_at_every_k(app):
     app.switch_page("app_pages/lesson_dcg.py")
     app.run()
     for k in range(1, 9):
-        app.slider(key=keys.k("lesson_dcg")).set_value(k).run()
+        k_slider(app, "lesson_dcg").set_value(k).run()
         assert round(float(metrics_shown(app)[f"nDCG@{k}"]), 2) == NDCG[k - 1]
         app.run()  # AppTest keeps only what a fragment rerun drew; the browser keeps the page
 
@@ -90,7 +91,7 @@ def test_editing_a_grade_changes_the_values(app):
     assert example(app).query.ranking[0].grade == 1
     app.switch_page("app_pages/lesson_average_precision.py")  # the other pages see the edit
     app.run()
-    app.slider(key=keys.k("lesson_ap")).set_value(8).run()
+    k_slider(app, "lesson_ap").set_value(8).run()
     # AP = (1/1 + 2/2 + 3/4 + 4/5 + 5/7) / 5
     assert metrics_shown(app)["AP@8 (divided by R = 5)"] == f"{(1 + 1 + 3 / 4 + 4 / 5 + 5 / 7) / 5:.4f}"
 
@@ -106,7 +107,7 @@ def test_the_run_that_applies_an_edit_shows_it_everywhere(app):
 
     edit(app, change)
     assert editor_data(app)["ranking"][0] == ["1", "🐱 cat", 3] and editor_data(app)["ranking"][-1] == ["n1", "new", 2]
-    assert app.slider(key=keys.k("playground")).max == 9                                     # 8 items + the new one
+    assert k_slider(app, "playground").max == 9                                     # 8 items + the new one
     assert any(c.value.startswith("Started from: ") and "(edited since)" in c.value for c in app.caption)
     # binary: relevant at 1, 2 (the Pinecone notebook's #2 is a hit), 4, 5, 7, 9 -> P@2 = 2/2, R@2 = 2/6
     assert links_shown(app)["Precision@2"] == "1" and links_shown(app)["Recall@2"] == "0.3333"
@@ -116,7 +117,7 @@ def test_graded_mode_uses_the_grades(app):
     grade(app, 2, 3)
     app.switch_page("app_pages/lesson_dcg.py")
     app.run()
-    app.slider(key=keys.k("lesson_dcg")).set_value(2).run()
+    k_slider(app, "lesson_dcg").set_value(2).run()
     assert metrics_shown(app)["DCG@2"] == f"{1 / 1.5849625007211562:.4f}"   # binary: gain 1 at rank 2
     app.button_group(key=keys.mode("lesson_dcg")).set_value("graded").run()
     # graded: gain 3 at rank 2 → 3 / log2(3); the ideal puts 3 first, then the three 1s

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ranklab_ui.core import model, presets, validation
-from tests.app.conftest import editor_data, example, links_shown, new_app, undo
+from tests.app.conftest import editor_data, example, k_slider, links_shown, new_app, undo
 
 
 def paste_and_apply(at, text: str):
@@ -65,6 +65,22 @@ def test_trec_lines_become_the_ranking_and_the_tray(app):
     assert [(i.id, i.grade) for i in q.tray] == [("z", 2)]
     # k = 2, binary: one relevant (a, rank 2) in the top 2 of R = 2
     assert links_shown(app)["Recall@2"] == "0.5"
+
+
+def test_the_k_slider_made_for_a_shorter_list_starts_at_the_k_in_use(app):
+    # k = 5 of 8, then a list of 4 pasted: k = 4 is in use. The browser makes the new slider
+    # from whichever run's drawing of it reaches it first (an edit sent just after the paste
+    # draws it again), so every drawing must start it at 4, not at its lowest value
+    k_slider(app).set_value(5).run()
+    paste_and_apply(app, "a\nb\nc\nd")
+    slider = k_slider(app)
+    assert (slider.value, slider.proto.max, list(slider.proto.default)) == (4, 4, [4])
+    assert links_shown(app)["Precision@4"] == "0"
+    app.run()   # the page drawn again, as an edit's run draws it
+    slider = k_slider(app)
+    assert (slider.value, list(slider.proto.default)) == (4, [4])
+    slider.set_value(3).run()   # and a person's step goes on from there, under the same key
+    assert k_slider(app).key == slider.key and k_slider(app).value == 3
 
 
 def test_a_paste_is_undoable(app):

@@ -14,6 +14,7 @@ from tests.app.conftest import (
     event,
     example,
     grade,
+    k_slider,
     label,
     links_shown,
     move,
@@ -72,7 +73,7 @@ def test_a_new_change_clears_redo(app):
 
 def test_k_is_not_a_step_and_undo_keeps_it(app):
     grade(app, 1, 1)
-    app.slider(key=keys.k("playground")).set_value(5).run()
+    k_slider(app, "playground").set_value(5).run()
     undo(app)  # undoes the edit, not k
     assert grades(app)[0] == 0 and example(app).k == 5
     assert counts(app) == (0, 1)
