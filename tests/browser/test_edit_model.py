@@ -982,6 +982,17 @@ def test_the_switch_undone_in_the_editor_shows_the_mode_it_goes_back_to(server, 
         context.close()
 
 
+def hold_result_2_after_result_7(page) -> int:
+    """Press result 2 and carry it after result 7, not let go; the editor's drawings so far."""
+    at = page.evaluate(drive.ROW, ["ranking", 1, ".text", False])
+    page.mouse.move(at["x"], at["y"])
+    page.mouse.down()
+    page.mouse.move(at["x"], at["y"] + 10, steps=3)
+    target = page.evaluate(drive.DRAG_STATE, ["2", "ranking"])["others"][5]
+    page.mouse.move(target[0] + target[2] / 2, target[1] + 5, steps=4)
+    return page.evaluate("() => window.__rle.renders")
+
+
 def test_a_row_dropped_while_a_reply_draws_the_lists_again_lands(server, browser):
     # found by the check: a reply drawn during a drag put the row back in its place, which took
     # the pointer's capture from it; the release was never heard, the drop lost, the row left lifted
@@ -989,13 +1000,7 @@ def test_a_row_dropped_while_a_reply_draws_the_lists_again_lands(server, browser
     try:
         with drive.stopped(server):
             drive.do_key(page, "ranking", 0, "2")   # its reply comes during the drag
-            at = page.evaluate(drive.ROW, ["ranking", 1, ".text", False])   # result 2
-            page.mouse.move(at["x"], at["y"])
-            page.mouse.down()
-            page.mouse.move(at["x"], at["y"] + 10, steps=3)
-            target = page.evaluate(drive.DRAG_STATE, ["2", "ranking"])["others"][5]   # after result 7
-            page.mouse.move(target[0] + target[2] / 2, target[1] + 5, steps=4)
-            renders = page.evaluate("() => window.__rle.renders")
+            renders = hold_result_2_after_result_7(page)
         page.wait_for_function(f"() => window.__rle.renders > {renders}", timeout=drive.TIMEOUT)
         page.mouse.up()
         shown = drive.wait_shown(page, lambda s: [i for i, _ in grades(s)][5] == "2")
@@ -1014,13 +1019,7 @@ def test_a_row_held_while_a_paste_replaces_the_lists_is_refused_when_let_go(serv
     try:
         with drive.stopped(server):
             drive.do_paste(page, "x\ny\nz")   # its reply, without result 2, comes during the drag
-            at = page.evaluate(drive.ROW, ["ranking", 1, ".text", False])   # result 2
-            page.mouse.move(at["x"], at["y"])
-            page.mouse.down()
-            page.mouse.move(at["x"], at["y"] + 10, steps=3)
-            target = page.evaluate(drive.DRAG_STATE, ["2", "ranking"])["others"][5]
-            page.mouse.move(target[0] + target[2] / 2, target[1] + 5, steps=4)
-            renders = page.evaluate("() => window.__rle.renders")
+            renders = hold_result_2_after_result_7(page)
         page.wait_for_function(f"() => window.__rle.renders > {renders}", timeout=drive.TIMEOUT)
         page.mouse.up()
         shown = drive.wait_shown(page, lambda s: s["notice"] is not None)
