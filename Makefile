@@ -58,11 +58,13 @@ node_modules/.installed: package.json package-lock.json
 
 # the fast tier, to run while working: every unit test, doctest and AppTest on every core, with a
 # tenth of each randomised test's cases (tests/strength.py); the browser, Spark, nginx and timing
-# tests are left to test-all
+# tests are left to test-all. A worker that runs out of tests takes some of the other's queue
+# (worksteal): the tests' lengths vary a hundredfold, and a long one left at the end of one
+# queue kept a core idle.
 FAST = not browser and not spark and not serving and not perf
 test: $(VENV)/.installed-dev $(MO) $(AXE)
 	$(BIN)/ruff check .
-	RANKLAB_TEST_TIER=fast $(BIN)/python -m pytest -q -n auto -m "$(FAST)"
+	RANKLAB_TEST_TIER=fast $(BIN)/python -m pytest -q -n auto --dist worksteal -m "$(FAST)"
 
 # the full tier, CI's: every test at full strength, one at a time (the browser tests measure
 # what a person waits for, so they get the machine to themselves)

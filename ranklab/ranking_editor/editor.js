@@ -618,7 +618,9 @@ class Editor {
   drop(drag) {
     this.endDrag(drag);
     const list = drag.row.parentNode;
-    if (!drag.row.isConnected || !this.find(drag.id)) {
+    // The row's list, not the page, says where it is: while Streamlit draws the component anew
+    // in another element, the editor is out of the page a moment with its lists as they were.
+    if ((list !== this.ranking && list !== this.tray) || !this.find(drag.id)) {
       // a new version without this result came during the drag: nothing to drop, and the
       // person is told so (the row they hold leaves the list as it is drawn again)
       this.refuse(this.texts.gone);

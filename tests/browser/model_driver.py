@@ -171,6 +171,7 @@ def do_button(page, which: str) -> None:
 
 DRAG_STATE = """([id, where]) => {
   const box = window.__rle.find();
+  if (!box) return 'no editor';
   const list = box.querySelector(where === 'tray' ? 'ul.list.tray' : 'ol.list.ranking');
   const row = box.querySelector(`li.item[data-id="${CSS.escape(id)}"]`);
   const others = [...list.children].filter(c => c.classList.contains('item') && c !== row)
@@ -195,6 +196,9 @@ def do_drag(page, where: str, pos: int, to_where: str, to_pos: int) -> bool:
     page.mouse.move(x, y - 10, steps=3)
     for attempt in range(20):
         state = page.evaluate(DRAG_STATE, [at["id"], to_where])
+        if state == "no editor":   # a run draws the editor anew: the row is still held, nothing sent
+            wait_editor(page)
+            continue
         others = state["others"]
         n = min(to_pos, len(others))
         if state["at"] == n:

@@ -1030,6 +1030,26 @@ def test_a_row_held_while_a_paste_replaces_the_lists_is_refused_when_let_go(serv
         context.close()
 
 
+def test_a_row_let_go_while_the_editor_is_out_of_the_page_lands(server, browser):
+    # found by the check: Streamlit draws the component anew in another element, and the editor
+    # is out of the page a moment; a row let go then was refused as if the lists had been
+    # replaced ("Not moved"), while they were not. The editor is taken out here as that redraw
+    # does, the row let go, and the editor put back
+    context, page = drive.open_page(browser, server)
+    try:
+        hold_result_2_after_result_7(page)
+        page.evaluate("""() => { const box = window.__rle.find();
+          window.__out = [box, box.parentNode]; box.remove(); }""")
+        page.mouse.up()
+        page.evaluate("() => { const [box, parent] = window.__out; parent.appendChild(box); }")
+        shown = drive.wait_shown(page, lambda s: [i for i, _ in grades(s)][5] == "2")
+        assert [i for i, _ in grades(shown)] == ["1", "3", "4", "5", "6", "2", "7", "8"]
+        assert shown["notice"] is None
+        assert not page.evaluate("() => !!window.__rle.find().querySelector('.dragging')")
+    finally:
+        context.close()
+
+
 def test_the_k_slider_of_a_list_pasted_shorter_shows_the_k_in_use(server, browser):
     # found by the check: k = 5 of 6, a list of 4 pasted and edits made at once; now and then
     # the slider made for the 4 results showed k = 1 while every measure used k = 4, and the
