@@ -322,10 +322,10 @@ class Browser:
         keys = [k for k in self.widgets if re.fullmatch(pattern, k)]
         return keys[0] if keys else None
 
-    def _k_slider(self, prefix: str) -> str | None:
-        """The k slider's key: each range it has had is a key of its own (``keys.generation``),
-        the latest the one drawn."""
-        found = [k for k in self.widgets if re.fullmatch(rf"{prefix}\.k(\.\d+)?", k)]
+    def _drawn(self, prefix: str, name: str) -> str | None:
+        """The key an example control (``k``, ``mode``) is drawn under: each range or value the
+        server gave it is a key of its own (``keys.generation``), the latest the one drawn."""
+        found = [k for k in self.widgets if re.fullmatch(rf"{prefix}\.{name}(\.\d+)?", k)]
         return max(found, key=lambda k: int(k.rsplit(".", 1)[1]) if k.rsplit(".", 1)[1].isdigit() else 0,
                    default=None)
 
@@ -339,9 +339,9 @@ class Browser:
             out.append("tile")
         if self._find(rf"{prefix}\.editor\.\d+") or self._find(rf"{prefix}\.pick\.0\.down"):
             out.append("move")
-        if self._k_slider(prefix):
+        if self._drawn(prefix, "k"):
             out.append("k")
-        if self._find(rf"{prefix}\.mode"):
+        if self._drawn(prefix, "mode"):
             out.append("mode")
         return out
 
@@ -358,8 +358,8 @@ class Browser:
         if kind == "move":
             return await self._move_button(prefix)
         if kind == "k":
-            return await self._k(self._k_slider(prefix))
-        return await self._mode(self._find(rf"{prefix}\.mode"))
+            return await self._k(self._drawn(prefix, "k"))
+        return await self._mode(self._drawn(prefix, "mode"))
 
     # the ranking editor: every edit is the component's value, its lists whole (docs/editing.md)
     async def _edit(self, key: str, kind: str) -> bool:

@@ -13,39 +13,43 @@ from ..session import keys, state
 __all__ = ["k_slider", "set_k_from_chart", "mode_switch", "preset_picker", "preset_note", "query_picker", "example_bar", "query_title"]
 
 
-def _show(key: str, value) -> None:
-    """Set a widget to the example's value only when they differ (a k set by a chart click, a
-    preset). Writing it on every run sent the server's value back to the browser, which then
-    overwrote a newer one: the seventh of seven quick arrow presses on the k slider was lost."""
-    ss = st.session_state
-    if key not in ss or ss[key] != value:
-        ss[key] = value
-
-
 def drawn_as(key: str, value, shape) -> tuple[str, object]:
-    """The key under which widget ``key`` is drawn with ``shape`` (its options: the slider's
-    range), set to ``value``, and the default to draw it with.
+    """The key under which widget ``key`` (an example control: k, the query, the mode, the
+    preset) is drawn with ``shape`` (its options: the slider's range), showing ``value``, and
+    the default to draw it with.
 
-    Streamlit makes a widget anew when its options change, and the browser makes it from
-    whichever run's drawing of it reaches it first. A value set through the session state
-    travels only with the run that set it: when a later run's drawing came first (an edit sent
-    just after a paste), the slider was made from its default, its lowest value, and showed
-    k = 1 while every measure used the example's k. So each new shape gets a key never used
-    before in the session (:func:`ranklab_ui.session.keys.generation`), and the value it starts
-    with as its default, the same in every drawing of that key. While the shape stays, the key
-    stays: a value set elsewhere (a point of a chart, a preset, undo) is written to the widget
-    in place, so an arrow key pressed on it meanwhile still reaches the server (a new widget
-    would have dropped it)."""
+    A Streamlit widget sends the value the browser shows with every request of the page. A
+    value the server writes into a widget (k from a preset or a point of a chart, the mode
+    after an undo) is therefore taken back by any request that leaves before the run that
+    wrote it reaches the browser (an edit made at once): the server reads the old value as the
+    person's change. And a widget
+    whose options change is made anew, from whichever run's drawing reaches the browser first,
+    while a value set through the session state travels only with the run that set it (a
+    slider made for a shorter list showed k = 1 while every measure used the example's k).
+
+    So the server never writes into a widget drawn already: a new shape or a new value set
+    elsewhere gets a key never used before in the session
+    (:func:`ranklab_ui.session.keys.generation`), drawn with that value as its default, the same
+    in every drawing. A request from the page as it was brings the value of a widget the server
+    no longer draws, which its callback leaves alone (:func:`drawn_now`): an arrow key pressed
+    on the old slider in that moment is lost with it (docs/editing.md). While the shape and
+    the value stay, the key stays, and the person's own steps reach the server."""
     ss = st.session_state
     mark = keys.shape_mark(key)
     seen = ss.get(mark)
-    if seen is None or seen[0] != shape:
+    widget = None if seen is None else keys.generation(key, seen[1])
+    if seen is None or seen[0] != shape or widget not in ss or ss[widget] != value:
         seen = (shape, 0 if seen is None else seen[1] + 1, value)
         ss[mark] = seen
         return keys.generation(key, seen[1]), value
-    widget = keys.generation(key, seen[1])
-    _show(widget, value)
     return widget, seen[2]
+
+
+def drawn_now(key: str, widget: str) -> bool:
+    """Whether ``widget`` is the key widget ``key`` is drawn under now (:func:`drawn_as`).
+    Streamlit keeps the callback of a widget it no longer draws, and calls it when a request
+    from the page as it was brings that widget's value: such a value is not the person's."""
+    return keys.current(st.session_state, key) == widget
 
 
 def k_slider(page: str, n: int) -> int:
@@ -65,7 +69,8 @@ def k_slider(page: str, n: int) -> int:
     key, start = drawn_as(keys.k(page), k, n)
 
     def changed() -> None:
-        state.update(k=int(st.session_state[key]))
+        if drawn_now(keys.k(page), key):
+            state.update(k=int(st.session_state[key]))
 
     st.slider(_("k — the cutoff (look at the top k results)"), 1, n, start, key=key, on_change=changed,
               help=_("Every '@k' measure looks only at the first k results. Click a point on a chart to set it too."))
@@ -83,15 +88,14 @@ def mode_switch(page: str) -> str:
     """Binary (relevant or not) or graded relevance. Its column needs about 220 px (the French
     labels): tests/browser/test_editing_browser.py checks it at 1024 px in every language."""
     ex = state.get_example()
-    key = keys.mode(page)
-    _show(key, ex.mode)
+    key, start = drawn_as(keys.mode(page), ex.mode, None)
 
     def changed() -> None:
         value = st.session_state.get(key)
-        if value in model.MODES:
+        if drawn_now(keys.mode(page), key) and value in model.MODES:
             state.update(mode=value)
 
-    st.segmented_control(_("relevance"), list(model.MODES), key=key, on_change=changed,
+    st.segmented_control(_("relevance"), list(model.MODES), default=start, key=key, on_change=changed,
                          format_func={"binary": _("binary (0/1)"), "graded": _("graded (0..10)")}.get,
                          help=_("binary: every positive grade counts as relevant (1); graded: DCG uses the grades"))
     return ex.mode
@@ -100,19 +104,18 @@ def mode_switch(page: str) -> str:
 def preset_picker(page: str) -> None:
     """Load one of the examples of the sources. Pages with editors call :func:`preset_note`
     after them, so the note sees the edits of this run."""
-    key = keys.preset(page)
+    # the box keeps showing the preset loaded; "restore" in :func:`preset_note` loads the same
+    # preset again
+    loaded = st.session_state.get(state.KEYS["preset"])
+    names = list(presets.PRESETS)
+    key, start = drawn_as(keys.preset(page), loaded if loaded in presets.PRESETS else None, None)
 
     def load() -> None:
         name = st.session_state.get(key)
-        if name:
+        if drawn_now(keys.preset(page), key) and name:
             state.load_preset(name)
 
-    # the box keeps showing the preset loaded (resetting it to empty after a load left the
-    # browser's focus in a state where the grid swallowed the next click and keystroke);
-    # "restore" in :func:`preset_note` loads the same preset again
-    loaded = st.session_state.get(state.KEYS["preset"])
-    _show(key, loaded if loaded in presets.PRESETS else None)
-    st.selectbox(_("load an example"), list(presets.PRESETS), key=key, on_change=load,
+    st.selectbox(_("load an example"), names, None if start is None else names.index(start), key=key, on_change=load,
                  format_func=shown(lambda name: _(presets.PRESETS[name].title)), placeholder=_("choose a preset…"))
 
 
@@ -151,7 +154,7 @@ def query_picker(page: str) -> int:
 
     def changed() -> None:
         value = st.session_state.get(key)
-        if isinstance(value, int):
+        if drawn_now(keys.query(page), key) and isinstance(value, int):
             state.update(current=value)
 
     st.selectbox(_("query"), list(range(len(ex.queries))), start, key=key, on_change=changed,

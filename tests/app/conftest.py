@@ -47,9 +47,16 @@ def example(at: AppTest):
 EDITOR = "bidi_component"
 
 
+def drawn(at: AppTest, key: str) -> str:
+    """The key an example control (``keys.k``, ``keys.query``, ``keys.mode``, ``keys.preset``)
+    is drawn under now: a range or a value the server sets draws it anew, under a new key
+    (``ranklab_ui.widgets.controls.drawn_as``)."""
+    return keys.current(at.session_state, key)
+
+
 def k_slider(at: AppTest, page: str = "playground"):
-    """The page's k slider as drawn now (each range it had is a widget of its own key)."""
-    return at.slider(key=keys.current(at.session_state, keys.k(page)))
+    """The page's k slider as drawn now."""
+    return at.slider(key=drawn(at, keys.k(page)))
 
 
 def editor_key(page: str = "playground", index: int = 0) -> str:

@@ -13,6 +13,7 @@ from ranklab_ui.session import keys
 
 from .conftest import (
     PAGES,
+    drawn,
     edit,
     editor_data,
     event,
@@ -271,7 +272,7 @@ def test_a_hostile_name_in_a_valid_link_is_plain_text_everywhere():
 
 
 def test_a_tampered_permalink_keeps_the_current_example(app):
-    app.selectbox(key=keys.preset("playground")).set_value("dcg").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("dcg").run()
     app.query_params["ex"] = "1.not-a-real-link"
     app.run()
     assert not app.exception

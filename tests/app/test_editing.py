@@ -2,14 +2,17 @@
 lists, the version they were made on, a sequence number: docs/editing.md): every edit is
 applied exactly, or refused with its reason; none is applied to another list."""
 
+import json
 from dataclasses import replace
 
 from ranklab_ui.core import codec, model, presets
 from ranklab_ui.session import keys, state
 
 from .conftest import (
+    drawn,
     edit,
     editor_data,
+    editor_element,
     errors,
     event,
     example,
@@ -130,8 +133,8 @@ def test_unjudged_grades_round_trip_through_the_link():
 
 
 def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
-    app.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
-    assert app.selectbox(key=keys.preset("playground")).value == "white-cat"   # not emptied after loading
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("white-cat").run()
+    assert app.selectbox(key=drawn(app, keys.preset("playground"))).value == "white-cat"   # not emptied after loading
     grade(app, 1, 9)
     assert any("(edited since)" in c.value for c in app.caption)
     app.button(key="state.restore.white-cat").click().run()
@@ -141,7 +144,7 @@ def test_the_preset_box_shows_the_preset_and_restore_loads_it_again(app):
 
 def test_a_preset_is_a_new_version_and_an_edit_made_before_it_is_refused(app):
     made_before = event(app, ranking=[CAT[1], CAT[0], *CAT[2:]], tray=[])   # on version 0
-    app.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("white-cat").run()
     assert editor_data(app)["version"] == 1
     white = presets.build_preset("white-cat")
     send(app, made_before)                     # it reaches the server after the preset
@@ -150,6 +153,28 @@ def test_a_preset_is_a_new_version_and_an_edit_made_before_it_is_refused(app):
     data = editor_data(app)
     assert data["notice"] == {"seq": 1, "text": STALE} and data["processed"] == 1
     assert [row[0] for row in data["ranking"]] == [i.id for i in white.query.ranking]
+
+
+def test_an_edit_sent_before_a_presets_run_reached_the_page_keeps_the_presets_k(app):
+    # k = 4, the white-cat preset picked (its k is 8), and an edit sent before the preset's run
+    # reached the browser. A request carries every widget as the browser shows it, the k slider
+    # still at 4: the server took that 4 for a step of the person's and the preset's k was lost
+    # (found by the model check). The slider the server draws after the preset is a new one
+    k_slider(app).set_value(4).run()
+    made_before = event(app, ranking=[CAT[1], CAT[0], *CAT[2:]], tray=[])   # on the cat's lists
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("white-cat")
+    as_shown = app._tree.get_widget_states()    # the browser's page: the preset picked, k at 4
+    editor_id = editor_element(app).proto.id
+    app.run()
+    assert example(app).k == 8 and k_slider(app).value == 8
+    widget = as_shown.widgets.add()
+    widget.id = editor_id
+    widget.json_value = json.dumps({"events": [made_before]})
+    app._run(as_shown)
+    assert example(app).k == 8 and k_slider(app).value == 8
+    assert "Precision@8" in links_shown(app)
+    assert example(app) == presets.build_preset("white-cat")   # the edit refused: made on the cat's lists
+    assert said(app) == [STALE]
 
 
 def test_a_new_k_keeps_the_version_and_an_edit_made_before_it_applies(app):
@@ -250,13 +275,13 @@ def test_the_preset_box_is_empty_for_an_example_from_a_link():
     at = new_app(ex=codec.encode(model.Example((model.Query("mine", items),), k=1)))
     at.run()
     assert not at.exception
-    assert at.selectbox(key=keys.preset("playground")).value is None   # not "Cat in the box"
+    assert at.selectbox(key=drawn(at, keys.preset("playground"))).value is None   # not "Cat in the box"
 
 
 def test_each_query_of_many_queries_has_its_own_editor():
     at = new_app()
     at.run()
-    at.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
+    at.selectbox(key=drawn(at, keys.preset("playground"))).set_value("three-queries").run()
     at.switch_page("app_pages/many_queries.py").run()
     before = example(at)
     assert [editor_data(at, "many", i)["ranking"] for i in range(3)] == [
@@ -272,7 +297,7 @@ def test_each_query_of_many_queries_has_its_own_editor():
 def test_an_edit_for_a_query_removed_since_is_refused():
     at = new_app()
     at.run()
-    at.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
+    at.selectbox(key=drawn(at, keys.preset("playground"))).set_value("three-queries").run()
     at.switch_page("app_pages/many_queries.py").run()
     late = event(at, page="many", index=2, ranking=editor_data(at, "many", 2)["ranking"][::-1], tray=[])
     # the third query is removed after the page was drawn (an undo of its adding, sent by another

@@ -11,7 +11,7 @@ from ranklab_ui.core import i18n
 from ranklab_ui.session import keys
 from ranklab_ui.widgets.language import WIDGET
 
-from .conftest import editor_data, grade, new_app, said, submit
+from .conftest import drawn, editor_data, grade, new_app, said, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_PAGES = sorted(f"app_pages/{p.name}" for p in (ROOT / "app_pages").glob("*.py"))
@@ -123,7 +123,7 @@ def test_two_sessions_keep_their_own_language():
 def test_the_picker_changes_the_language_and_keeps_the_example():
     at = new_app()
     at.run()
-    at.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
+    at.selectbox(key=drawn(at, keys.preset("playground"))).set_value("white-cat").run()
     before = at.session_state["state.example"]
     at.sidebar.selectbox(key=WIDGET).set_value("zh").run()
     assert not at.exception

@@ -8,6 +8,7 @@ from ranklab_ui.session import keys
 from .conftest import (
     PAGES,
     charts,
+    drawn,
     edit,
     editor_data,
     example,
@@ -31,7 +32,7 @@ NDCG = [0, .39, .38, .46, .58, .6, .67, .73]
 def test_every_page_runs_on_every_preset(preset):
     at = new_app()
     at.run()
-    at.selectbox(key=keys.preset("playground")).set_value(preset).run()
+    at.selectbox(key=drawn(at, keys.preset("playground"))).set_value(preset).run()
     assert example(at) == presets.build_preset(preset)
     for page in PAGES:
         at.switch_page(page)
@@ -63,7 +64,7 @@ def test_a_new_k_on_a_lesson_shows_the_measures_at_k(app):
 
 
 def test_white_cat_ndcg_at_every_k(app):
-    app.selectbox(key=keys.preset("playground")).set_value("white-cat").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("white-cat").run()
     app.switch_page("app_pages/lesson_dcg.py")
     app.run()
     for k in range(1, 9):
@@ -119,7 +120,7 @@ def test_graded_mode_uses_the_grades(app):
     app.run()
     k_slider(app, "lesson_dcg").set_value(2).run()
     assert metrics_shown(app)["DCG@2"] == f"{1 / 1.5849625007211562:.4f}"   # binary: gain 1 at rank 2
-    app.button_group(key=keys.mode("lesson_dcg")).set_value("graded").run()
+    app.button_group(key=drawn(app, keys.mode("lesson_dcg"))).set_value("graded").run()
     # graded: gain 3 at rank 2 → 3 / log2(3); the ideal puts 3 first, then the three 1s
     assert example(app).mode == "graded"
     assert metrics_shown(app)["DCG@2"] == f"{3 / 1.5849625007211562:.4f}"
@@ -164,12 +165,12 @@ def test_a_permalink_restores_the_example():
 
 
 def test_the_url_follows_the_example(app):
-    app.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("three-queries").run()
     assert codec.decode(app.query_params["ex"]) == presets.build_preset("three-queries")
 
 
 def test_many_queries_writes_out_mrr_and_map(app):
-    app.selectbox(key=keys.preset("playground")).set_value("three-queries").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("three-queries").run()
     app.switch_page("app_pages/many_queries.py")
     app.run()
     latex = [e.value for e in app.latex]
@@ -179,7 +180,7 @@ def test_many_queries_writes_out_mrr_and_map(app):
 
 
 def test_grouped_preset_shows_the_autorag_study_notes_values(app):
-    app.selectbox(key=keys.preset("playground")).set_value("grouped").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("grouped").run()
     shown = metrics_shown(app)
     # the AutoRAG study notes: recall 1/2, precision 2/4, MAP 5/12 over [[test-1, test-2], [test-3]]
     assert shown["R@4 (groups)"] == "0.5" and shown["P@4 (groups)"] == "0.5"

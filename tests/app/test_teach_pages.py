@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from ranklab_ui.core import model, presets
 from ranklab_ui.session import keys, state
-from tests.app.conftest import submit, tables
+from tests.app.conftest import drawn, submit, tables
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 HOSTILE = ["<script>alert(1)</script>", "**bold** [x](http://e) $x$", "x" * 10_000, "nan", "-1e308", "🐱" * 50]
@@ -359,7 +359,7 @@ def test_swap_map_heatmaps():
 
 def test_example_picker_switches_the_shared_example():
     at = open_page("conventions")
-    at.selectbox(key=keys.preset("conventions")).set_value("dcg").run()
+    at.selectbox(key=drawn(at, keys.preset("conventions"))).set_value("dcg").run()
     assert not at.exception
     # Wikipedia's DCG example: nDCG@6 = 6.861 / 8.740 = 0.785 (trec_eval); ideal from the list: 0.961
     table = tables(at)[0].set_index("measure")

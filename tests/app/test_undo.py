@@ -10,6 +10,7 @@ import pytest
 from ranklab_ui.core import presets
 from ranklab_ui.session import history, keys
 from tests.app.conftest import (
+    drawn,
     editor_data,
     event,
     example,
@@ -80,8 +81,8 @@ def test_k_is_not_a_step_and_undo_keeps_it(app):
 
 
 def test_a_preset_and_the_mode_are_undone_by_the_server_with_a_new_version(app):
-    app.selectbox(key=keys.preset("playground")).set_value("dcg").run()
-    app.segmented_control(key=keys.mode("playground")).set_value("binary").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("dcg").run()
+    app.segmented_control(key=drawn(app, keys.mode("playground"))).set_value("binary").run()
     assert example(app).mode == "binary" and example(app).query.name == "textbook DCG"
     version = editor_data(app)["version"]
     # neither step changes only the lists: the editor is not sent them and asks the server
@@ -97,7 +98,7 @@ def test_a_preset_and_the_mode_are_undone_by_the_server_with_a_new_version(app):
 
 
 def test_an_edit_sent_with_an_undo_the_server_takes_is_refused(app):
-    app.selectbox(key=keys.preset("playground")).set_value("dcg").run()
+    app.selectbox(key=drawn(app, keys.preset("playground"))).set_value("dcg").run()
     ask = event(app, "undo")                                     # the preset: the server's to undo
     rows = editor_data(app)["ranking"]
     edit_after = {**ask, "op": "set", "seq": ask["seq"] + 1, "ranking": rows[::-1], "tray": editor_data(app)["tray"]}

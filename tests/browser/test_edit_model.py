@@ -587,15 +587,19 @@ class Check:
             self.note(f"k key {e['key']} at the end of the slider ({value} of {top}): nothing")
             return
 
+        shown = (value, top)
+
         def step(course):
-            if top == course.m.n:
+            if shown == (course.m.shown_k, course.m.n):
                 return [course.then(("k", new))]
-            # a slider whose range a run has changed is made anew by Streamlit: a key pressed on the
-            # one being replaced reaches a widget the server no longer has, and may be lost
+            # a slider whose range or k a run has changed is made anew (controls.drawn_as): a key
+            # pressed on the one being replaced reaches a widget the server no longer has, and
+            # may be lost
             return [course.then(("k", new)), course]
         self.each(step, "k")
-        self.counts["k keys on a slider being made anew"] += top != m.n
-        self.note(f"k → {new}" + (f" (or lost: the slider showed a range of {top})" if top != m.n else ""))
+        anew = shown != (m.shown_k, m.n)
+        self.counts["k keys on a slider being made anew"] += anew
+        self.note(f"k → {new}" + (f" (or lost: the slider showed k={value} of {top})" if anew else ""))
 
     def event(self, e: dict) -> None:
         """A key, a release or a click the editor handled: what it was made on, what it did."""
