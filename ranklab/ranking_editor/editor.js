@@ -553,8 +553,12 @@ class Editor {
       if (u.pointerId !== drag.pointer) return;
       stop();
       if (drag.moving) {
-        // dropped where it is let go, even if a reply drew the lists again since the last move
-        this.dragTo(drag, u.clientX, u.clientY);
+        // dropped where the person last saw it: where the last move put it. Placed again from
+        // the pointer only when a reply drew the lists since (that puts the row back in its
+        // place); placed again otherwise, it would be placed against the layout its own last
+        // move shifted (a row put in the tray moves the tray up), and could land elsewhere.
+        const [parent, next] = drag.placed || [];
+        if (drag.row.parentNode !== parent || drag.row.nextSibling !== next) this.dragTo(drag, u.clientX, u.clientY);
         this.drop(drag);
       } else if (drag.onGrade) {
         const at = this.find(id);
@@ -613,6 +617,7 @@ class Editor {
       // release go to whatever is under the pointer, and the drop is never seen
       if (!drag.row.hasPointerCapture(drag.pointer)) drag.row.setPointerCapture(drag.pointer);
     }
+    drag.placed = [drag.row.parentNode, drag.row.nextSibling];
   }
 
   drop(drag) {

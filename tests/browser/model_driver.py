@@ -110,11 +110,15 @@ def take_log(page, since: int) -> list[dict]:
 
 # --------------------------------------------------------------------------- looking
 
-def shown_lists(page) -> dict:
-    """The ids the editor shows now, per list (to find the row a person means)."""
-    return page.evaluate("""() => { const box = window.__rle.find();
-      const ids = (sel) => [...box.querySelector(sel).children].filter(c => c.classList.contains('item')).map(r => r.dataset.id);
-      return {ranking: ids('ol.list.ranking'), tray: ids('ul.list.tray')}; }""")
+def in_editor(page, script: str, arg=None):
+    """``script`` evaluated on the editor; looked for again while a run draws the editor anew
+    (the script returns 'no editor' then; nothing is done yet)."""
+    for _ in range(20):
+        out = page.evaluate(script, arg)
+        if out != "no editor":
+            return out
+        wait_editor(page)
+    raise AssertionError("the editor is not in the page")
 
 
 # a row of the list the editor shows now, brought into view: the row at ``pos`` (the last when
@@ -134,12 +138,7 @@ ROW = """([where, pos, part, focus]) => {
 
 
 def _at(page, where: str, pos: int, part: str | None = None, focus: bool = False) -> dict | None:
-    for _ in range(20):   # looked for again while a run draws the editor anew: nothing is done yet
-        at = page.evaluate(ROW, [where, pos, part, focus])
-        if at != "no editor":
-            return at
-        wait_editor(page)
-    raise AssertionError("the editor is not in the page")
+    return in_editor(page, ROW, [where, pos, part, focus])
 
 
 # --------------------------------------------------------------------------- the actions
@@ -163,7 +162,9 @@ def do_click_grade(page, where: str, pos: int) -> bool:
 def do_button(page, which: str) -> None:
     """Click the editor's Undo or Redo button (where it is, enabled or not: a click on a
     disabled button does nothing, as for a person)."""
-    at = page.evaluate("""(which) => { const b = window.__rle.find().querySelector('.bar .' + which);
+    at = in_editor(page, """(which) => { const box = window.__rle.find();
+      if (!box) return 'no editor';
+      const b = box.querySelector('.bar .' + which);
       b.scrollIntoView({block: 'nearest'}); const r = b.getBoundingClientRect();
       return {x: r.left + r.width / 2, y: r.top + r.height / 2}; }""", which)
     page.mouse.click(at["x"], at["y"])
@@ -195,10 +196,7 @@ def do_drag(page, where: str, pos: int, to_where: str, to_pos: int) -> bool:
     page.mouse.down()
     page.mouse.move(x, y - 10, steps=3)
     for attempt in range(20):
-        state = page.evaluate(DRAG_STATE, [at["id"], to_where])
-        if state == "no editor":   # a run draws the editor anew: the row is still held, nothing sent
-            wait_editor(page)
-            continue
+        state = in_editor(page, DRAG_STATE, [at["id"], to_where])   # the row is still held, nothing sent
         others = state["others"]
         n = min(to_pos, len(others))
         if state["at"] == n:
