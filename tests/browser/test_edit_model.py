@@ -598,6 +598,8 @@ class Check:
             return [course.then(("k", new)), course]
         self.each(step, "k")
         anew = shown != (m.shown_k, m.n)
+        if anew:   # the old slider shows the step itself until it is drawn again: a next key may see it
+            self.recent = (self.recent + [(new, top)])[-12:]
         self.counts["k keys on a slider being made anew"] += anew
         self.note(f"k → {new}" + (f" (or lost: the slider showed k={value} of {top})" if anew else ""))
 
