@@ -22,10 +22,10 @@ def drawn_as(key: str, value, shape) -> tuple[str, object]:
     value the server writes into a widget (k from a preset or a point of a chart, the mode
     after an undo) is therefore taken back by any request that leaves before the run that
     wrote it reaches the browser (an edit made at once): the server reads the old value as the
-    person's change. And a widget
-    whose options change is made anew, from whichever run's drawing reaches the browser first,
-    while a value set through the session state travels only with the run that set it (a
-    slider made for a shorter list showed k = 1 while every measure used the example's k).
+    person's change. And a widget whose options change is made anew, from whichever run's
+    drawing reaches the browser first, while a value set through the session state travels
+    only with the run that set it (a slider made for a shorter list showed k = 1 while every
+    measure used the example's k).
 
     So the server never writes into a widget drawn already: a new shape or a new value set
     elsewhere gets a key never used before in the session
