@@ -574,8 +574,10 @@ class Check:
         value, top = slider["value"], slider["max"]
         new = max(slider["min"], min(value + (1 if e["key"] == "ArrowRight" else -1), top))
         m = self.m
-        if (value, top) != (m.shown_k, m.n):
-            if (value, top) in self.recent:
+        shown = (value, top)
+        anew = shown != (m.shown_k, m.n)   # a slider a run has not drawn again yet
+        if anew:
+            if shown in self.recent:
                 self.counts["k keys on a slider not yet drawn again"] += 1
                 self.note(f"k key on a slider still showing k={value} of {top} (the model: {m.shown_k} of {m.n})")
             else:
@@ -587,8 +589,6 @@ class Check:
             self.note(f"k key {e['key']} at the end of the slider ({value} of {top}): nothing")
             return
 
-        shown = (value, top)
-
         def step(course):
             if shown == (course.m.shown_k, course.m.n):
                 return [course.then(("k", new))]
@@ -597,7 +597,6 @@ class Check:
             # may be lost
             return [course.then(("k", new)), course]
         self.each(step, "k")
-        anew = shown != (m.shown_k, m.n)
         if anew:   # the old slider shows the step itself until it is drawn again: a next key may see it
             self.recent = (self.recent + [(new, top)])[-12:]
         self.counts["k keys on a slider being made anew"] += anew
