@@ -89,6 +89,12 @@ def read_page(page) -> dict:
     return page.evaluate(SHOWN)
 
 
+def told(page) -> dict:
+    """What else the page says, for a failure's message: its address and every alert in it (a
+    paste refused says why in its box, a change refused at the top of the page)."""
+    return {"url": page.url, "alerts": page.locator(ST.ALERT).all_inner_texts()}
+
+
 def take_log(page, since: int) -> list[dict]:
     """The recorder's entries after number ``since`` whose handling is over, in order (an
     event whose handling was not seen to end within two seconds is given as it is)."""

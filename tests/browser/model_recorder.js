@@ -130,7 +130,10 @@
         rec.current.done = true;   // its handler was never seen to end: what it did is unknown
         rec.current = null;
       }
-      if (e.type === "pointerdown") rec.press = e.pointerId;
+      if (e.type === "pointerdown") {
+        rec.press = e.pointerId;
+        rec.movedRenders = rec.renders;
+      }
       else if (e.type !== "keydown" && e.type !== "click") rec.press = null;
       rec.currentBox = box;
       rec.current = push({
@@ -143,6 +146,8 @@
         before: lists(box),
         version: Number(box.dataset.version),
         renders: rec.renders,
+        // the drawings of the lists seen at the press's last move (a release only)
+        movedRenders: e.type === "pointerup" ? rec.movedRenders : null,
         dragging: !!box.querySelector("li.item.dragging"),
         focused: focusedRow(box),
       });
@@ -163,6 +168,11 @@
   const released = () => after(rec.current);
   window.addEventListener("pointerup", released);
   window.addEventListener("pointercancel", released);
+  // a drawing of the lists between a drag's last move and its release puts the row back where
+  // the server has it; the editor then drops it where the pointer is (editor.js)
+  window.addEventListener("pointermove", (e) => {
+    if (rec.press === e.pointerId) rec.movedRenders = rec.renders;
+  }, true);
   for (const type of ["keydown", "pointerdown", "pointerup", "pointercancel", "click"]) {
     window.addEventListener(type, capture, true);
   }
