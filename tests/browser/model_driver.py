@@ -295,6 +295,20 @@ def do_preset(page, title: str) -> None:
     raise AssertionError("the menu of 'load an example' never stayed open")
 
 
+def settled(locator, most: float = 3.0) -> None:
+    """Wait until ``locator`` stays where it is, as a person sees a box that opened and then
+    reaches for its button: the box's content moves for a moment after it opens, and a press
+    and release made meanwhile land on different elements, which is no click."""
+    deadline = time.monotonic() + most
+    last = None
+    while time.monotonic() < deadline:
+        box = locator.bounding_box()
+        if box is not None and box == last:
+            return
+        last = box
+        locator.page.wait_for_timeout(150)
+
+
 def do_paste(page, text: str) -> None:
     """Open "Paste or import a list" when it is closed, put the list in, click the button once
     (a run that closes the box first: it is opened again and the same list put in)."""
@@ -304,6 +318,7 @@ def do_paste(page, text: str) -> None:
     for _ in range(10):
         if not area.is_visible():
             head.click(timeout=TIMEOUT)
+            settled(button)
         try:
             area.fill(text, timeout=3000)
             button.click(timeout=3000)
