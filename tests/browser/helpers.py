@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -175,6 +176,20 @@ def drawn(page, timeout: int = TIMEOUT) -> None:
     page.wait_for_function(DRAWN, timeout=timeout)
     page.evaluate(QUIET, [300, 10_000])
     page.wait_for_function(DRAWN, timeout=timeout)
+
+
+def stays_put(locator, most: float = 3.0) -> None:
+    """Wait until ``locator`` stays where it is, as a person sees a box that opened and then
+    reaches for its button: the box's content moves for a moment after it opens, and a press
+    and release made meanwhile land on different elements, which is no click."""
+    deadline = time.monotonic() + most
+    last = None
+    while time.monotonic() < deadline:
+        box = locator.bounding_box()
+        if box is not None and box == last:
+            return
+        last = box
+        locator.page.wait_for_timeout(150)
 
 
 POINTS = """e => { const r = e.getBoundingClientRect();

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .helpers import K_SLIDER, ST, TIMEOUT, st_js
+from .helpers import K_SLIDER, ST, TIMEOUT, st_js, stays_put
 
 RECORDER = Path(__file__).with_name("model_recorder.js")
 VIEWPORT = {"width": 1280, "height": 1500}   # the controls, the editor and its tray in view at once
@@ -295,20 +295,6 @@ def do_preset(page, title: str) -> None:
     raise AssertionError("the menu of 'load an example' never stayed open")
 
 
-def settled(locator, most: float = 3.0) -> None:
-    """Wait until ``locator`` stays where it is, as a person sees a box that opened and then
-    reaches for its button: the box's content moves for a moment after it opens, and a press
-    and release made meanwhile land on different elements, which is no click."""
-    deadline = time.monotonic() + most
-    last = None
-    while time.monotonic() < deadline:
-        box = locator.bounding_box()
-        if box is not None and box == last:
-            return
-        last = box
-        locator.page.wait_for_timeout(150)
-
-
 def do_paste(page, text: str) -> None:
     """Open "Paste or import a list" when it is closed, put the list in, click the button once
     (a run that closes the box first: it is opened again and the same list put in)."""
@@ -318,7 +304,7 @@ def do_paste(page, text: str) -> None:
     for _ in range(10):
         if not area.is_visible():
             head.click(timeout=TIMEOUT)
-            settled(button)
+            stays_put(button)
         try:
             area.fill(text, timeout=3000)
             button.click(timeout=3000)

@@ -133,8 +133,7 @@
       if (e.type === "pointerdown") {
         rec.press = e.pointerId;
         rec.movedRenders = rec.renders;
-      }
-      else if (e.type !== "keydown" && e.type !== "click") rec.press = null;
+      } else if (e.type !== "keydown" && e.type !== "click") rec.press = null;
       rec.currentBox = box;
       rec.current = push({
         kind: e.type,

@@ -34,6 +34,7 @@ from .helpers import (
     drawn,
     focus_slider,
     st_js,
+    stays_put,
     wait_ready,
 )
 
@@ -467,6 +468,7 @@ class Playground(AppPage):
         area = self.page.locator(f"{ST.TEXT_AREA} textarea").first
         if not area.is_visible():
             head.click()
+            stays_put(self.page.get_by_role("button", name="Replace the ranking with this list"))
         area.wait_for(timeout=TIMEOUT)
         area.fill(text, timeout=timeout)
 
