@@ -353,6 +353,11 @@ def as_lists(shown) -> tuple:
     return tuple(item(r) for r in shown["ranking"]), tuple(item(r) for r in shown["tray"])
 
 
+def without(lists, dropped: str) -> tuple:
+    """``lists`` (the ranking and the tray) without the item ``dropped``."""
+    return tuple(tuple(item for item in part if item[0] != dropped) for part in lists)
+
+
 class Invalid(Exception):
     """What a course of events cannot explain."""
 
@@ -628,8 +633,7 @@ class Check:
                     # row is back in its place there, and the editor drops it where the pointer
                     # is, which the check does not know; anywhere will do, the others kept
                     dragged = down["at"]["id"]
-                    rest = tuple(tuple(i for i in part if i[0] != dragged) for part in before)
-                    if rest == tuple(tuple(i for i in part if i[0] != dragged) for part in after):
+                    if without(before, dragged) == without(after, dragged):
                         how = ("drop", after)
                     self.counts["drops placed from the pointer after a reply"] += 1
                 what = f"drag of {down['at']['id']}"
@@ -662,7 +666,7 @@ class Check:
             # lists without that row have nothing to drop, and the editor must send nothing
             dragged = down["at"]["id"]
             if all(item[0] != dragged for item in (*after[0], *after[1])):
-                shown = tuple(tuple(i for i in part if i[0] != dragged) for part in before)
+                shown = without(before, dragged)
                 if after != shown:
                     self.differ(f"event {e['n']}: {what} on lists without it gave {fmt(after)}, not {fmt(shown)}")
                 if not (e.get("notice") or {}).get("shown"):
