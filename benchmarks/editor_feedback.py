@@ -1,6 +1,6 @@
 """How soon the ranking editor shows an edit: from the key or pointer event to the paint.
 
-    python benchmarks/editor_feedback.py [--items 100 1000] [--repeat 40] [--cost] [--nice -15] [--trace FILE]
+    python benchmarks/editor_feedback.py [--items 100 1000] [--repeat 40] [--cost] [--nice -15] [--trace PREFIX]
 
 Starts Ranklab (``app.py``), opens the Playground from a permalink holding N results (the app's
 limit is 1,000 per list) and, in Debian's Chromium through Playwright, times what the editor
@@ -28,8 +28,8 @@ about the other work than about the editor. ``--cost`` traces each action (CDP `
 adds the CPU time the page's main thread spent from the input to the paint (the thread time of
 its tasks between the probe's two marks): what the wall time would be with a core to itself,
 short of the wait for the next frame. ``--nice -15`` (as root) runs Chromium ahead of the other
-work. ``--trace FILE`` writes the trace of the digits at the largest size, to open in
-chrome://tracing or Perfetto.
+work. ``--trace PREFIX`` writes the trace of each action at the largest size to ``PREFIX-<action>.json``,
+to open in chrome://tracing or Perfetto.
 
 Goal: p95 of input → paint at most 16 ms at 100 items and 50 ms at 1,000.
 """
@@ -247,7 +247,7 @@ def measure(browser, url: str, n: int, repeat: int, trace: str | None, nice: int
             # a fresh page for each action: deletes empty the top of the list, moves reorder it
             open_playground(page, url, n)
             prioritise(nice, server)
-            if cost or (trace and action == ACTIONS[0]):
+            if cost or trace:
                 cdp = context.new_cdp_session(page)
                 cdp.send("Tracing.start", {"transferMode": "ReturnAsStream", "categories": TRACED})
             times, lost = [], 0
@@ -261,9 +261,10 @@ def measure(browser, url: str, n: int, repeat: int, trace: str | None, nice: int
                 events = read_trace(cdp, page)
                 cdp.detach()
                 cdp = None
-                if trace and action == ACTIONS[0]:
-                    Path(trace).write_text(json.dumps(events))
-                    print(f"trace of {action} at {n} items: {trace}")
+                if trace:
+                    to = f"{trace}-{action}.json"
+                    Path(to).write_text(json.dumps(events))
+                    print(f"trace of {action} at {n} items: {to}")
                 if cost:
                     cpu = main_thread_cost(events)
                     if len(cpu) == len(times):   # one mark pair for each action timed
@@ -279,7 +280,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--repeat", type=int, default=40)
-    parser.add_argument("--trace", default=None, help="write a Chromium trace of the digits at the largest size")
+    parser.add_argument("--trace", default=None,
+                        help="write a Chromium trace of each action at the largest size, to TRACE-<action>.json")
     parser.add_argument("--json", default=None, help="also write every time measured to this file")
     parser.add_argument("--cost", action="store_true",
                         help="trace each action and add the main thread's CPU time from input to paint")
