@@ -139,6 +139,7 @@ TITLES = {"grade": "typed grade", "tile": "tile (a click on a grade)", "move": "
           "mode": "mode switch", "page": "page opened"}
 RUN_OK = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 CLOCK = os.sysconf("SC_CLK_TCK")
+FLOOR = "floor"   # --cpu --floor: the server of benchmarks/rerun_floor_app.py
 POLL = "poll"   # ranklab_ui.parts.poll_view.PARAM: importing that module outside a server fails (its component)
 
 
@@ -463,13 +464,13 @@ class Served(Class):
     """``scripts/serve.py``'s workers (and nginx) for the checkout at ``root``, each worker
     under cProfile when ``profile`` names where to write its profile."""
 
-    def __init__(self, *args, root: Path = ROOT, profile: str | None = None, **kwargs) -> None:
+    def __init__(self, *args, root: Path = ROOT, profile: str | None = None, app: str = "app.py", **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.root, self.profile = Path(root), profile
+        self.root, self.profile, self.app = Path(root), profile, app
         self.env["PYTHONPATH"] = str(self.root)
 
     def _worker(self, port: int) -> subprocess.Popen:
-        args = ["run", "app.py", "--server.headless", "true", "--server.port", str(port), "--server.address",
+        args = ["run", self.app, "--server.headless", "true", "--server.port", str(port), "--server.address",
                 "127.0.0.1", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *self.flags]
         command = ([sys.executable, "-m", "streamlit", *args] if not self.profile else
                    [sys.executable, str(Path(__file__).resolve()), "--profiled-worker", f"{self.profile}-{port}", "--",
@@ -497,14 +498,16 @@ async def _cpu_kinds(servers: dict[str, tuple[str, int]], pages: list[str], kind
     out: dict = {"idle": idle, "cpu": {}, "wall": {}, "errors": {}, "problems": []}
     names = list(browsers)
     for page in pages:
-        for b in browsers.values():
+        for name, b in browsers.items():
+            if name == FLOOR:   # its one page: its k steps are taken beside the Playground's
+                continue
             if not await b.goto(page):
                 raise SystemExit(f"{page}: the page failed: {b.problems}")
         for kind in kinds:
             for rep in range(reps):
                 for name in names if rep % 2 == 0 else names[::-1]:
                     b, pid = browsers[name], servers[name][1]
-                    if kind not in b.kinds():
+                    if kind not in b.kinds() or (name == FLOOR and page != ""):
                         continue
                     c0, t0 = cpu_seconds(pid), time.monotonic()
                     ok = await b.act(kind)
@@ -527,6 +530,8 @@ def cpu_report(args) -> None:
                            env={"RANKLAB_POLL_DB": str(Path(tempfile.mkdtemp()) / "polls.sqlite3")},
                            profile=str(Path(args.profile) / name) if args.profile else None)
               for name, root in trees.items()}
+    if args.floor:
+        served[FLOOR] = Served(1, free_port(), first_of_free_ports(1), proxy=False, app="benchmarks/rerun_floor_app.py")
     try:
         servers = {name: (s.start(), s.worker_pids()[0]) for name, s in served.items()}
         print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
@@ -571,6 +576,16 @@ def cpu_report(args) -> None:
             cpu = per_kind.get((name, kind), [])
             row.append(f"{name} {sum(cpu) / len(cpu) * 1000:.0f} ms (n={len(cpu)})" if cpu else f"{name} —")
         print(f"  {TITLES[kind]}: " + ", ".join(row))
+    floor = result["cpu"].get((FLOOR, "", "k"))
+    if floor:
+        floor_ms = sum(floor) / len(floor) * 1000
+        print(f"\nthe floor (benchmarks/rerun_floor_app.py, a fragment that draws one slider): {floor_ms:.1f} ms "
+              f"per k step (n={len(floor)})")
+        before = result["cpu"].get(("before", "", "k"))
+        if before:
+            before_ms = sum(before) / len(before) * 1000
+            print(f"  the Playground's k step on the main before: {before_ms:.1f} ms; the floor is "
+                  f"{floor_ms / before_ms:.2f}x of it (the goal: 0.25x, {before_ms / 4:.1f} ms)")
     for problem in result["problems"][:10]:
         print("problem:", problem)
     if args.profile:
@@ -998,6 +1013,8 @@ def main() -> None:
     parser.add_argument("--now", default=str(ROOT), help="the checkout measured (default: this one)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of each checkout, alternating")
     parser.add_argument("--cpu", action="store_true", help="server CPU per interaction, by page and kind")
+    parser.add_argument("--floor", action="store_true",
+                        help="--cpu: also the least a k step costs in Streamlit (benchmarks/rerun_floor_app.py)")
     parser.add_argument("--reps", type=int, default=20, help="--cpu: interactions of each kind on each page")
     parser.add_argument("--pages", nargs="*", help="--cpu: only these pages (playground, lesson_pr...)")
     parser.add_argument("--kinds", nargs="*", help="--cpu: only these interactions (grade, tile, move, k, mode)")

@@ -265,6 +265,20 @@ def do_k_key(page, key: str) -> bool:
 MODE_LABELS = {"binary": "binary (0/1)", "graded": "graded (0..10)"}
 
 
+def clicks_so_far(page) -> int:
+    """How many clicks outside the editor the recorder has seen."""
+    return page.evaluate("window.__rle.clicks.length")
+
+
+def clicked(page, since: int, text: str) -> bool:
+    """Whether the page got a click on an element showing ``text`` after the first ``since``
+    clicks. A press and a release that land on two elements (one moved under the pointer, as a
+    box being drawn moves its content) make no click: the person's action was not made, and a
+    person would see that nothing happened."""
+    return page.evaluate("([since, text]) => window.__rle.clicks.slice(since).some((t) => t.includes(text))",
+                         [since, text])
+
+
 def do_switch(page) -> str | None:
     """Click the relevance option that is not selected (as a person switches); returns its mode."""
     buttons = page.locator(f"{ST.BUTTON_GROUP} button")
@@ -272,15 +286,17 @@ def do_switch(page) -> str | None:
         button = buttons.filter(has_text=label).first
         if button.get_attribute("aria-checked", timeout=TIMEOUT) != "true":
             x, y = _center(button)
+            since = clicks_so_far(page)
             page.mouse.click(x, y)
-            return mode
+            return mode if clicked(page, since, label) else None
     return None
 
 
-def do_preset(page, title: str) -> None:
+def do_preset(page, title: str) -> bool:
     """Pick a preset in "load an example": open the box, and click the option once. A run that
     draws the box again closes its menu: the menu is opened again (that reaches nothing in the
-    app) until the option can be clicked; a click that finds no option is not made."""
+    app) until the option can be clicked; a click that finds no option is not made. Whether the
+    page got the click (see :func:`clicked`)."""
     box = page.locator(ST.SELECTBOX, has_text="load an example").first
     option = page.locator("[role='listbox'] [role='option']", has_text=re.compile(f"^{re.escape(title)}$")).first
     for _ in range(10):
@@ -288,16 +304,18 @@ def do_preset(page, title: str) -> None:
             box.scroll_into_view_if_needed(timeout=TIMEOUT)
             box.locator("input").first.click(timeout=TIMEOUT)
         try:
+            since = clicks_so_far(page)
             option.click(timeout=3000)
-            return
+            return clicked(page, since, title)
         except PlaywrightTimeout:
             continue
     raise AssertionError("the menu of 'load an example' never stayed open")
 
 
-def do_paste(page, text: str) -> None:
+def do_paste(page, text: str) -> bool:
     """Open "Paste or import a list" when it is closed, put the list in, click the button once
-    (a run that closes the box first: it is opened again and the same list put in)."""
+    (a run that closes the box first: it is opened again and the same list put in). Whether the
+    page got the click (see :func:`clicked`)."""
     head = page.locator(f"{ST.EXPANDER} summary", has_text="Paste or import a list").first
     area = page.locator(f"{ST.EXPANDER} textarea").first
     button = page.get_by_role("button", name="Replace the ranking with this list").first
@@ -307,8 +325,9 @@ def do_paste(page, text: str) -> None:
             stays_put(button)
         try:
             area.fill(text, timeout=3000)
+            since = clicks_so_far(page)
             button.click(timeout=3000)
-            return
+            return clicked(page, since, "Replace the ranking with this list")
         except PlaywrightTimeout:
             continue
     raise AssertionError("the paste box never stayed open")

@@ -172,6 +172,15 @@
   window.addEventListener("pointermove", (e) => {
     if (rec.press === e.pointerId) rec.movedRenders = rec.renders;
   }, true);
+  // the clicks the page got outside the editor (a button, an option of a menu, a label), by
+  // their text: a press and a release that land on two elements make no click, so the driver
+  // can tell a click the page got from one it never got (the element moved under the pointer)
+  rec.clicks = [];
+  window.addEventListener("click", (e) => {
+    const first = e.composedPath()[0];
+    const target = first.closest ? first.closest("button, [role='option'], label") : null;
+    if (target) rec.clicks.push(target.textContent.trim().slice(0, 120));
+  }, true);
   for (const type of ["keydown", "pointerdown", "pointerup", "pointercancel", "click"]) {
     window.addEventListener(type, capture, true);
   }

@@ -29,7 +29,8 @@ measures) is a failure. The page's link is then opened in a second browser conte
 show the same example.
 
 Size: ``RANKLAB_MODEL_ACTIONS`` actions (300), in sequences of ``RANKLAB_MODEL_LENGTH`` (50),
-seed ``RANKLAB_MODEL_SEED`` (20261127); ``RANKLAB_MODEL_ONLY=n`` plays only the n-th sequence.
+seed ``RANKLAB_MODEL_SEED`` (20261127); ``RANKLAB_MODEL_ONLY=n`` plays only the n-th sequence,
+``RANKLAB_MODEL_ONLY=a-b`` the a-th to the b-th (two drivers can share a long run).
 A sequence that differs is reported with the seed, its actions (each with its pause) and its
 shortest failing prefix, found by replaying shorter ones (``RANKLAB_MODEL_SHRINK=0``: not).
 """
@@ -55,7 +56,7 @@ SEED = int(os.environ.get("RANKLAB_MODEL_SEED", "20261127"))
 ACTIONS = int(os.environ.get("RANKLAB_MODEL_ACTIONS", "300"))
 LENGTH = int(os.environ.get("RANKLAB_MODEL_LENGTH", "50"))
 PAUSE = float(os.environ.get("RANKLAB_MODEL_PAUSE", "2"))   # the longest pause before an action, in s
-ONLY = int(os.environ.get("RANKLAB_MODEL_ONLY", "0"))        # play only this sequence (1-based)
+ONLY = os.environ.get("RANKLAB_MODEL_ONLY", "")              # play only this sequence, or a-b (1-based)
 SHRINK = os.environ.get("RANKLAB_MODEL_SHRINK", "1") != "0"
 VERBOSE = int(os.environ.get("RANKLAB_MODEL_VERBOSE", "0"))   # 1: print what the model saw; 2: and every entry
 
@@ -515,7 +516,13 @@ class Check:
     # the server's actions, as the driver makes them
     def server_action(self, action: tuple, made) -> None:
         kind = action[0]
-        if kind == "switch" and made:
+        if kind in ("switch", "preset", "paste") and not made:
+            # the page got no click: the press and the release landed on two elements (one
+            # moved under the pointer), so nothing was asked of the server
+            self.counts["clicks the page never got (an element moved under the pointer)"] += 1
+            self.note(f"the {kind}'s click never reached the page: nothing made")
+            return
+        if kind == "switch":
             op = ("switch", made)
         elif kind in ("preset", "paste"):
             op = action[:2]
@@ -906,12 +913,21 @@ def shortest(browser, server, actions: list[tuple]) -> tuple[int, list[str]] | N
     return found
 
 
+def only(spec: str, number: int) -> bool:
+    """Whether sequence ``number`` is one ``RANKLAB_MODEL_ONLY`` names (``n`` or ``a-b``)."""
+    first, _, last = spec.partition("-")
+    try:
+        return int(first) <= number <= int(last or first)
+    except ValueError:
+        raise pytest.UsageError(f"RANKLAB_MODEL_ONLY={spec!r}: give a sequence number or a range a-b") from None
+
+
 def test_every_action_reaches_the_page_and_the_link(server, browser):
     rng = random.Random(SEED)
     sequences = [plan(rng, min(LENGTH, ACTIONS - i)) for i in range(0, ACTIONS, LENGTH)]
     failed = []   # every sequence is played: one failure does not hide the others
     for number, actions in enumerate(sequences, start=1):
-        if ONLY and number != ONLY:
+        if ONLY and not only(ONLY, number):
             continue
         start = time.monotonic()
         try:
@@ -975,7 +991,7 @@ def test_an_edit_then_a_preset_on_a_busy_server_is_applied_before_it(server, bro
     try:
         with drive.stopped(server):
             drive.do_key(page, "ranking", 0, "3")
-            drive.do_preset(page, title_of("dcg"))
+            assert drive.do_preset(page, title_of("dcg"))
         shown = drive.wait_shown(page, lambda s: s["version"] == 1)   # the preset's
         assert [i for i, _ in grades(shown)] == ["d1", "d2", "d3", "d4", "d5", "d6"] and shown["notice"] is None
         drive.do_button(page, "undo")   # back to the cat, with the grade given before the preset
@@ -1036,7 +1052,7 @@ def test_a_row_held_while_a_paste_replaces_the_lists_is_refused_when_let_go(serv
     context, page = drive.open_page(browser, server)
     try:
         with drive.stopped(server):
-            drive.do_paste(page, "x\ny\nz")   # its reply, without result 2, comes during the drag
+            assert drive.do_paste(page, "x\ny\nz")   # its reply, without result 2, comes during the drag
             renders = hold_result_2_after_result_7(page)
         page.wait_for_function(f"() => window.__rle.renders > {renders}", timeout=drive.TIMEOUT)
         page.mouse.up()
@@ -1075,12 +1091,12 @@ def test_the_k_slider_of_a_list_pasted_shorter_shows_the_k_in_use(server, browse
     # is not forced here; tests/app/test_paste_page.py checks that every drawing starts at k
     context, page = drive.open_page(browser, server)
     try:
-        drive.do_preset(page, title_of("dcg"))
+        assert drive.do_preset(page, title_of("dcg"))
         drive.wait_shown(page, lambda s: s["k"] == [6, 6])
         assert drive.do_k_key(page, "ArrowLeft")
         drive.wait_shown(page, lambda s: s["k"] == [5, 6])
         with drive.stopped(server):   # the paste and the edits reach the server together
-            drive.do_paste(page, "d4\t1\nd8\nd5\t0\nd1\t?")
+            assert drive.do_paste(page, "d4\t1\nd8\nd5\t0\nd1\t?")
             drive.do_key(page, "ranking", 0, "2")
             drive.do_key(page, "tray", 0, "1")
         shown = drive.wait_shown(page, lambda s: len(s["ranking"]) == 4 and "AP@4" in s["measures"])
@@ -1108,7 +1124,7 @@ def test_the_editor_drawn_anew_keeps_what_it_knew(server, browser):
         assert drive.do_k_key(page, "ArrowRight") and drive.do_k_key(page, "ArrowRight")   # k = 4
         drive.wait_shown(page, lambda s: s["k"] == [4, 8])
         box = page.evaluate_handle("() => window.__rle.find()")
-        drive.do_paste(page, "3\n1\n2")   # three results: "k = 4 is beyond the 3 ranked items"
+        assert drive.do_paste(page, "3\n1\n2")   # three results: "k = 4 is beyond the 3 ranked items"
         shown = drive.wait_shown(page, lambda s: s["measures"].get("Precision@3") == "0.3333")
         assert [r[0] for r in shown["ranking"]] == ["3", "1", "2"] and shown["notice"] is None, (shown, drive.told(page))
         assert page.evaluate("(box) => box === window.__rle.find()", box)   # the same editor
