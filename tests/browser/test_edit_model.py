@@ -519,7 +519,7 @@ class Check:
         if kind in ("switch", "preset", "paste") and not made:
             # the page got no click: the press and the release landed on two elements (one
             # moved under the pointer), so nothing was asked of the server
-            self.counts["clicks the page never got (an element moved under the pointer)"] += 1
+            self.counts[f"{kind} clicks the page never got (an element moved under the pointer)"] += 1
             self.note(f"the {kind}'s click never reached the page: nothing made")
             return
         if kind == "switch":
