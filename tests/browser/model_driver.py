@@ -279,6 +279,12 @@ def clicked(page, since: int, text: str) -> bool:
                          [since, text])
 
 
+def last_press(page) -> str:
+    """Where the mouse's last press and release were, for a click the page never got."""
+    where = page.evaluate("window.__rle.pointer")
+    return f"pressed on {where.get('pointerdown')}, released on {where.get('pointerup')}"
+
+
 def do_switch(page) -> str | None:
     """Click the relevance option that is not selected (as a person switches); returns its mode."""
     buttons = page.locator(f"{ST.BUTTON_GROUP} button")

@@ -181,6 +181,17 @@
     const target = first.closest ? first.closest("button, [role='option'], label") : null;
     if (target) rec.clicks.push(target.textContent.trim().slice(0, 120));
   }, true);
+  // and where the last press and release of a mouse were, to say where a click was lost
+  const described = (e) => {
+    const first = e.composedPath()[0];
+    const named = first.closest ? first.closest("button, [role='option'], label, textarea, input, summary") : null;
+    const text = named ? named.textContent.trim().slice(0, 40) : "";
+    return `${(named || first).tagName || "?"}${text ? ` "${text}"` : ""} at y=${Math.round(e.clientY)}`;
+  };
+  rec.pointer = {};
+  for (const type of ["pointerdown", "pointerup"]) {
+    window.addEventListener(type, (e) => { rec.pointer[type] = described(e); }, true);
+  }
   for (const type of ["keydown", "pointerdown", "pointerup", "pointercancel", "click"]) {
     window.addEventListener(type, capture, true);
   }
