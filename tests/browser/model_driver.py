@@ -266,7 +266,7 @@ MODE_LABELS = {"binary": "binary (0/1)", "graded": "graded (0..10)"}
 
 
 def clicks_so_far(page) -> int:
-    """How many clicks outside the editor the recorder has seen."""
+    """How many clicks on a button, an option or a label the recorder has seen."""
     return page.evaluate("window.__rle.clicks.length")
 
 
@@ -324,7 +324,8 @@ def do_paste(page, text: str) -> bool:
     page got the click (see :func:`clicked`)."""
     head = page.locator(f"{ST.EXPANDER} summary", has_text="Paste or import a list").first
     area = page.locator(f"{ST.EXPANDER} textarea").first
-    button = page.get_by_role("button", name="Replace the ranking with this list").first
+    apply = "Replace the ranking with this list"
+    button = page.get_by_role("button", name=apply).first
     for _ in range(10):
         if not area.is_visible():
             head.click(timeout=TIMEOUT)
@@ -333,7 +334,7 @@ def do_paste(page, text: str) -> bool:
             area.fill(text, timeout=3000)
             since = clicks_so_far(page)
             button.click(timeout=3000)
-            return clicked(page, since, "Replace the ranking with this list")
+            return clicked(page, since, apply)
         except PlaywrightTimeout:
             continue
     raise AssertionError("the paste box never stayed open")

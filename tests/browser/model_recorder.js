@@ -172,9 +172,9 @@
   window.addEventListener("pointermove", (e) => {
     if (rec.press === e.pointerId) rec.movedRenders = rec.renders;
   }, true);
-  // the clicks the page got outside the editor (a button, an option of a menu, a label), by
-  // their text: a press and a release that land on two elements make no click, so the driver
-  // can tell a click the page got from one it never got (the element moved under the pointer)
+  // the clicks the page got on a button, an option of a menu or a label, by their text: a press
+  // and a release that land on two elements make no click, so the driver can tell a click the
+  // page got from one it never got (the element moved under the pointer)
   rec.clicks = [];
   window.addEventListener("click", (e) => {
     const first = e.composedPath()[0];
