@@ -28,3 +28,20 @@ def test_a_lecture_hall_behind_one_address_is_counted_whole():
     assert out["counted"] == phones and out["stored"] == phones   # then counted, each phone's last answer
     assert len(out["seen"]) == phones                             # every phone shows the answer
     assert out["teacher_says"].startswith("The answer: 0.125")
+
+
+def test_the_playgrounds_parts_patch_still_applies(tmp_path):
+    """benchmarks/README.md measures what each part of the Playground costs with
+    ``benchmarks/playground_parts.patch`` applied to a copy of the page: a page changed since must
+    come with the patch made again, or the recorded command stops working."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    page = tmp_path / "app_pages" / "playground.py"
+    page.parent.mkdir()
+    shutil.copy(root / "app_pages" / "playground.py", page)
+    # git applies a patch to plain files too (tmp_path is no repository)
+    done = subprocess.run(["git", "apply", "--check", str(root / "benchmarks" / "playground_parts.patch")],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

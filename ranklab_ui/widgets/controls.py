@@ -55,8 +55,8 @@ def drawn_now(key: str, widget: str) -> bool:
 def k_slider(page: str, n: int) -> int:
     """The cutoff k (1..n) shared by every page; returns the effective k.
 
-    Drawn inside the fragment that holds everything k changes (the Playground's ``at_k``, a
-    lesson's body), a new k reruns only that fragment, in one run: a slider outside it whose
+    Drawn inside the fragment that holds everything k changes (the Playground's ``body``, a
+    lesson's), a new k reruns only that fragment, in one run: a slider outside it whose
     callback asked for the fragment made two runs of every change (the page's, stopped by the
     callback, then the fragment's), measured at about twice the floor's time for one step."""
     ex = state.get_example()
