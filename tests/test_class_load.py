@@ -3,6 +3,8 @@ counted and every phone sees the reveal. No timing is asserted (the suite's mach
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from argparse import Namespace
 from concurrent.futures import ThreadPoolExecutor
@@ -10,7 +12,8 @@ from pathlib import Path
 
 from ranklab_ui.core.poll_store import PER_CLIENT
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def test_a_lecture_hall_behind_one_address_is_counted_whole():
@@ -34,14 +37,10 @@ def test_the_playgrounds_parts_patch_still_applies(tmp_path):
     """benchmarks/README.md measures what each part of the Playground costs with
     ``benchmarks/playground_parts.patch`` applied to a copy of the page: a page changed since must
     come with the patch made again, or the recorded command stops working."""
-    import shutil
-    import subprocess
-
-    root = Path(__file__).resolve().parents[1]
     page = tmp_path / "app_pages" / "playground.py"
     page.parent.mkdir()
-    shutil.copy(root / "app_pages" / "playground.py", page)
+    shutil.copy(ROOT / "app_pages" / "playground.py", page)
     # git applies a patch to plain files too (tmp_path is no repository)
-    done = subprocess.run(["git", "apply", "--check", str(root / "benchmarks" / "playground_parts.patch")],
+    done = subprocess.run(["git", "apply", "--check", str(ROOT / "benchmarks" / "playground_parts.patch")],
                           cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
